@@ -1,0 +1,77 @@
+"""The error hierarchy and the exit codes the CLI maps them to."""
+
+from __future__ import annotations
+
+from enum import IntEnum
+
+__all__ = [
+    "ExitCode",
+    "PipesError",
+    "UsageError",
+    "ConfigError",
+    "RconError",
+    "RconUnavailable",
+    "RconAuthError",
+    "RconProtocolError",
+    "RoomError",
+]
+
+
+class ExitCode(IntEnum):
+    """Documented, stable exit codes of the `pipesctl` command."""
+
+    OK = 0
+    ERROR = 1
+    USAGE = 2
+    CONFIG = 3
+    UNREACHABLE = 4
+    AUTH = 5
+    INTERRUPTED = 130
+
+
+class PipesError(Exception):
+    """Base class of every error pipesctl reports to a user."""
+
+    exit_code: ExitCode = ExitCode.ERROR
+
+
+class UsageError(PipesError):
+    """Bad input on the command line or in a file given on it."""
+
+    exit_code = ExitCode.USAGE
+
+
+class ConfigError(PipesError):
+    """The configuration file is missing or invalid; carries every problem found."""
+
+    exit_code = ExitCode.CONFIG
+
+    def __init__(self, problems: list[str], path: str = "") -> None:
+        self.problems = problems
+        self.path = path
+        head = f"invalid configuration {path}" if path else "invalid configuration"
+        super().__init__(head + ":\n" + "\n".join(f"  {p}" for p in problems))
+
+
+class RconError(PipesError):
+    """Base class of transport errors."""
+
+    exit_code = ExitCode.UNREACHABLE
+
+
+class RconUnavailable(RconError):
+    """The server cannot be reached, or the connection dropped."""
+
+
+class RconAuthError(RconError):
+    """The server refused the RCON password."""
+
+    exit_code = ExitCode.AUTH
+
+
+class RconProtocolError(RconError):
+    """The server sent something that is not valid RCON."""
+
+
+class RoomError(PipesError):
+    """A room cannot be built or run as asked (overlap, out of world, tampered beyond repair)."""
