@@ -1,0 +1,294 @@
+"""The typed configuration (`config/pipes.yaml`), its lookup, and its error report.
+
+Every problem in a file is reported at once, each with its path
+(``worlds.lobby.size: must be two integers 3..128``); the CLI exits with code 3.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import warnings
+from pathlib import Path
+from typing import Any, Literal
+
+import yaml
+from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
+
+from controller.errors import ConfigError
+
+__all__ = [
+    "ROOM_NAME",
+    "BUILD_MIN_Y",
+    "BUILD_MAX_Y",
+    "DEFAULT_MAP_ID_BASE",
+    "ServerConfig",
+    "WinConfig",
+    "WorldConfig",
+    "Config",
+    "locate_config",
+    "load_config",
+    "parse_config",
+    "default_config_text",
+]
+
+ROOM_NAME = re.compile(r"[a-z0-9_-]{1,32}")
+BUILD_MIN_Y = -64
+BUILD_MAX_Y = 319
+DEFAULT_MAP_ID_BASE = 1_000_000
+DEFAULT_CONFIG = Path("config/pipes.yaml")
+
+
+class _Model(BaseModel):
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+
+class ServerConfig(_Model):
+    """One Minecraft server reached over RCON."""
+
+    host: str = "127.0.0.1"
+    port: int = Field(25575, ge=1, le=65535)
+    password_env: str | None = None
+    password_file: str | None = None
+    password: str | None = Field(None, repr=False)
+    minecraft_version: str = "26.1"
+    timeout: float = Field(5.0, gt=0, le=120)
+
+    def resolve_password(self, name: str = "") -> str:
+        """The password from the environment, a file or (discouraged) inline; never logged."""
+        where = f"servers.{name}" if name else "server"
+        if self.password_env:
+            value = os.environ.get(self.password_env)
+            if value:
+                return value
+            raise ConfigError([f"{where}.password_env: ${self.password_env} is not set or empty"])
+        if self.password_file:
+            try:
+                value = Path(self.password_file).expanduser().read_text(encoding="utf-8").strip()
+            except OSError as exc:
+                raise ConfigError(
+                    [f"{where}.password_file: cannot read {self.password_file} ({exc.strerror})"]
+                ) from None
+            if value:
+                return value
+            raise ConfigError([f"{where}.password_file: {self.password_file} is empty"])
+        if self.password:
+            return self.password
+        raise ConfigError([f"{where}: set password_env or password_file"])
+
+
+class WinConfig(_Model):
+    """What happens when a room is solved."""
+
+    message: str = "The water flows! Solved in {time} with {moves} moves."
+    sound: str = "minecraft:ui.toast.challenge_complete"
+    next_puzzle_after_s: float = Field(10.0, ge=0, le=3600)
+    sidebar: bool = True
+
+
+class WorldConfig(_Model):
+    """One puzzle room."""
+
+    server: str = "main"
+    dimension: str = "minecraft:overworld"
+    origin: tuple[int, int, int]
+    size: tuple[int, int] = (15, 15)
+    generator: Literal["prim", "eller", "walk", "growing_tree"] = "prim"
+    branching: float = Field(0.5, ge=0, le=1)
+    coverage: float = Field(0.6, ge=0, le=1)
+    unique: bool = True
+    seed: int | None = None
+    map_id_base: int = Field(DEFAULT_MAP_ID_BASE, ge=0, le=2_000_000_000)
+    frame: Literal["item_frame", "glow_item_frame"] = "item_frame"
+    invisible_frames: bool = False
+    clear_above: int = Field(3, ge=0, le=32)
+    poll_interval_ms: int = Field(50, ge=10, le=10_000)
+    poll_scope: Literal["near_players", "all"] = "near_players"
+    poll_reach: float = Field(8.0, gt=0, le=64)
+    audit_interval_s: float = Field(300.0, ge=0)
+    on_win: WinConfig = WinConfig()
+    reset_by: list[str] = Field(default_factory=list)
+
+    @field_validator("size", mode="before")
+    @classmethod
+    def _size(cls, value: Any) -> Any:
+        ok = (
+            isinstance(value, list | tuple)
+            and len(value) == 2
+            and all(type(v) is int and 3 <= v <= 128 for v in value)
+        )
+        if not ok:
+            raise ValueError("must be two integers 3..128")
+        return value
+
+    @field_validator("origin", mode="before")
+    @classmethod
+    def _origin(cls, value: Any) -> Any:
+        ok = (
+            isinstance(value, list | tuple)
+            and len(value) == 3
+            and all(type(v) is int and abs(v) < 29_999_000 for v in value)
+        )
+        if not ok:
+            raise ValueError("must be three integers [x, y, z]")
+        return value
+
+    @property
+    def width(self) -> int:
+        """Tiles east-west."""
+        return self.size[0]
+
+    @property
+    def height(self) -> int:
+        """Tiles north-south."""
+        return self.size[1]
+
+
+class Config(_Model):
+    """The whole file."""
+
+    version: int = 1
+    state_dir: str = "state"
+    servers: dict[str, ServerConfig] = Field(default_factory=dict)
+    worlds: dict[str, WorldConfig] = Field(default_factory=dict)
+    path: str = Field("", exclude=True)
+
+
+def _format_loc(loc: tuple[int | str, ...]) -> str:
+    return ".".join(str(p) for p in loc)
+
+
+def _clean(msg: str) -> str:
+    return msg.removeprefix("Value error, ")
+
+
+def _cross_checks(
+    servers: dict[str, ServerConfig],
+    worlds: dict[str, WorldConfig],
+    raw_worlds: dict[str, Any],
+    known_servers: set[str],
+) -> list[str]:
+    problems: list[str] = []
+    for name, server in servers.items():
+        if server.password and not (server.password_env or server.password_file):
+            warnings.warn(
+                f"servers.{name}.password: an inline password is readable by anyone who can "
+                "read the file; prefer password_env or password_file",
+                stacklevel=3,
+            )
+    for name in raw_worlds:
+        if not ROOM_NAME.fullmatch(str(name)):
+            problems.append(f"worlds.{name}: room names must match [a-z0-9_-]{{1,32}}")
+    boxes: list[tuple[str, WorldConfig]] = []
+    for name, world in worlds.items():
+        if world.server not in known_servers:
+            problems.append(f"worlds.{name}.server: unknown server {world.server!r}")
+        x0, y0, z0 = world.origin
+        low, high = y0 - 4, y0 + world.clear_above
+        if low < BUILD_MIN_Y or high > BUILD_MAX_Y:
+            problems.append(
+                f"worlds.{name}.origin: the room spans y {low}..{high}, outside the build height "
+                f"{BUILD_MIN_Y}..{BUILD_MAX_Y}"
+            )
+        for other_name, other in boxes:
+            if other.server != world.server or other.dimension != world.dimension:
+                continue
+            if _boxes_overlap(world, other):
+                problems.append(f"worlds.{name}: overlaps room {other_name!r}")
+        boxes.append((name, world))
+    return problems
+
+
+def _boxes_overlap(a: WorldConfig, b: WorldConfig) -> bool:
+    """Whether two rooms' volumes (footprint + border, y0-4 .. y0+clear_above) intersect."""
+
+    def box(w: WorldConfig) -> tuple[int, int, int, int, int, int]:
+        x0, y0, z0 = w.origin
+        return (x0 - 1, x0 + w.width, y0 - 4, y0 + w.clear_above, z0 - 1, z0 + w.height)
+
+    ax0, ax1, ay0, ay1, az0, az1 = box(a)
+    bx0, bx1, by0, by1, bz0, bz1 = box(b)
+    return ax0 <= bx1 and bx0 <= ax1 and ay0 <= by1 and by0 <= ay1 and az0 <= bz1 and bz0 <= az1
+
+
+def _errors(exc: ValidationError, prefix: str) -> list[str]:
+    out = []
+    for err in exc.errors():
+        loc = ".".join(p for p in (prefix, _format_loc(err["loc"])) if p)
+        out.append(f"{loc or '(top level)'}: {_clean(err['msg'])}")
+    return out
+
+
+def parse_config(data: Any, path: str = "") -> Config:
+    """Validate a loaded YAML document; raise ConfigError listing every problem."""
+    if data is None:
+        data = {}
+    if not isinstance(data, dict):
+        raise ConfigError(["(top level): must be a mapping"], path)
+    problems: list[str] = []
+    sections: dict[str, dict[str, Any]] = {}
+    for section in ("servers", "worlds"):
+        raw = data.get(section) or {}
+        if not isinstance(raw, dict):
+            problems.append(f"{section}: must be a mapping of names to settings")
+            raw = {}
+        sections[section] = raw
+    servers: dict[str, ServerConfig] = {}
+    for name, raw in sections["servers"].items():
+        try:
+            servers[str(name)] = ServerConfig.model_validate(raw or {})
+        except ValidationError as exc:
+            problems += _errors(exc, f"servers.{name}")
+    worlds: dict[str, WorldConfig] = {}
+    for name, raw in sections["worlds"].items():
+        try:
+            worlds[str(name)] = WorldConfig.model_validate(raw or {})
+        except ValidationError as exc:
+            problems += _errors(exc, f"worlds.{name}")
+    rest = {k: v for k, v in data.items() if k not in ("servers", "worlds")}
+    try:
+        top = Config.model_validate({**rest, "path": path})
+    except ValidationError as exc:
+        problems += _errors(exc, "")
+        top = None
+    known = {str(name) for name in sections["servers"]}
+    problems += _cross_checks(servers, worlds, sections["worlds"], known)
+    if problems or top is None:
+        raise ConfigError(problems, path)
+    return top.model_copy(update={"servers": servers, "worlds": worlds})
+
+
+def locate_config(explicit: str | os.PathLike[str] | None = None) -> Path:
+    """`--config PATH`, then `$PIPESCTL_CONFIG`, then `./config/pipes.yaml`."""
+    if explicit:
+        return Path(explicit)
+    env = os.environ.get("PIPESCTL_CONFIG")
+    if env:
+        return Path(env)
+    return DEFAULT_CONFIG
+
+
+def load_config(explicit: str | os.PathLike[str] | None = None) -> Config:
+    """Find, read and validate the configuration."""
+    path = locate_config(explicit)
+    try:
+        text = path.read_text(encoding="utf-8")
+    except FileNotFoundError:
+        raise ConfigError(
+            [f"{path}: no such file (run `pipesctl init` to write a commented one)"], str(path)
+        ) from None
+    except OSError as exc:
+        raise ConfigError([f"{path}: cannot read ({exc.strerror})"], str(path)) from None
+    try:
+        data = yaml.safe_load(text)
+    except yaml.YAMLError as exc:
+        mark = getattr(exc, "problem_mark", None)
+        where = f"{path}:{mark.line + 1}" if mark is not None else str(path)
+        problem = getattr(exc, "problem", None) or str(exc)
+        raise ConfigError([f"{where}: {problem}"], str(path)) from None
+    return parse_config(data, str(path))
+
+
+def default_config_text() -> str:
+    """The commented default configuration written by `pipesctl init`."""
+    return (Path(__file__).parent / "resources" / "pipes.yaml").read_text(encoding="utf-8")

@@ -1,0 +1,335 @@
+"""Command strings for building, polling, updating and removing a room (pure, no I/O).
+
+Every string here is vanilla grammar (checked by mecha in the tests) and stays under the
+1446-byte RCON limit. On Paper the transport adds the `minecraft:` prefix.
+"""
+
+from __future__ import annotations
+
+import json
+import uuid
+from collections.abc import Sequence
+
+from controller.world.geometry import Pos, Room, frame_name, uuid_ints
+
+__all__ = [
+    "FILL_LIMIT",
+    "FORCELOAD_LIMIT",
+    "MAP_ITEM",
+    "frame_tags",
+    "frame_nbt",
+    "summon_frame",
+    "summon_preload",
+    "fill_box",
+    "forceload",
+    "is_loaded",
+    "row_fills",
+    "layer_fills",
+    "border_fills",
+    "air_fills",
+    "base_fills",
+    "derive_edge_layers",
+    "clear_arm_tags",
+    "ARM_TAGS",
+    "poll_commands",
+    "turn_frame",
+    "set_frame",
+    "set_map_id",
+    "setblock",
+    "read_rotations",
+    "read_map_ids",
+    "count_frames",
+    "kill_room",
+    "kill_frame",
+    "text",
+]
+
+FILL_LIMIT = 32768  # gamerule max_block_modifications default (vanilla.md §3.1)
+FORCELOAD_LIMIT = 256  # chunks per forceload command (vanilla.md §3.9)
+MAP_ITEM = "minecraft:filled_map"
+ARM_TAGS = ("pipes.an", "pipes.ae", "pipes.as", "pipes.aw")  # build-time only: arms N, E, S, W
+
+
+def text(value: str) -> str:
+    """A text component argument: a JSON string literal (valid SNBT as well)."""
+    return json.dumps(value, ensure_ascii=False)
+
+
+def frame_tags(room: str, rotation: int, source: bool = False, arms: int = 0) -> list[str]:
+    """A tile frame's tags: `pipes`, `pipes.<room>`, `pipes.r<rotation>`, maybe source and arms."""
+    tags = ["pipes", f"pipes.{room}", f"pipes.r{rotation}"]
+    if source:
+        tags.append("pipes.source")
+    tags += [ARM_TAGS[d] for d in range(4) if arms >> d & 1]
+    return tags
+
+
+def _tags_snbt(tags: Sequence[str]) -> str:
+    return "[" + ",".join(f'"{t}"' for t in tags) + "]"
+
+
+def _item_snbt(map_id: int) -> str:
+    return f'{{id:"{MAP_ITEM}",count:1,components:{{"minecraft:map_id":{map_id}}}}}'
+
+
+def frame_nbt(
+    room: Room,
+    i: int,
+    j: int,
+    *,
+    uid: uuid.UUID,
+    rotation: int,
+    map_id: int,
+    source: bool,
+    invisible: bool = False,
+    arms: int = 0,
+) -> str:
+    """The full SNBT of a tile frame, as the world format prescribes."""
+    a, b, c, d = uuid_ints(uid)
+    return (
+        f"{{Facing:1b,Invulnerable:1b,Fixed:0b,Invisible:{int(invisible)}b,"
+        f"ItemRotation:{rotation}b,UUID:[I;{a},{b},{c},{d}],"
+        f'CustomName:"{frame_name(room.name, i, j)}",'
+        f"Tags:{_tags_snbt(frame_tags(room.name, rotation, source, arms))},"
+        f"Item:{_item_snbt(map_id)}}}"
+    )
+
+
+def summon_frame(
+    room: Room,
+    i: int,
+    j: int,
+    *,
+    uid: uuid.UUID,
+    rotation: int,
+    map_id: int,
+    source: bool,
+    kind: str = "item_frame",
+    invisible: bool = False,
+    arms: int = 0,
+) -> str:
+    """Summon one tile frame with all its NBT."""
+    x, y, z = room.frame_pos(i, j)
+    nbt = frame_nbt(
+        room, i, j, uid=uid, rotation=rotation, map_id=map_id, source=source,
+        invisible=invisible, arms=arms,
+    )  # fmt: skip
+    return f"summon minecraft:{kind} {x} {y} {z} {nbt}"
+
+
+def summon_preload(room: Room, k: int, *, uid: uuid.UUID, map_id: int, kind: str) -> str:
+    """Summon the k-th hidden picture frame (Fixed, Invisible, facing down, in the ground)."""
+    x, y, z = room.preload_pos(k)
+    a, b, c, d = uuid_ints(uid)
+    return (
+        f"summon minecraft:{kind} {x} {y} {z} {{Facing:0b,Fixed:1b,Invisible:1b,"
+        f"Invulnerable:1b,UUID:[I;{a},{b},{c},{d}],"
+        f'Tags:["pipes.{room.name}","pipes.preload"],Item:{_item_snbt(map_id)}}}'
+    )
+
+
+def fill_box(lo: Pos, hi: Pos, block: str, limit: int = FILL_LIMIT) -> list[str]:
+    """`fill` commands covering a box exactly, each at most `limit` blocks (z slabs first)."""
+    (xa, ya, za), (xb, yb, zb) = lo, hi
+    xa, xb = min(xa, xb), max(xa, xb)
+    ya, yb = min(ya, yb), max(ya, yb)
+    za, zb = min(za, zb), max(za, zb)
+    dx = min(xb - xa + 1, limit)
+    dy = min(yb - ya + 1, max(1, limit // dx))
+    dz = max(1, limit // (dx * dy))
+    return [
+        f"fill {x} {y} {z} "
+        f"{min(xb, x + dx - 1)} {min(yb, y + dy - 1)} {min(zb, z + dz - 1)} {block}"
+        for x in range(xa, xb + 1, dx)
+        for y in range(ya, yb + 1, dy)
+        for z in range(za, zb + 1, dz)
+    ]
+
+
+def forceload(room: Room, add: bool = True) -> list[str]:
+    """`forceload add|remove` over every chunk of the room, ≤ 256 chunks per command."""
+    (xa, _, za), (xb, _, zb) = room.bounds()
+    verb = "add" if add else "remove"
+    cx_a, cx_b, cz_a, cz_b = xa >> 4, xb >> 4, za >> 4, zb >> 4
+    rows_per = max(1, FORCELOAD_LIMIT // (cx_b - cx_a + 1))
+    out = []
+    for cz in range(cz_a, cz_b + 1, rows_per):
+        cz_end = min(cz_b, cz + rows_per - 1)
+        out.append(f"forceload {verb} {cx_a * 16} {cz * 16} {cx_b * 16 + 15} {cz_end * 16 + 15}")
+    return out
+
+
+def is_loaded(room: Room) -> list[str]:
+    """`execute if loaded` for one block of every chunk of the room."""
+    y = room.y0
+    return [f"execute if loaded {cx * 16} {y} {cz * 16}" for cx, cz in room.chunks()]
+
+
+def row_fills(y: int, x0: int, z0: int, rows: Sequence[Sequence[str]]) -> list[str]:
+    """One `fill` per run of equal blocks in each row (row j at z0 + j, column i at x0 + i)."""
+    out = []
+    for j, row in enumerate(rows):
+        start = 0
+        for i in range(1, len(row) + 1):
+            if i == len(row) or row[i] != row[start]:
+                z = z0 + j
+                out.append(f"fill {x0 + start} {y} {z} {x0 + i - 1} {y} {z} {row[start]}")
+                start = i
+    return out
+
+
+def layer_fills(y: int, x0: int, z0: int, rows: Sequence[Sequence[str]]) -> list[str]:
+    """Fills covering a layer: equal runs of consecutive rows are merged into one rectangle."""
+    out: list[str] = []
+    open_rects: dict[tuple[int, int, str], int] = {}  # (i0, i1, block) -> first row
+
+    def close(key: tuple[int, int, str], last_row: int) -> None:
+        i0, i1, block = key
+        out.append(
+            f"fill {x0 + i0} {y} {z0 + open_rects.pop(key)} {x0 + i1} {y} {z0 + last_row} {block}"
+        )
+
+    for j, row in enumerate(rows):
+        runs: set[tuple[int, int, str]] = set()
+        start = 0
+        for i in range(1, len(row) + 1):
+            if i == len(row) or row[i] != row[start]:
+                runs.add((start, i - 1, row[start]))
+                start = i
+        for key in [k for k in open_rects if k not in runs]:
+            close(key, j - 1)
+        for key in sorted(runs):
+            open_rects.setdefault(key, j)
+    for key in sorted(open_rects):
+        close(key, len(rows) - 1)
+    return out
+
+
+def border_fills(room: Room) -> list[str]:
+    """The oak log ring one block outside the footprint, on the three layers."""
+    x0, y0, z0, w, h = room.x0, room.y0, room.z0, room.width, room.height
+    log = "minecraft:oak_log"
+    return [
+        f"fill {x0 - 1} {y0 - 3} {z0 - 1} {x0 + w} {y0 - 1} {z0 - 1} {log}",
+        f"fill {x0 - 1} {y0 - 3} {z0 + h} {x0 + w} {y0 - 1} {z0 + h} {log}",
+        f"fill {x0 - 1} {y0 - 3} {z0} {x0 - 1} {y0 - 1} {z0 + h - 1} {log}",
+        f"fill {x0 + w} {y0 - 3} {z0} {x0 + w} {y0 - 1} {z0 + h - 1} {log}",
+    ]
+
+
+def air_fills(room: Room) -> list[str]:
+    """Air at the frames' level and `clear_above` blocks over it (footprint + border)."""
+    (xa, _, za), (xb, yb, zb) = room.bounds()
+    return fill_box((xa, room.y0, za), (xb, yb, zb), "minecraft:air")
+
+
+def base_fills(room: Room) -> list[str]:
+    """Melon in all three layers of the footprint: the look of a board with nothing connected."""
+    x0, y0, z0 = room.origin
+    return fill_box(
+        (x0, y0 - 3, z0), (x0 + room.width - 1, y0 - 1, z0 + room.height - 1), "minecraft:melon"
+    )
+
+
+def derive_edge_layers(room: Room, kind: str = "item_frame") -> list[str]:
+    """Two commands that set every connected edge to pumpkin from the frames' arm tags.
+
+    A frame hangs at (x+0.5, y0+0.03125, z+0.5); `positioned ~1 ~ ~` lands exactly on the east
+    neighbour's frame, so `distance=..0.1` finds it; `~-1 ~-2 ~` is then the tile's east-edge block.
+    """
+    sel = f"type=minecraft:{kind},tag=pipes.{room.name}"
+    return [
+        f"execute at @e[{sel},tag=pipes.ae] positioned ~1 ~ ~ "
+        f"if entity @e[{sel},tag=pipes.aw,distance=..0.1] run setblock ~-1 ~-2 ~ minecraft:pumpkin",
+        f"execute at @e[{sel},tag=pipes.as] positioned ~ ~ ~1 "
+        f"if entity @e[{sel},tag=pipes.an,distance=..0.1] run setblock ~ ~-3 ~-1 minecraft:pumpkin",
+    ]
+
+
+def clear_arm_tags(room: Room, kind: str = "item_frame") -> list[str]:
+    """Remove the build-time arm tags again."""
+    return [f"tag @e[type=minecraft:{kind},tag=pipes.{room.name}] remove {t}" for t in ARM_TAGS]
+
+
+def poll_commands(kinds: Sequence[str], scope: str, reach: float) -> list[str]:
+    """The ≤ 4 commands of one poll: frames whose ItemRotation differs from their `pipes.r<r>` tag.
+
+    Nothing changed → every reply is empty. With scope `near_players` only frames within `reach`
+    of a player are examined (and serialized by `nbt=`), so an idle poll costs almost nothing.
+    """
+    type_filter = f"type=minecraft:{kinds[0]}," if len(set(kinds)) == 1 else ""
+    reach_txt = f"{reach:g}"
+    out = []
+    for r in range(4):
+        sel = f"@e[{type_filter}tag=pipes,tag=pipes.r{r}"
+        if scope == "near_players":
+            head = f"execute at @a as {sel},distance=..{reach_txt}]"
+        else:
+            head = f"execute as {sel}]"
+        check = f"unless entity @s[nbt={{ItemRotation:{r}b}}]"
+        out.append(f"{head} {check} run data get entity @s ItemRotation")
+    return out
+
+
+def turn_frame(
+    uid: uuid.UUID, seen: int, *, room: str, rotation: int, source: bool, map_id: int
+) -> str:
+    """Settle a turned frame — rotation r mod 4, its tags, its picture — only if it still shows
+    the ItemRotation we read (a click in between is then seen by the next poll instead)."""
+    tags = _tags_snbt(frame_tags(room, rotation, source))
+    return (
+        f"execute as {uid} if entity @s[nbt={{ItemRotation:{seen}b}}] run data merge entity @s "
+        f"{{ItemRotation:{rotation}b,Tags:{tags},Item:{_item_snbt(map_id)}}}"
+    )
+
+
+def set_frame(uid: uuid.UUID, *, room: str, rotation: int, source: bool, map_id: int) -> str:
+    """Unconditionally set a frame's rotation, tags and picture (repairs, new puzzles)."""
+    tags = _tags_snbt(frame_tags(room, rotation, source))
+    return (
+        f"data merge entity {uid} "
+        f"{{ItemRotation:{rotation}b,Tags:{tags},Item:{_item_snbt(map_id)}}}"
+    )
+
+
+def set_map_id(uid: uuid.UUID, map_id: int) -> str:
+    """Change the picture of a frame."""
+    return f'data modify entity {uid} Item.components."minecraft:map_id" set value {map_id}'
+
+
+def setblock(pos: Pos, block: str) -> str:
+    """Set one block."""
+    x, y, z = pos
+    return f"setblock {x} {y} {z} {block}"
+
+
+def read_rotations(room: Room, kind: str) -> str:
+    """One command whose reply lists every tile frame's ItemRotation by name."""
+    return (
+        f"execute as @e[type=minecraft:{kind},tag=pipes.{room.name},tag=pipes] "
+        f"run data get entity @s ItemRotation"
+    )
+
+
+def read_map_ids(room: Room, kind: str) -> str:
+    """One command whose reply lists every tile frame's map id by name."""
+    return (
+        f"execute as @e[type=minecraft:{kind},tag=pipes.{room.name},tag=pipes] "
+        f'run data get entity @s Item.components."minecraft:map_id"'
+    )
+
+
+def count_frames(room: Room, kind: str, preload: bool = False) -> str:
+    """`execute if entity` counting a room's tile frames (or preload frames)."""
+    tag = "pipes.preload" if preload else "pipes"
+    return f"execute if entity @e[type=minecraft:{kind},tag=pipes.{room.name},tag={tag}]"
+
+
+def kill_room(room: Room, kind: str) -> str:
+    """Remove every frame of the room (tiles and preloads)."""
+    return f"kill @e[type=minecraft:{kind},tag=pipes.{room.name}]"
+
+
+def kill_frame(uid: uuid.UUID) -> str:
+    """Remove one frame."""
+    return f"kill {uid}"

@@ -1,0 +1,77 @@
+"""Replies → facts: parse what the server answered to the commands of `commands.py` (pure).
+
+Vanilla joins the messages of one command with no separator (MC-7569); Paper may add `\n` and
+`§` colour codes, which the runtime's link strips first (`controller.rcon.replies.normalize`).
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+__all__ = [
+    "FrameValue",
+    "parse_frame_values",
+    "parse_count",
+    "fill_changed",
+    "setblock_changed",
+    "merge_applied",
+    "is_parse_error",
+]
+
+_FRAME_VALUE = re.compile(
+    r"pipes:([a-z0-9_-]{1,32}):(\d+):(\d+) has the following entity data: (-?\d+)(b?)"
+)
+_COUNT = re.compile(r"Test passed\. Count: (\d+)")
+_FILLED = re.compile(r"Successfully filled (\d+) block\(s\)")
+
+
+@dataclass(frozen=True)
+class FrameValue:
+    """One `<frame name> has the following entity data: <value>` message."""
+
+    room: str
+    i: int
+    j: int
+    value: int
+
+
+def parse_frame_values(reply: str, *, byte: bool | None = None) -> list[FrameValue]:
+    """Every frame value in a reply, in order (duplicates kept; callers dedupe).
+
+    `byte=True` keeps only byte values (ItemRotation: `5b`), `False` only ints (map ids).
+    """
+    out = []
+    for m in _FRAME_VALUE.finditer(reply):
+        is_byte = m.group(5) == "b"
+        if byte is not None and is_byte != byte:
+            continue
+        out.append(FrameValue(m.group(1), int(m.group(2)), int(m.group(3)), int(m.group(4))))
+    return out
+
+
+def parse_count(reply: str) -> int:
+    """The N of `Test passed. Count: N`; 0 for `Test failed` and anything else."""
+    m = _COUNT.search(reply)
+    return int(m.group(1)) if m else 0
+
+
+def fill_changed(reply: str) -> int:
+    """How many blocks a `fill` changed (0 for `No blocks were filled`)."""
+    m = _FILLED.search(reply)
+    return int(m.group(1)) if m else 0
+
+
+def setblock_changed(reply: str) -> bool:
+    """Whether a `setblock` changed the block."""
+    return reply.startswith("Changed the block at ")
+
+
+def merge_applied(reply: str) -> bool:
+    """Whether a (conditional) `data merge` ran and modified the frame."""
+    return "Modified entity data of " in reply
+
+
+def is_parse_error(reply: str) -> bool:
+    """Whether a reply is a command parse error (either flavour)."""
+    return reply.endswith("<--[HERE]")

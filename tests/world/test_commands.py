@@ -1,0 +1,147 @@
+"""Command builders: limits respected, coverage exact, every string valid vanilla grammar."""
+
+from __future__ import annotations
+
+import re
+
+from hypothesis import given
+from hypothesis import strategies as st
+
+from controller.puzzle.model import TileClass
+from controller.world import commands as cmd
+from controller.world.geometry import Room, frame_uuid
+from tests.grammar import assert_valid_commands
+
+_FILL = re.compile(r"fill (-?\d+) (-?\d+) (-?\d+) (-?\d+) (-?\d+) (-?\d+) (\S+)$")
+
+
+def _boxes(commands: list[str]) -> list[tuple[int, ...]]:
+    out = []
+    for c in commands:
+        m = _FILL.fullmatch(c)
+        assert m, c
+        out.append(tuple(int(v) for v in m.groups()[:6]))
+    return out
+
+
+@given(
+    st.tuples(st.integers(-50, 50), st.integers(-60, 60), st.integers(-50, 50)),
+    st.tuples(st.integers(1, 140), st.integers(1, 6), st.integers(1, 140)),
+    st.integers(64, 40000),
+)
+def test_fill_box_covers_exactly_within_the_limit(
+    lo: tuple[int, int, int], size: tuple[int, int, int], limit: int
+) -> None:
+    hi = (lo[0] + size[0] - 1, lo[1] + size[1] - 1, lo[2] + size[2] - 1)
+    covered = 0
+    for xa, ya, za, xb, yb, zb in _boxes(cmd.fill_box(lo, hi, "minecraft:melon", limit)):
+        vol = (xb - xa + 1) * (yb - ya + 1) * (zb - za + 1)
+        assert vol <= limit
+        assert lo[0] <= xa <= xb <= hi[0] and lo[1] <= ya <= yb <= hi[1]
+        assert lo[2] <= za <= zb <= hi[2]
+        covered += vol
+    assert covered == size[0] * size[1] * size[2]
+
+
+@given(st.integers(-500, 500), st.integers(-500, 500), st.integers(3, 128), st.integers(3, 128))
+def test_forceload_covers_every_chunk_in_commands_of_at_most_256(
+    x0: int, z0: int, w: int, h: int
+) -> None:
+    room = Room("r", (x0, 64, z0), w, h)
+    chunks: set[tuple[int, int]] = set()
+    for c in cmd.forceload(room):
+        xa, za, xb, zb = (int(v) for v in c.split()[2:])
+        cs = {
+            (cx, cz) for cx in range(xa >> 4, (xb >> 4) + 1) for cz in range(za >> 4, (zb >> 4) + 1)
+        }
+        assert len(cs) <= cmd.FORCELOAD_LIMIT
+        chunks |= cs
+    assert chunks == set(room.chunks())
+
+
+rows_strategy = st.integers(1, 12).flatmap(
+    lambda w: st.lists(
+        st.lists(st.sampled_from("abc"), min_size=w, max_size=w), min_size=1, max_size=10
+    )
+)
+
+
+@given(rows_strategy)
+def test_layer_fills_reproduce_the_layer(rows: list[list[str]]) -> None:
+    for builder in (cmd.row_fills, cmd.layer_fills):
+        grid: dict[tuple[int, int], str] = {}
+        for c in builder(7, 100, 200, rows):
+            m = _FILL.fullmatch(c)
+            assert m
+            xa, ya, za, xb, yb, zb = (int(v) for v in m.groups()[:6])
+            assert ya == yb == 7
+            for x in range(xa, xb + 1):
+                for z in range(za, zb + 1):
+                    assert (x, z) not in grid  # no overlaps
+                    grid[(x, z)] = m.group(7)
+        assert grid == {
+            (100 + i, 200 + j): b for j, row in enumerate(rows) for i, b in enumerate(row)
+        }
+    assert len(cmd.layer_fills(7, 0, 0, rows)) <= len(cmd.row_fills(7, 0, 0, rows))
+
+
+def _sample_commands() -> list[str]:
+    room = Room("lobby-2_x", (-1234, 70, 5678), 31, 31)
+    uid = frame_uuid(room.name, 30, 30)
+    out = [
+        cmd.summon_frame(
+            room,
+            30,
+            30,
+            uid=uid,
+            rotation=3,
+            map_id=1_000_019,
+            source=True,
+            kind="glow_item_frame",
+            invisible=True,
+            arms=15,
+        ),
+        cmd.summon_preload(room, 17, uid=uid, map_id=1_000_011, kind="item_frame"),
+        *cmd.forceload(room),
+        *cmd.forceload(room, add=False),
+        *cmd.is_loaded(room),
+        *cmd.air_fills(room),
+        *cmd.border_fills(room),
+        *cmd.base_fills(room),
+        *cmd.derive_edge_layers(room),
+        *cmd.clear_arm_tags(room),
+        *cmd.poll_commands(["item_frame"], "near_players", 8),
+        *cmd.poll_commands(["item_frame", "glow_item_frame"], "all", 6.5),
+        cmd.turn_frame(uid, 7, room=room.name, rotation=3, source=False, map_id=1_000_009),
+        cmd.set_frame(uid, room=room.name, rotation=0, source=True, map_id=1_000_012),
+        cmd.set_map_id(uid, 1_000_005),
+        cmd.setblock(room.state_pos(1, 2), "minecraft:jack_o_lantern[facing=north]"),
+        cmd.read_rotations(room, "item_frame"),
+        cmd.read_map_ids(room, "item_frame"),
+        cmd.count_frames(room, "item_frame"),
+        cmd.count_frames(room, "item_frame", preload=True),
+        cmd.kill_room(room, "item_frame"),
+        cmd.kill_frame(uid),
+        *cmd.layer_fills(69, room.x0, room.z0, [["minecraft:melon", "minecraft:pumpkin"]]),
+    ]
+    return out
+
+
+def test_commands_fit_the_rcon_limit() -> None:
+    assert all(len(c.encode()) <= 1446 for c in _sample_commands())
+
+
+def test_commands_are_valid_vanilla_grammar() -> None:
+    assert_valid_commands(_sample_commands())
+
+
+def test_summon_carries_the_full_frame_nbt() -> None:
+    room = Room("lobby", (0, 64, 0), 15, 15)
+    uid = frame_uuid("lobby", 3, 7)
+    c = cmd.summon_frame(room, 3, 7, uid=uid, rotation=2, map_id=1_000_005, source=False)
+    assert c.startswith("summon minecraft:item_frame 3 64 7 {Facing:1b,Invulnerable:1b,Fixed:0b,")
+    assert 'CustomName:"pipes:lobby:3:7"' in c
+    assert 'Tags:["pipes","pipes.lobby","pipes.r2"]' in c
+    assert 'Item:{id:"minecraft:filled_map",count:1,components:{"minecraft:map_id":1000005}}' in c
+    assert "ItemRotation:2b" in c
+    assert int(TileClass.DRY) == 0

@@ -1,0 +1,53 @@
+"""Reply parsing: concatenated vanilla feedback (MC-7569) into facts."""
+
+from __future__ import annotations
+
+from controller.world.replies import (
+    FrameValue,
+    fill_changed,
+    is_parse_error,
+    merge_applied,
+    parse_count,
+    parse_frame_values,
+    setblock_changed,
+)
+
+
+def test_frame_values_from_concatenated_messages() -> None:
+    reply = (
+        "pipes:lobby:3:7 has the following entity data: 5b"
+        "pipes:lobby:12:0 has the following entity data: 0b"
+        "pipes:other-room_2:0:1 has the following entity data: 7b"
+    )
+    assert parse_frame_values(reply) == [
+        FrameValue("lobby", 3, 7, 5),
+        FrameValue("lobby", 12, 0, 0),
+        FrameValue("other-room_2", 0, 1, 7),
+    ]
+
+
+def test_map_ids_and_rotations_are_told_apart() -> None:
+    reply = (
+        "pipes:lobby:0:0 has the following entity data: 1000005"
+        "pipes:lobby:1:0 has the following entity data: 3b"
+    )
+    assert parse_frame_values(reply, byte=False) == [FrameValue("lobby", 0, 0, 1000005)]
+    assert parse_frame_values(reply, byte=True) == [FrameValue("lobby", 1, 0, 3)]
+
+
+def test_foreign_entities_and_empty_replies_give_nothing() -> None:
+    assert parse_frame_values("") == []
+    assert parse_frame_values("Item Frame has the following entity data: 3b") == []
+
+
+def test_counts_and_changes() -> None:
+    assert parse_count("Test passed. Count: 961") == 961
+    assert parse_count("Test failed") == 0
+    assert fill_changed("Successfully filled 12 block(s)") == 12
+    assert fill_changed("No blocks were filled") == 0
+    assert setblock_changed("Changed the block at 1, 2, 3")
+    assert not setblock_changed("Could not set the block")
+    assert merge_applied("Modified entity data of pipes:lobby:3:7")
+    assert not merge_applied("")
+    assert is_parse_error("Unknown or incomplete command. See below for errorfoo<--[HERE]")
+    assert not is_parse_error("No entity was found")
