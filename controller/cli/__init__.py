@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import typer
 
+from controller.cli import admin, maps, puzzle, rooms, sandbox
+
 __all__ = ["app", "main"]
 
 app = typer.Typer(
@@ -20,10 +22,11 @@ def root() -> None:
     """pipesctl: puzzle rooms for Minecraft servers."""
 
 
-@app.command()
-def demo() -> None:
-    """Run the sandbox server with a room and a simulated player (what `make demo` runs)."""
-    typer.echo("pipesctl demo: not built yet (the sandbox and room runtime issues add it).")
+rooms.register(app)
+admin.register(app)
+app.add_typer(puzzle.app, name="puzzle")
+app.add_typer(maps.app, name="maps")
+sandbox.register(app)
 
 
 def main() -> None:

@@ -1,0 +1,248 @@
+"""Admin commands: init, status, show, reset, repair, remove, rcon, hint."""
+
+from __future__ import annotations
+
+import json
+import time
+from pathlib import Path
+from typing import Annotated, Any
+
+import typer
+
+from controller.cli.common import fail, guarded
+from controller.cli.ui import board_text, console
+from controller.config import Config, default_config_text, load_config, locate_config
+from controller.errors import ExitCode, RconError
+from controller.puzzle.flow import compute_flow
+from controller.runtime.connect import connect_server
+from controller.runtime.control import is_running, wait_done, write_request
+from controller.runtime.link import Link
+from controller.runtime.pipes_room import PipesRoom
+from controller.runtime.state import RoomState, state_path
+from controller.world import commands as cmd
+from controller.world.replies import parse_frame_values
+
+__all__ = ["register"]
+
+ConfigOpt = Annotated[
+    Path | None, typer.Option("--config", "-c", help="Configuration file (default: lookup).")
+]
+WorldOpt = Annotated[str, typer.Option("--world", "-w", help="Room name.")]
+YesOpt = Annotated[bool, typer.Option("--yes", "-y", help="Do not ask for confirmation.")]
+
+
+def init(
+    config: ConfigOpt = None,
+    force: Annotated[bool, typer.Option("--force", help="Overwrite an existing file.")] = False,
+) -> None:
+    """Write a commented configuration with a `lobby` room and safe defaults."""
+    path = locate_config(config)
+    if path.exists() and not force:
+        raise fail(f"{path} exists; use --force to overwrite it", ExitCode.USAGE)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(default_config_text(), encoding="utf-8")
+    typer.echo(f"wrote {path}; set $RCON_PASSWORD (or password_file) and run "
+               "`pipesctl maps install` before the server first starts")  # fmt: skip
+
+
+def _room(cfg: Config, world: str) -> PipesRoom:
+    if world not in cfg.worlds:
+        raise fail(f"--world {world}: no such world in {cfg.path}", ExitCode.USAGE)
+    return PipesRoom(world, cfg.worlds[world], Path(cfg.state_dir))
+
+
+def _link(cfg: Config, room: PipesRoom) -> Link:
+    server = room.cfg.server
+    return Link(connect_server(server, cfg.servers[server]), server)
+
+
+def _status_of(cfg: Config, name: str) -> dict[str, Any]:
+    room = _room(cfg, name)
+    state = RoomState.load(state_path(Path(cfg.state_dir), name))
+    info: dict[str, Any] = {
+        "world": name,
+        "server": room.cfg.server,
+        "daemon_running": is_running(Path(cfg.state_dir), name),
+        "built": state is not None,
+    }
+    if state is not None:
+        flow = compute_flow(state.board)
+        last = state.solves[-1] if state.solves else None
+        info.update(
+            puzzle=state.puzzle_number,
+            wet=flow.wet_count,
+            total=state.board.size,
+            moves=state.moves,
+            running_s=round(time.time() - state.started_at, 1),
+            solves=len(state.solves),
+            last_solve=None if last is None else vars(last),
+        )
+    try:
+        link = _link(cfg, room)
+        reply = link.send(cmd.count_frames(room.geom, room.frame_kind))
+        info["server_reachable"] = True
+        info["frames"] = int(reply.rsplit(" ", 1)[-1]) if "Count" in reply else 0
+        close = getattr(link.client, "close", None)
+        if callable(close):
+            close()
+    except RconError as exc:
+        info["server_reachable"] = False
+        info["server_error"] = str(exc)
+    info["healthy"] = bool(
+        info["server_reachable"] and info["built"] and info["daemon_running"]
+        and info.get("frames") == info.get("total")
+    )  # fmt: skip
+    return info
+
+
+def status(
+    world: Annotated[list[str] | None, typer.Option("--world", "-w")] = None,
+    config: ConfigOpt = None,
+    as_json: Annotated[bool, typer.Option("--json", help="Machine-readable output.")] = False,
+) -> None:
+    """Connection health, rooms, water, moves, time running, last solve; exit 0 when healthy."""
+    cfg = load_config(config)
+    rooms = [_status_of(cfg, name) for name in (world or list(cfg.worlds))]
+    if as_json:
+        typer.echo(json.dumps({"rooms": rooms}, indent=2))
+    else:
+        for r in rooms:
+            mark = "ok" if r["healthy"] else "UNHEALTHY"
+            line = f"{r['world']}: {mark}  server {r['server']} "
+            line += (
+                "reachable" if r["server_reachable"] else f"unreachable ({r.get('server_error')})"
+            )
+            line += "  daemon " + ("running" if r["daemon_running"] else "stopped")
+            if r["built"]:
+                line += (
+                    f"  puzzle #{r['puzzle']}  water {r['wet']}/{r['total']}  moves {r['moves']}"
+                    f"  solves {r['solves']}"
+                )
+            else:
+                line += "  not built"
+            typer.echo(line)
+    if not all(r["healthy"] for r in rooms):
+        raise typer.Exit(int(ExitCode.ERROR))
+
+
+def show(
+    world: WorldOpt,
+    config: ConfigOpt = None,
+    png: Annotated[
+        Path | None, typer.Option("--png", help="Write the board as map pictures.")
+    ] = None,
+) -> None:
+    """The live board read back from the server, as unicode pipes (or a PNG of the pictures)."""
+    cfg = load_config(config)
+    room = _room(cfg, world)
+    state = RoomState.load(room.path)
+    if state is None:
+        raise fail(f"room {world} has no state yet; run `pipesctl start --world {world}`")
+    board = state.board.copy()
+    link = _link(cfg, room)
+    reply = link.send(cmd.read_rotations(room.geom, room.frame_kind))
+    for fv in parse_frame_values(reply, byte=True):
+        if fv.room == world and fv.i < board.width and fv.j < board.height:
+            board.rotations[fv.j * board.width + fv.i] = fv.value % 4
+    flow = compute_flow(board)
+    if png is not None:
+        from controller.world.boardart import board_png
+
+        board_png(png, board, flow.classes)
+        typer.echo(f"wrote {png}")
+        return
+    out = console()
+    out.print(f"{world}: water {flow.wet_count}/{board.size}" + ("  solved" if flow.solved else ""))
+    out.print(board_text(board, flow.classes), end="")
+
+
+def _act(cfg: Config, world: str, action: str, **extra: Any) -> PipesRoom | None:
+    """Hand an action to the running daemon; None when no daemon runs the room."""
+    state_dir = Path(cfg.state_dir)
+    if not is_running(state_dir, world):
+        return _room(cfg, world)
+    path = write_request(state_dir, world, {"action": action, **extra})
+    if not wait_done(path):
+        raise fail(f"the daemon running {world} did not take the request in time")
+    typer.echo(f"{action}: handed to the running daemon")
+    return None
+
+
+def reset(
+    world: WorldOpt,
+    seed: Annotated[int | None, typer.Option(help="Seed of the new puzzle.")] = None,
+    config: ConfigOpt = None,
+    yes: YesOpt = False,
+) -> None:
+    """A new puzzle in place."""
+    cfg = load_config(config)
+    if not yes:
+        typer.confirm(f"Replace the puzzle in room {world}?", abort=True)
+    room = _act(cfg, world, "reset", seed=seed)
+    if room is not None:
+        link = _link(cfg, room)
+        room.start(link)
+        room.reset(link, seed)
+        typer.echo(f"{world}: new puzzle #{room.state.puzzle_number if room.state else '?'}")
+
+
+def repair(world: WorldOpt, config: ConfigOpt = None) -> None:
+    """Rebuild whatever in the world differs from the saved state; report what was fixed."""
+    cfg = load_config(config)
+    room = _act(cfg, world, "repair")
+    if room is not None:
+        rep = room.start(_link(cfg, room))
+        typer.echo(
+            f"{world}: {rep.total} repair(s): {rep.adopted_moves} turns adopted, "
+            f"{rep.frames_summoned} frames summoned, {rep.frames_fixed} frames fixed, "
+            f"{rep.preloads_rebuilt} preload frames rebuilt, {rep.blocks_fixed} blocks fixed"
+            + ("; room rebuilt" if rep.rebuilt else "")
+        )
+
+
+def remove(world: WorldOpt, config: ConfigOpt = None, yes: YesOpt = False) -> None:
+    """Clear the room's blocks and frames, release its chunks, archive its state."""
+    cfg = load_config(config)
+    if is_running(Path(cfg.state_dir), world):
+        raise fail(f"room {world} is run by a daemon; stop it first")
+    if not yes:
+        typer.confirm(f"Remove room {world} from the world?", abort=True)
+    room = _room(cfg, world)
+    archived = room.remove(_link(cfg, room))
+    typer.echo(f"{world}: removed" + (f"; state archived to {archived}" if archived else ""))
+
+
+def hint(world: WorldOpt, config: ConfigOpt = None) -> None:
+    """Tell the players near the room one tile to turn."""
+    cfg = load_config(config)
+    room = _act(cfg, world, "hint")
+    if room is not None:
+        link = _link(cfg, room)
+        room.start(link)
+        found = room.hint(link)
+        typer.echo("solved: no hint" if found is None else f"hint sent: tile {found[0]}")
+
+
+def rcon(
+    command: Annotated[str, typer.Argument(help="The command to send.")],
+    server: Annotated[str | None, typer.Option(help="Server name (default: the first).")] = None,
+    config: ConfigOpt = None,
+) -> None:
+    """Send one command with the configured credentials and print the reply."""
+    cfg = load_config(config)
+    if not cfg.servers:
+        raise fail("no servers configured", ExitCode.CONFIG)
+    name = server or next(iter(cfg.servers))
+    if name not in cfg.servers:
+        raise fail(f"--server {name}: no such server", ExitCode.USAGE)
+    client = connect_server(name, cfg.servers[name])
+    try:
+        typer.echo(client.command(command))
+    finally:
+        client.close()
+
+
+def register(app: typer.Typer) -> None:
+    """Add the admin commands to the main command."""
+    for fn in (init, status, show, reset, repair, remove, hint, rcon):
+        app.command()(guarded(fn))

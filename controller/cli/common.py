@@ -1,0 +1,52 @@
+"""What every command shares: error → exit code mapping, logging setup."""
+
+from __future__ import annotations
+
+import functools
+import logging
+import sys
+from collections.abc import Callable
+from typing import ParamSpec, TypeVar
+
+import typer
+
+from controller.errors import ExitCode, PipesError
+
+__all__ = ["guarded", "setup_logging", "fail"]
+
+P = ParamSpec("P")
+R = TypeVar("R")
+
+
+def fail(message: str, code: ExitCode = ExitCode.ERROR) -> typer.Exit:
+    """Print `error: message` to stderr and return the Exit to raise."""
+    typer.echo(f"error: {message}", err=True)
+    return typer.Exit(int(code))
+
+
+def guarded(fn: Callable[P, R]) -> Callable[P, R]:
+    """Turn pipesctl errors into one clear line on stderr and the documented exit code."""
+
+    @functools.wraps(fn)
+    def wrapper(*args: P.args, **kwargs: P.kwargs) -> R:
+        try:
+            return fn(*args, **kwargs)
+        except PipesError as exc:
+            raise fail(str(exc), exc.exit_code) from None
+        except KeyboardInterrupt:
+            raise typer.Exit(int(ExitCode.INTERRUPTED)) from None
+
+    return wrapper
+
+
+def setup_logging(level: str) -> None:
+    """Log to stderr at the given level (never the RCON password: nothing logs it)."""
+    numeric = getattr(logging, level.upper(), None)
+    if not isinstance(numeric, int):
+        raise typer.BadParameter(f"unknown log level {level!r}", param_hint="--log-level")
+    logging.basicConfig(
+        level=numeric,
+        stream=sys.stderr,
+        format="%(asctime)s %(levelname)s %(name)s: %(message)s",
+        force=True,
+    )

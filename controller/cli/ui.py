@@ -1,0 +1,54 @@
+"""Everything the terminal shows: the board in unicode pipes, colours, the live view."""
+
+from __future__ import annotations
+
+import os
+import sys
+from collections.abc import Sequence
+
+from rich.console import Console
+from rich.text import Text
+
+from controller.puzzle.model import Board, TileClass
+
+__all__ = ["PIPE_GLYPHS", "board_text", "console", "err_console", "use_colour"]
+
+# Index = arm mask (bit 0 N, 1 E, 2 S, 3 W).
+PIPE_GLYPHS = " ╵╶└╷│┌├╴┘─┴┐┤┬┼"
+
+CLASS_STYLE = {
+    TileClass.DRY: "grey50",
+    TileClass.WET: "bold bright_blue",
+    TileClass.RING: "bold bright_green",
+    TileClass.SOURCE: "bold bright_red",
+    TileClass.SOURCE_RING: "bold magenta",
+}
+
+
+def use_colour(stream: object = None) -> bool:
+    """Colour only on a terminal, and never with NO_COLOR set."""
+    stream = stream if stream is not None else sys.stdout
+    return "NO_COLOR" not in os.environ and bool(getattr(stream, "isatty", lambda: False)())
+
+
+def console() -> Console:
+    """The stdout console (plain text when not a terminal)."""
+    return Console(no_color=not use_colour(), highlight=False)
+
+
+def err_console() -> Console:
+    """The stderr console."""
+    return Console(stderr=True, no_color=not use_colour(sys.stderr), highlight=False)
+
+
+def board_text(board: Board, classes: Sequence[int] | None = None) -> Text:
+    """The board as unicode pipes, one line per row, coloured by tile class when given."""
+    out = Text()
+    for j in range(board.height):
+        for i in range(board.width):
+            idx = j * board.width + i
+            glyph = PIPE_GLYPHS[board.mask(idx)]
+            style = CLASS_STYLE[TileClass(classes[idx])] if classes is not None else ""
+            out.append(glyph, style=style)
+        out.append("\n")
+    return out

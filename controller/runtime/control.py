@@ -1,0 +1,108 @@
+"""How admin commands reach a running daemon: a lock per room and request files.
+
+The daemon holds an exclusive `flock` on `<state>/<room>.lock` while it runs the room. An admin
+command that finds the lock taken drops a request (`<room>.request.json`) which the daemon
+carries out at its next poll and then deletes; otherwise the command acts on the world itself.
+"""
+
+from __future__ import annotations
+
+import fcntl
+import json
+import os
+import time
+from pathlib import Path
+from typing import IO, Any
+
+from controller.errors import RoomError
+
+__all__ = ["RoomLock", "is_running", "write_request", "take_request", "wait_done"]
+
+
+def _lock_path(state_dir: Path, room: str) -> Path:
+    return state_dir / f"{room}.lock"
+
+
+def _request_path(state_dir: Path, room: str) -> Path:
+    return state_dir / f"{room}.request.json"
+
+
+class RoomLock:
+    """The daemon's claim on a room (released when the process ends, even by SIGKILL)."""
+
+    def __init__(self, state_dir: Path, room: str) -> None:
+        self.path = _lock_path(state_dir, room)
+        self.room = room
+        self._fh: IO[str] | None = None
+
+    def acquire(self) -> None:
+        """Take the lock or raise RoomError naming the holder."""
+        self.path.parent.mkdir(parents=True, exist_ok=True)
+        fh = self.path.open("a+", encoding="utf-8")
+        try:
+            fcntl.flock(fh, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except BlockingIOError:
+            fh.seek(0)
+            holder = fh.read().strip() or "another process"
+            fh.close()
+            raise RoomError(f"room {self.room} is already run by pid {holder}") from None
+        fh.seek(0)
+        fh.truncate()
+        fh.write(str(os.getpid()))
+        fh.flush()
+        self._fh = fh
+
+    def release(self) -> None:
+        """Give the room back."""
+        if self._fh is not None:
+            fcntl.flock(self._fh, fcntl.LOCK_UN)
+            self._fh.close()
+            self._fh = None
+
+
+def is_running(state_dir: Path, room: str) -> bool:
+    """Whether a daemon currently holds the room."""
+    path = _lock_path(state_dir, room)
+    if not path.exists():
+        return False
+    with path.open("a+", encoding="utf-8") as fh:
+        try:
+            fcntl.flock(fh, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except BlockingIOError:
+            return True
+        fcntl.flock(fh, fcntl.LOCK_UN)
+        return False
+
+
+def write_request(state_dir: Path, room: str, request: dict[str, Any]) -> Path:
+    """Leave a request for the daemon (atomically)."""
+    path = _request_path(state_dir, room)
+    tmp = path.with_suffix(".tmp")
+    tmp.write_text(json.dumps(request), encoding="utf-8")
+    os.replace(tmp, path)
+    return path
+
+
+def take_request(state_dir: Path, room: str) -> dict[str, Any] | None:
+    """The pending request, removed from disk; None when there is none (or it is unreadable)."""
+    path = _request_path(state_dir, room)
+    try:
+        text = path.read_text(encoding="utf-8")
+    except FileNotFoundError:
+        return None
+    path.unlink(missing_ok=True)
+    try:
+        data = json.loads(text)
+    except json.JSONDecodeError:
+        return None
+    return data if isinstance(data, dict) else None
+
+
+def wait_done(path: Path, timeout: float = 15.0) -> bool:
+    """Wait until the daemon has taken a request."""
+    deadline = time.monotonic() + timeout
+    while path.exists():
+        if time.monotonic() > deadline:
+            return False
+        time.sleep(0.05)
+    return True

@@ -1,0 +1,149 @@
+"""The daemon: one link per server, every room on it, a poll loop, recovery after drops."""
+
+from __future__ import annotations
+
+import logging
+import threading
+import time
+from collections.abc import Callable
+from pathlib import Path
+
+from controller.config import Config, ServerConfig
+from controller.errors import ConfigError, RconError, RconUnavailable
+from controller.runtime.control import RoomLock, take_request
+from controller.runtime.link import CommandClient, Link
+from controller.runtime.pipes_room import PipesRoom, Progress
+from controller.world.commands import poll_commands
+from controller.world.replies import parse_frame_values
+
+__all__ = ["Daemon", "Connect"]
+
+log = logging.getLogger("controller.runtime")
+
+Connect = Callable[[str, ServerConfig], CommandClient]
+
+
+class Daemon:
+    """Runs the configured rooms: start (build or reconcile), then poll until stopped."""
+
+    def __init__(
+        self,
+        config: Config,
+        worlds: list[str],
+        *,
+        connect: Connect,
+        clock: Callable[[], float] = time.time,
+        record: bool = False,
+    ) -> None:
+        unknown = [w for w in worlds if w not in config.worlds]
+        if unknown:
+            raise ConfigError([f"--world {w}: no such world in the configuration" for w in unknown])
+        self.config = config
+        self.clock = clock
+        state_dir = Path(config.state_dir)
+        self.state_dir = state_dir
+        self.locks = [RoomLock(state_dir, name) for name in worlds]
+        taken: list[RoomLock] = []
+        try:
+            for lock in self.locks:
+                lock.acquire()
+                taken.append(lock)
+        except BaseException:
+            for lock in taken:
+                lock.release()
+            raise
+        self.rooms: dict[str, PipesRoom] = {
+            name: PipesRoom(name, config.worlds[name], state_dir, clock=clock) for name in worlds
+        }
+        self.by_server: dict[str, list[PipesRoom]] = {}
+        for room in self.rooms.values():
+            self.by_server.setdefault(room.cfg.server, []).append(room)
+        try:
+            self.links: dict[str, Link] = {
+                server: Link(connect(server, config.servers[server]), server, record)
+                for server in self.by_server
+            }
+        except BaseException:
+            for lock in self.locks:
+                lock.release()
+            raise
+        self.down: set[str] = set()
+        self.polls = 0
+
+    @property
+    def poll_interval(self) -> float:
+        """Seconds between polls: the shortest configured interval."""
+        return min(r.cfg.poll_interval_ms for r in self.rooms.values()) / 1000.0
+
+    def start(self, progress: Progress | None = None) -> None:
+        """Build or reconcile every room."""
+        for server, rooms in self.by_server.items():
+            for room in rooms:
+                log.info("room %s: starting on server %s", room.name, server)
+                room.start(self.links[server], progress)
+
+    def poll_commands(self, server: str) -> list[str]:
+        """The ≤ 4 poll commands covering every room of a server."""
+        rooms = self.by_server[server]
+        scope = "all" if any(r.cfg.poll_scope == "all" for r in rooms) else "near_players"
+        reach = max(r.cfg.poll_reach for r in rooms)
+        return poll_commands([r.frame_kind for r in rooms], scope, reach)
+
+    def poll(self, server: str) -> int:
+        """One poll of a server: read turned frames, apply each turn; returns how many."""
+        link = self.links[server]
+        rooms = {r.name: r for r in self.by_server[server]}
+        seen: dict[tuple[str, int, int], int] = {}
+        for command in self.poll_commands(server):
+            for fv in parse_frame_values(link.send(command), byte=True):
+                seen[(fv.room, fv.i, fv.j)] = fv.value  # frames near two players come twice
+        for (name, i, j), value in seen.items():
+            room = rooms.get(name)
+            if room is not None:
+                room.handle_turn(link, i, j, value)
+        self.polls += 1
+        return len(seen)
+
+    def step(self) -> None:
+        """One round over every server: recover if it was down, poll, run the room timers."""
+        for server, rooms in self.by_server.items():
+            link = self.links[server]
+            try:
+                if server in self.down:
+                    for room in rooms:
+                        room.reconcile(link)
+                    self.down.discard(server)
+                    log.info("server %s: back; rooms reconciled", server)
+                self.poll(server)
+                for room in rooms:
+                    request = take_request(self.state_dir, room.name)
+                    if request is not None:
+                        room.handle_request(link, request)
+                    room.periodic(link)
+            except RconUnavailable as exc:
+                if server not in self.down:
+                    log.warning("server %s: connection lost (%s); retrying", server, exc)
+                self.down.add(server)
+            except RconError as exc:
+                log.error("server %s: %s", server, exc)
+                self.down.add(server)
+
+    def run(self, stop: threading.Event) -> None:
+        """Poll until `stop` is set; state is saved after every move, so stopping loses nothing."""
+        while not stop.is_set():
+            started = time.monotonic()
+            self.step()
+            delay = self.poll_interval if not self.down else max(self.poll_interval, 1.0)
+            stop.wait(max(0.0, delay - (time.monotonic() - started)))
+
+    def close(self) -> None:
+        """Save every room and close the connections."""
+        for room in self.rooms.values():
+            if room.state is not None:
+                room.save()
+        for link in self.links.values():
+            close = getattr(link.client, "close", None)
+            if callable(close):
+                close()
+        for lock in self.locks:
+            lock.release()

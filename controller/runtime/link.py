@@ -1,0 +1,50 @@
+"""A server as the runtime sees it: flavour-prefixed commands, normalised replies, a count."""
+
+from __future__ import annotations
+
+import logging
+from typing import Protocol
+
+from controller.rcon.replies import normalize
+
+__all__ = ["CommandClient", "Link", "in_dimension"]
+
+log = logging.getLogger("controller.runtime")
+
+
+class CommandClient(Protocol):
+    """What the runtime needs of a transport (the RCON client, or a fake in tests)."""
+
+    def command(self, command: str, *, prefix: bool = False) -> str:
+        """Send one command (with `prefix`, `minecraft:`-prefixed on Paper); return its reply."""
+        ...
+
+
+def in_dimension(command: str, dimension: str) -> str:
+    """Run a command in a room's dimension (the RCON source stands in the overworld)."""
+    if dimension == "minecraft:overworld":
+        return command
+    return f"execute in {dimension} run {command}"
+
+
+class Link:
+    """One server connection shared by the rooms on it; counts and optionally records commands."""
+
+    def __init__(self, client: CommandClient, name: str = "", record: bool = False) -> None:
+        self.client = client
+        self.name = name
+        self.sent = 0
+        self.record: list[str] | None = [] if record else None
+
+    def send(self, command: str) -> str:
+        """Send a vanilla-form command; Paper gets the `minecraft:` prefix. Returns plain text."""
+        reply = self.client.command(command, prefix=True)
+        self.sent += 1
+        if self.record is not None:
+            self.record.append(command)
+        log.debug("%s> %s -> %.200s", self.name, command, reply)
+        return normalize(reply).replace("\n", "")
+
+    def send_all(self, commands: list[str]) -> list[str]:
+        """Send commands one after another."""
+        return [self.send(c) for c in commands]

@@ -1,0 +1,244 @@
+"""End to end against the sandbox, through the real transport: build, play, win, resume, repair."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from controller.puzzle.model import TileClass
+from controller.runtime.connect import connect_server
+from controller.runtime.daemon import Daemon
+from controller.runtime.demo import next_click, solution_order
+from controller.runtime.state import RoomState
+from controller.sandbox import Sandbox
+from tests.grammar import assert_valid_commands
+from tests.runtime.conftest import Harness, make_config, world_mismatches
+
+
+def test_build_matches_the_engine_block_by_block(harness: Harness) -> None:
+    assert world_mismatches(harness.sb, harness.room) == []
+    assert harness.room.path.exists()
+    preload = harness.sb.call(
+        lambda g: g.execute("execute if entity @e[type=item_frame,tag=pipes.preload]")
+    )
+    assert preload == ["Test passed. Count: 18"]
+
+
+def test_a_click_is_applied_and_written_back_exactly(harness: Harness) -> None:
+    room, daemon = harness.room, harness.daemon
+    idx = next_click(room.board, solution_order(room.board))
+    assert idx is not None
+    i, j = idx % room.board.width, idx // room.board.width
+    before = room.board.rotations[idx]
+    harness.click(i, j)
+    sent = daemon.links["main"].sent
+    assert daemon.poll("main") == 1
+    used = daemon.links["main"].sent - sent
+    assert room.board.rotations[idx] == (before + 1) % 4
+    assert room.state is not None and room.state.moves == 1
+    assert world_mismatches(harness.sb, room) == []
+    changed = sum(
+        1 for a, b in zip(harness.room.shown_class, room.play.classes, strict=True) if a != b
+    )
+    assert changed == 0
+    assert used <= 4 + 2 * room.board.size  # a loose sanity bound; the exact one is below
+
+
+def test_click_cost_is_at_most_two_per_changed_tile_plus_six(harness: Harness) -> None:
+    room, daemon = harness.room, harness.daemon
+    order = solution_order(room.board)
+    for _ in range(25):
+        idx = next_click(room.board, order)
+        if idx is None:
+            break
+        old_classes = list(room.play.classes)
+        old_parents = list(room.play.parents)
+        old_rot = list(room.board.rotations)
+        harness.click(idx % room.board.width, idx // room.board.width)
+        before = daemon.links["main"].sent
+        daemon.poll("main")
+        used = daemon.links["main"].sent - before - 4  # minus the poll itself
+        changed = sum(
+            1
+            for k in range(room.board.size)
+            if (old_classes[k], old_parents[k], old_rot[k])
+            != (room.play.classes[k], room.play.parents[k], room.board.rotations[k])
+        )
+        assert used <= 2 * changed + 6, (used, changed)
+    assert world_mismatches(harness.sb, room) == []
+
+
+def test_several_clicks_in_one_poll_and_a_frame_turned_many_times(harness: Harness) -> None:
+    room, daemon = harness.room, harness.daemon
+    before = list(room.board.rotations)
+    harness.click(0, 0, times=1)
+    harness.click(6, 6, times=3)
+    harness.click(3, 0, times=6)  # ItemRotation up to 6: two quarter turns
+    harness.sb.join("Bea", (6.5, 101, 0.5))
+    harness.click(6, 0, times=2, player="Bea")
+    daemon.poll("main")
+    w = room.board.width
+    assert room.board.rotations[0] == (before[0] + 1) % 4
+    assert room.board.rotations[6 * w + 6] == (before[6 * w + 6] + 3) % 4
+    assert room.board.rotations[3] == (before[3] + 6) % 4
+    assert room.board.rotations[6] == (before[6] + 2) % 4
+    assert world_mismatches(harness.sb, room) == []
+    # The next idle poll finds nothing: every frame is settled to r in 0..3.
+    assert daemon.poll("main") == 0
+
+
+def test_idle_poll_is_at_most_four_commands_with_empty_replies(harness: Harness) -> None:
+    link = harness.daemon.links["main"]
+    replies = [link.send(c) for c in harness.daemon.poll_commands("main")]
+    assert len(replies) <= 4
+    assert replies == [""] * len(replies)
+
+
+def test_idle_poll_work_scales_with_frames_near_players(harness: Harness) -> None:
+    sb, daemon = harness.sb, harness.daemon
+    sb.leave("Alex")
+    commands = daemon.poll_commands("main")
+
+    def cost() -> int:
+        total = 0
+        for c in commands:
+            sb.call(lambda g, c=c: g.execute(c))
+            total += sb.call(lambda g: g.last_cost["nbt_serializations"])
+        return total
+
+    assert cost() == 0
+    sb.join("Far", (500.5, 101, 500.5))
+    assert cost() == 0
+    sb.join("Near", (0.5, 101, 0.5))
+    near = cost()
+    assert 0 < near < harness.room.board.size
+
+
+def test_solving_triggers_the_win_flow_and_a_new_puzzle(harness: Harness) -> None:
+    room, daemon, sb = harness.room, harness.daemon, harness.sb
+    order = solution_order(room.board)
+    for _ in range(4 * room.board.size):
+        idx = next_click(room.board, order)
+        if idx is None:
+            break
+        harness.click(idx % room.board.width, idx // room.board.width)
+        daemon.poll("main")
+    assert room.play is not None and room.play.solved
+    assert room.state is not None and len(room.state.solves) == 1
+    titles = [m for m in sb.inbox("Alex") if m.get("kind") == "title"]
+    assert any("Solved!" in json.dumps(m) for m in titles)
+    assert all(room.play.classes[k] != TileClass.DRY for k in range(room.board.size))
+    first_seed = room.board.seed
+    room.next_puzzle_at = room.clock()
+    daemon.step()
+    assert room.state.puzzle_number == 2 and room.board.seed != first_seed
+    assert world_mismatches(sb, room) == []
+    assert len(room.state.solves) == 1
+
+
+def test_every_command_sent_is_vanilla_grammar(harness: Harness) -> None:
+    harness.click(1, 1, times=2)
+    harness.daemon.poll("main")
+    sent = harness.daemon.links["main"].record
+    assert sent
+    forms = sorted(set(sent))
+    assert_valid_commands(forms)
+
+
+def _snapshot(sb: Sandbox, room: object) -> tuple[object, ...]:
+    from controller.runtime.pipes_room import PipesRoom
+
+    assert isinstance(room, PipesRoom)
+    (xa, ya, za), (xb, yb, zb) = room.geom.bounds()
+
+    def read(game: object) -> tuple[object, ...]:
+        blocks = tuple(
+            game.block(x, y, z)  # type: ignore[attr-defined]
+            for x in range(xa, xb + 1)
+            for y in range(ya, yb + 1)
+            for z in range(za, zb + 1)
+        )
+        frames = tuple(str(game.entity_nbt(u)) for u in room.uuids)  # type: ignore[attr-defined]
+        return blocks + frames
+
+    return sb.call(read)
+
+
+def test_restarting_on_a_matching_world_changes_nothing(harness: Harness) -> None:
+    harness.daemon.close()
+    before = _snapshot(harness.sb, harness.room)
+    again = Daemon(harness.cfg, ["lobby"], connect=connect_server)
+    again.start()
+    room = again.rooms["lobby"]
+    assert room.state is not None and room.state.moves == 0
+    assert _snapshot(harness.sb, room) == before
+    again.close()
+
+
+def test_turns_made_while_the_daemon_was_down_are_adopted(harness: Harness) -> None:
+    room = harness.room
+    before = list(room.board.rotations)
+    harness.daemon.close()
+    harness.click(2, 2, times=1)
+    harness.click(4, 5, times=2)
+    again = Daemon(harness.cfg, ["lobby"], connect=connect_server)
+    again.start()
+    w = room.board.width
+    new_room = again.rooms["lobby"]
+    assert new_room.board.rotations[2 * w + 2] == (before[2 * w + 2] + 1) % 4
+    assert new_room.board.rotations[5 * w + 4] == (before[5 * w + 4] + 2) % 4
+    assert new_room.state is not None and new_room.state.moves == 2
+    assert world_mismatches(harness.sb, new_room) == []
+    again.close()
+
+
+def test_tampering_is_repaired_by_the_audit(harness: Harness) -> None:
+    room, sb = harness.room, harness.sb
+    x, y, z = room.geom.state_pos(1, 1)
+    sb.call(lambda g: g.execute(f"setblock {x} {y} {z} minecraft:stone"))
+    sb.call(lambda g: g.execute(f"setblock {x + 2} {y - 1} {z} minecraft:diamond_block"))
+    sb.call(lambda g: g.execute(f"kill {room.uuids[10]}"))
+    sb.call(
+        lambda g: g.execute(
+            f'data modify entity {room.uuids[11]} Item.components."minecraft:map_id" set value 5'
+        )
+    )
+    assert world_mismatches(sb, room)
+    rep = room.reconcile(harness.daemon.links["main"])
+    assert rep.frames_summoned == 1 and rep.frames_fixed == 1 and rep.blocks_fixed >= 2
+    assert world_mismatches(sb, room) == []
+
+
+def test_server_restart_loses_no_move(harness: Harness) -> None:
+    room, daemon, sb = harness.room, harness.daemon, harness.sb
+    before = list(room.board.rotations)
+    harness.click(0, 1)
+    daemon.poll("main")
+    sb.restart()
+    sb.join("Alex", (3.5, 101, 3.5))
+    harness.click(1, 0)
+    for _ in range(20):
+        daemon.step()
+        if not daemon.down and room.board.rotations[1] != before[1]:
+            break
+    w = room.board.width
+    assert room.board.rotations[w] == (before[w] + 1) % 4
+    assert room.board.rotations[1] == (before[1] + 1) % 4
+    assert room.state is not None and room.state.moves == 2
+    assert world_mismatches(sb, room) == []
+
+
+def test_build_cost_at_31x31_is_at_most_1_1_commands_per_tile(
+    sandbox: Sandbox, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("SANDBOX_PW", sandbox.password)
+    cfg = make_config(sandbox, tmp_path, size=31)
+    daemon = Daemon(cfg, ["lobby"], connect=connect_server)
+    daemon.start()
+    sent = daemon.links["main"].sent
+    assert sent <= 1.1 * 31 * 31, sent
+    state = RoomState.load(daemon.rooms["lobby"].path)
+    assert state is not None and state.board.width == 31
+    daemon.close()
