@@ -468,7 +468,7 @@ class PipesRoom:
                 f"title {near} times 10 70 20",
                 f"title {near} subtitle {subtitle}",
                 f"title {near} title {cmd.text('Solved!')}",
-                f"playsound {self.cfg.on_win.sound} master {near}",
+                f"execute as {near} at @s run playsound {self.cfg.on_win.sound} master @s",
                 f"tellraw {near} {cmd.text(text)}",
                 f"scoreboard players add {near} {_SOLVES} 1",
                 f"scoreboard players set #{self.name} {_BEST} {int(best)}",

@@ -127,8 +127,10 @@ def test_solving_triggers_the_win_flow_and_a_new_puzzle(harness: Harness) -> Non
         daemon.poll("main")
     assert room.play is not None and room.play.solved
     assert room.state is not None and len(room.state.solves) == 1
-    titles = [m for m in sb.inbox("Alex") if m.get("kind") == "title"]
+    titles = [m for m in sb.inbox("Alex") if m.get("type") == "title"]
     assert any("Solved!" in json.dumps(m) for m in titles)
+    sounds = [m for m in sb.inbox("Alex") if m.get("type") == "sound"]
+    assert sounds, sb.inbox("Alex")
     assert all(room.play.classes[k] != TileClass.DRY for k in range(room.board.size))
     first_seed = room.board.seed
     room.next_puzzle_at = room.clock()

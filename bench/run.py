@@ -1,0 +1,68 @@
+"""Run every benchmark and write docs/benchmarks.md (`make bench`).
+
+Each `bench/<area>.py` prints markdown; this collects them with the command and the machine.
+Run one area alone with `.venv/bin/python -m bench.<area>`.
+"""
+
+from __future__ import annotations
+
+import datetime
+import os
+import platform
+import subprocess
+import sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+AREAS = [
+    ("Puzzle engine: water flow and clicks", "bench.puzzle_flow"),
+    ("Puzzle engine: generation", "bench.puzzle_generate"),
+    ("Puzzle engine: solver and uniqueness", "bench.puzzle_solver"),
+    ("Sandbox server throughput", "bench.sandbox_throughput"),
+    ("RCON transport round trips", "bench.rcon_roundtrip"),
+    ("Room runtime", "bench.runtime_rooms"),
+]
+
+
+def machine() -> str:
+    """One line about this machine."""
+    cpu = platform.processor() or platform.machine()
+    try:
+        for line in Path("/proc/cpuinfo").read_text().splitlines():
+            if line.startswith("model name"):
+                cpu = line.split(":", 1)[1].strip()
+                break
+    except OSError:
+        pass
+    return (
+        f"{cpu}, {os.cpu_count()} cores, Python {platform.python_version()} "
+        f"({platform.python_implementation()}), {platform.system()} {platform.release()}"
+    )
+
+
+def main() -> None:
+    only = set(sys.argv[1:])
+    parts = [
+        "# Benchmarks\n",
+        "Written by `make bench` (`.venv/bin/python -m bench.run`); each section can be rerun "
+        "alone with the command under its heading. Figures are medians unless stated.\n",
+        f"- machine: {machine()}",
+        f"- date: {datetime.datetime.now(datetime.UTC):%Y-%m-%d %H:%M} UTC\n",
+    ]
+    for title, module in AREAS:
+        if only and module.split(".")[-1] not in only:
+            continue
+        if not (ROOT / (module.replace(".", "/") + ".py")).exists():
+            continue
+        print(f"running {module} ...", file=sys.stderr, flush=True)
+        proc = subprocess.run(
+            [sys.executable, "-m", module], cwd=ROOT, capture_output=True, text=True, check=False
+        )
+        body = proc.stdout.strip() or f"(failed: {proc.stderr.strip()[-500:]})"
+        parts.append(f"## {title}\n\nCommand: `.venv/bin/python -m {module}`\n\n{body}\n")
+    (ROOT / "docs" / "benchmarks.md").write_text("\n".join(parts))
+    print("wrote docs/benchmarks.md", file=sys.stderr)
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,176 @@
+"""`pipesctl maps`: install the pipe pictures into a world, preview them, export them."""
+
+from __future__ import annotations
+
+from collections import Counter
+from pathlib import Path
+from typing import Annotated
+
+import typer
+
+from controller.errors import ExitCode, PipesError, UsageError
+from controller.world import mapart, mapfiles
+
+__all__ = ["app", "CACHE_WARNING", "DEFAULT_VERSION"]
+
+DEFAULT_VERSION = "26.1"
+MAX_MAP_ID = 2**31 - 1
+
+CACHE_WARNING = (
+    "Note: the server caches map lookups, misses included. Install before the server starts "
+    "(or before anything has shown these ids), or pick an unused --base; a running server that "
+    "already looked an id up keeps showing it blank until it restarts."
+)
+
+app = typer.Typer(
+    name="maps",
+    help="The map pictures the room's frames show: install, preview, export.",
+    no_args_is_help=True,
+    add_completion=False,
+)
+
+BaseOpt = Annotated[
+    int | None,
+    typer.Option(
+        "--base",
+        help=f"First map id (default: the world's map_id_base, else {mapart.DEFAULT_MAP_ID_BASE}).",
+    ),
+]
+WorldOpt = Annotated[
+    str | None, typer.Option("--world", help="Take map_id_base and the version from this room.")
+]
+ConfigOpt = Annotated[
+    Path | None, typer.Option("--config", help="Configuration file (default: config/pipes.yaml).")
+]
+VersionOpt = Annotated[
+    str | None,
+    typer.Option(
+        "--version",
+        help=f"Server version when the world has no level.dat yet (default {DEFAULT_VERSION}).",
+    ),
+]
+DataVersionOpt = Annotated[
+    int | None,
+    typer.Option("--data-version", help="The server's DataVersion, for versions not known here."),
+]
+ForceOpt = Annotated[
+    bool, typer.Option("--force", help="Replace map files at these ids that show other pictures.")
+]
+
+
+def _fail(exc: PipesError) -> typer.Exit:
+    typer.echo(f"error: {exc}", err=True)
+    return typer.Exit(int(exc.exit_code))
+
+
+def _settings(
+    base: int | None, world: str | None, config: Path | None, version: str | None
+) -> tuple[int, str]:
+    """The map id base and the version, from the options and, with --world, the configuration."""
+    if world is not None:
+        from controller.config import load_config
+
+        cfg = load_config(config)
+        if world not in cfg.worlds:
+            known = ", ".join(sorted(cfg.worlds)) or "none"
+            raise UsageError(f"no world {world!r} in {cfg.path or config} (known: {known})")
+        room = cfg.worlds[world]
+        if base is None:
+            base = room.map_id_base
+        server = cfg.servers.get(room.server)
+        if version is None and server is not None:
+            version = server.minecraft_version
+    if base is None:
+        base = mapart.DEFAULT_MAP_ID_BASE
+    if not 0 <= base <= MAX_MAP_ID - (mapart.PICTURE_COUNT - 1):
+        raise UsageError(f"--base must be 0..{MAX_MAP_ID - mapart.PICTURE_COUNT + 1}, got {base}")
+    return base, version or DEFAULT_VERSION
+
+
+def _write(root: Path, base: int, target: mapfiles.Target, force: bool) -> list[mapfiles.PlanItem]:
+    plan = mapfiles.install_pictures(root, mapart.all_pictures(base), target, force=force)
+    counts = Counter(item.action for item in plan)
+    summary = ", ".join(f"{n} {action}" for action, n in sorted(counts.items()))
+    last = base + mapart.PICTURE_COUNT - 1
+    typer.echo(f"map ids {base}..{last} ({target.reason}; layout {target.layout.value})")
+    typer.echo(f"  {summary}")
+    for item in plan:
+        if item.action == "replace":
+            typer.echo(f"  replaced a foreign map: {item.path}")
+    return plan
+
+
+@app.command()
+def install(
+    world_dir: Annotated[
+        Path, typer.Option("--world-dir", help="The world folder (the one holding level.dat).")
+    ],
+    world: WorldOpt = None,
+    config: ConfigOpt = None,
+    base: BaseOpt = None,
+    version: VersionOpt = None,
+    data_version: DataVersionOpt = None,
+    force: ForceOpt = False,
+) -> None:
+    """Write the map files into a world, before the server first looks the ids up."""
+    try:
+        first, ver = _settings(base, world, config, version)
+        target = mapfiles.resolve_target(world_dir, ver, data_version)
+        counter = mapfiles.read_counter(world_dir, target.layout)
+        if counter is not None and counter >= first:
+            typer.echo(
+                f"warning: the server's map counter is at {counter}, inside or past the "
+                f"picture range from {first}: its next maps may overwrite ours; pick a higher "
+                "--base",
+                err=True,
+            )
+        _write(world_dir, first, target, force)
+    except PipesError as exc:
+        raise _fail(exc) from None
+    except OSError as exc:
+        typer.echo(f"error: cannot write map files: {exc}", err=True)
+        raise typer.Exit(int(ExitCode.ERROR)) from None
+    typer.echo(CACHE_WARNING)
+
+
+@app.command()
+def preview(
+    out: Annotated[Path, typer.Option("--out", help="PNG file to write.")] = Path("maps.png"),
+    base: BaseOpt = None,
+    world: WorldOpt = None,
+    config: ConfigOpt = None,
+) -> None:
+    """Draw every picture, labelled, into one PNG."""
+    try:
+        first, _ = _settings(base, world, config, None)
+        mapart.preview_png(out, first)
+    except PipesError as exc:
+        raise _fail(exc) from None
+    except OSError as exc:
+        typer.echo(f"error: cannot write {out}: {exc}", err=True)
+        raise typer.Exit(int(ExitCode.ERROR)) from None
+    typer.echo(f"wrote {out} ({mapart.PICTURE_COUNT} pictures, ids {first}..)")
+
+
+@app.command()
+def export(
+    directory: Annotated[Path, typer.Argument(help="Folder to write into (as a world folder).")],
+    base: BaseOpt = None,
+    world: WorldOpt = None,
+    config: ConfigOpt = None,
+    version: VersionOpt = None,
+    data_version: DataVersionOpt = None,
+    force: ForceOpt = False,
+) -> None:
+    """Write the map files under DIR/data/... for copying into a remote server's world folder."""
+    try:
+        first, ver = _settings(base, world, config, version)
+        target = mapfiles.resolve_target(None, ver, data_version)
+        _write(directory, first, target, force)
+    except PipesError as exc:
+        raise _fail(exc) from None
+    except OSError as exc:
+        typer.echo(f"error: cannot write map files: {exc}", err=True)
+        raise typer.Exit(int(ExitCode.ERROR)) from None
+    typer.echo(f"Copy {directory / 'data'} into the world folder (merging with its data/).")
+    typer.echo(CACHE_WARNING)

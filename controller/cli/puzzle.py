@@ -1,0 +1,307 @@
+"""`pipesctl puzzle`: generate boards, show their water flow, solve them.
+
+Bad input (size out of range, unknown generator, knob outside [0, 1], malformed or inconsistent
+board JSON) prints one line ``error: <field>: <problem>`` on stderr, writes nothing on stdout and
+exits with code 2. Options are parsed here (not by typer) so every such error is that one line.
+"""
+
+from __future__ import annotations
+
+import json
+import random
+import sys
+from pathlib import Path
+from typing import Annotated, Any, NoReturn
+
+import typer
+from rich.console import Console
+from rich.text import Text
+
+from controller.errors import ExitCode
+from controller.puzzle import solver
+from controller.puzzle.flow import Flow, compute_flow
+from controller.puzzle.generators import (
+    DEFAULT_BRANCHING,
+    DEFAULT_COVERAGE,
+    GENERATORS,
+    generate,
+    validate_params,
+)
+from controller.puzzle.model import Board, Direction, mask_of
+from controller.puzzle.serialize import board_from_json, board_to_dict
+
+__all__ = [
+    "app",
+    "GLYPHS",
+    "parse_size",
+    "parse_unit",
+    "parse_seed",
+    "parse_source",
+    "render_rows",
+    "flow_to_dict",
+    "solve_report",
+]
+
+app = typer.Typer(
+    name="puzzle",
+    help="Generate pipes puzzles, show their water flow and solve them.",
+    no_args_is_help=True,
+    pretty_exceptions_show_locals=False,
+    add_completion=False,
+)
+
+# Box-drawing glyph per arm mask (bit 0 N, 1 E, 2 S, 3 W); crosses and empty never occur.
+GLYPHS: dict[int, str] = {
+    0b0001: "╵",
+    0b0010: "╶",
+    0b0100: "╷",
+    0b1000: "╴",
+    0b0101: "│",
+    0b1010: "─",
+    0b0111: "├",
+    0b1110: "┬",
+    0b1101: "┤",
+    0b1011: "┴",
+    0b0011: "└",
+    0b0110: "┌",
+    0b1100: "┐",
+    0b1001: "┘",
+}
+
+_STYLE_DRY = "dim"
+_STYLE_WET = "bold blue"
+_STYLE_RING = "bold red"
+_STYLE_SOURCE = "bold black on yellow"
+_STYLE_SOURCE_RING = "bold red on yellow"
+
+
+def _fail(message: str) -> NoReturn:
+    """Print ``error: message`` on stderr and exit with the usage code (2)."""
+    typer.echo(f"error: {message}", err=True)
+    raise typer.Exit(int(ExitCode.USAGE))
+
+
+def parse_size(text: str) -> tuple[int, int]:
+    """``WxH`` (or a single N for NxN) as (width, height), range-checked; ValueError names size."""
+    parts = text.lower().replace("×", "x").split("x")
+    if len(parts) == 1:
+        parts = parts * 2
+    if len(parts) != 2 or not all(p.strip().isdigit() for p in parts):
+        raise ValueError(f"size: expected WxH like 31x31, got {text!r}")
+    width, height = int(parts[0]), int(parts[1])
+    try:
+        validate_params(width, height)
+    except ValueError as exc:
+        raise ValueError(f"size: {exc}") from None
+    return width, height
+
+
+def parse_unit(name: str, text: str) -> float:
+    """A float in [0, 1] for knob ``name``; ValueError names it."""
+    try:
+        value = float(text)
+    except ValueError:
+        raise ValueError(f"{name}: must be a number in [0, 1], got {text!r}") from None
+    if not 0.0 <= value <= 1.0:
+        raise ValueError(f"{name}: must be in [0, 1], got {text}")
+    return value
+
+
+def parse_seed(text: str | None) -> int:
+    """An integer seed, or a fresh random one when none is given."""
+    if text is None:
+        return random.SystemRandom().randrange(2**31)
+    try:
+        return int(text)
+    except ValueError:
+        raise ValueError(f"seed: must be an integer, got {text!r}") from None
+
+
+def parse_source(text: str | None) -> tuple[int, int] | None:
+    """``i,j`` as a tile, or None for the default (the centre)."""
+    if text is None:
+        return None
+    parts = text.split(",")
+    try:
+        i, j = (int(p) for p in parts)
+    except ValueError:
+        raise ValueError(f"source: expected i,j like 3,4, got {text!r}") from None
+    return i, j
+
+
+def render_rows(board: Board, rotations: list[int] | None = None) -> list[str]:
+    """The board as lines of box-drawing glyphs (current rotations unless others are given)."""
+    rot = board.rotations if rotations is None else rotations
+    w = board.width
+    return [
+        "".join(GLYPHS[mask_of(board.shapes[j * w + i], rot[j * w + i])] for i in range(w))
+        for j in range(board.height)
+    ]
+
+
+def flow_to_dict(board: Board, flow: Flow) -> dict[str, Any]:
+    """The ``puzzle flow --json`` object: wet and ring tiles as [i, j], parents, solved."""
+    wet = [list(board.coords(t)) for t in range(board.size) if flow.wet[t]]
+    rings = [list(board.coords(t)) for t in range(board.size) if flow.ring[t]]
+    parent = {
+        "{},{}".format(*board.coords(t)): Direction(flow.parent[t]).word
+        for t in range(board.size)
+        if flow.wet[t] and flow.parent[t] >= 0
+    }
+    return {"wet": wet, "rings": rings, "parent": parent, "solved": flow.solved}
+
+
+def solve_report(board: Board) -> dict[str, Any]:
+    """Solution count (1, 0 or "more"), par, a hint and the difficulty of a board."""
+    count = solver.count_solutions(board, limit=2)
+    tip = solver.hint(board)
+    try:
+        diff: float | None = round(solver.difficulty(board), 3)
+    except ValueError:
+        diff = None
+    return {
+        "solutions": "more" if count >= 2 else count,
+        "par": solver.par(board),
+        "hint": None if tip is None else {"tile": list(board.coords(tip[0])), "rotation": tip[1]},
+        "difficulty": diff,
+    }
+
+
+def _read_board(path: str) -> Board:
+    """Load a board JSON file ("-" for stdin); ValueError names the problem."""
+    try:
+        text = sys.stdin.read() if path == "-" else Path(path).read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError) as exc:
+        raise ValueError(f"board: cannot read {path}: {exc}") from None
+    return board_from_json(text)
+
+
+def _console() -> Console:
+    """A console on stdout: colours on a terminal, plain when piped or NO_COLOR is set."""
+    return Console(highlight=False, soft_wrap=True)
+
+
+def _print_grid(board: Board, styles: list[str] | None, rotations: list[int] | None = None) -> None:
+    """Print the board's glyph rows, styling tile t with ``styles[t]`` when given."""
+    console = _console()
+    w = board.width
+    for j, row in enumerate(render_rows(board, rotations)):
+        text = Text()
+        for i, glyph in enumerate(row):
+            text.append(glyph, style=styles[j * w + i] if styles else "")
+        console.print(text)
+
+
+@app.command()
+def new(
+    size: Annotated[str, typer.Option(help="Board size WxH, each 3..128.")] = "15x15",
+    seed: Annotated[str | None, typer.Option(help="Integer seed (random when omitted).")] = None,
+    generator: Annotated[
+        str, typer.Option(help=f"Tree generator: {', '.join(GENERATORS)}.")
+    ] = "prim",
+    branching: Annotated[
+        str, typer.Option(metavar="F", help="growing_tree: 0 corridors (easy) .. 1 bushy (hard).")
+    ] = str(DEFAULT_BRANCHING),
+    coverage: Annotated[
+        str, typer.Option(metavar="F", help="walk: share of tiles on the long route.")
+    ] = str(DEFAULT_COVERAGE),
+    source: Annotated[
+        str | None, typer.Option(metavar="I,J", help="Source tile (default: the centre).")
+    ] = None,
+    unique: Annotated[
+        bool, typer.Option("--unique/--no-unique", help="Repair until exactly one solution.")
+    ] = True,
+    as_json: Annotated[bool, typer.Option("--json", help="Print the board as JSON.")] = False,
+    solution: Annotated[
+        bool, typer.Option("--solution", help="Draw the solved board instead of the start.")
+    ] = False,
+) -> None:
+    """Generate a board and print it (box-drawing pipes, or JSON with --json)."""
+    try:
+        width, height = parse_size(size)
+        seed_value = parse_seed(seed)
+        knob_b = parse_unit("branching", branching)
+        knob_c = parse_unit("coverage", coverage)
+        src = parse_source(source)
+        if generator not in GENERATORS:
+            raise ValueError(
+                f"generator: unknown {generator!r}, expected one of {', '.join(GENERATORS)}"
+            )
+        board = generate(
+            width,
+            height,
+            seed=seed_value,
+            generator=generator,
+            branching=knob_b,
+            coverage=knob_c,
+            source=src,
+            unique=unique,
+        )
+    except ValueError as exc:
+        _fail(str(exc))
+    if as_json:
+        typer.echo(json.dumps(board_to_dict(board)))
+        return
+    styles = [""] * board.size
+    styles[board.source_index] = _STYLE_SOURCE
+    _print_grid(board, styles, board.solution if solution else None)
+    made = "unique" if board.meta.get("unique") else "not checked for uniqueness"
+    typer.echo(f"{width}x{height} {generator} seed {seed_value}, {made}")
+
+
+@app.command()
+def flow(
+    board_file: Annotated[str, typer.Argument(metavar="BOARD.json", help="Board JSON, - = stdin")],
+    as_json: Annotated[bool, typer.Option("--json", help="Print the flow as JSON.")] = False,
+) -> None:
+    """Show the water flow of the board's current rotations (wet, ring and source tiles)."""
+    try:
+        board = _read_board(board_file)
+    except ValueError as exc:
+        _fail(str(exc))
+    state = compute_flow(board)
+    if as_json:
+        typer.echo(json.dumps(flow_to_dict(board, state)))
+        return
+    styles = []
+    for t in range(board.size):
+        if t == board.source_index:
+            styles.append(_STYLE_SOURCE_RING if state.ring[t] else _STYLE_SOURCE)
+        elif state.ring[t]:
+            styles.append(_STYLE_RING)
+        elif state.wet[t]:
+            styles.append(_STYLE_WET)
+        else:
+            styles.append(_STYLE_DRY)
+    _print_grid(board, styles)
+    rings = sum(state.ring)
+    typer.echo(
+        f"wet {state.wet_count}/{board.size}, ring tiles {rings}, "
+        f"solved: {'yes' if state.solved else 'no'}"
+    )
+
+
+@app.command()
+def solve(
+    board_file: Annotated[str, typer.Argument(metavar="BOARD.json", help="Board JSON, - = stdin")],
+    as_json: Annotated[bool, typer.Option("--json", help="Print the report as JSON.")] = False,
+) -> None:
+    """Print the board's solution count, par (fewest clicks to solve) and a hint."""
+    try:
+        board = _read_board(board_file)
+    except ValueError as exc:
+        _fail(str(exc))
+    report = solve_report(board)
+    if as_json:
+        typer.echo(json.dumps(report))
+        return
+    tip = report["hint"]
+    typer.echo(f"solutions: {report['solutions']}")
+    typer.echo(f"par: {report['par']}")
+    if tip is None:
+        typer.echo("hint: none (solved)")
+    else:
+        i, j = tip["tile"]
+        typer.echo(f"hint: turn tile ({i}, {j}) to rotation {tip['rotation']}")
+    if report["difficulty"] is not None:
+        typer.echo(f"difficulty: {report['difficulty']}")

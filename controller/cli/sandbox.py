@@ -1,0 +1,99 @@
+"""``pipesctl sandbox``: run the loopback RCON sandbox server until Ctrl-C.
+
+Wire it into the main app with ``register(app)``.
+"""
+
+from __future__ import annotations
+
+import enum
+import logging
+import os
+import pathlib
+import secrets
+import signal
+import sys
+import threading
+from types import FrameType
+from typing import Annotated
+
+import typer
+
+from controller.sandbox.sandbox import Sandbox
+
+__all__ = ["FlavourChoice", "register", "run_sandbox", "sandbox"]
+
+logger = logging.getLogger("controller.sandbox")
+
+
+class FlavourChoice(enum.StrEnum):
+    """Which server the sandbox imitates."""
+
+    vanilla = "vanilla"
+    paper = "paper"
+
+
+def run_sandbox(sb: Sandbox, stop: threading.Event) -> None:
+    """Start ``sb``, print the ready line, serve until ``stop`` is set, then stop (and save)."""
+    sb.start()
+    try:
+        typer.echo(f"RCON running on {sb.host}:{sb.port}")
+        while not stop.wait(0.5):
+            pass
+    finally:
+        sb.stop()
+
+
+def sandbox(
+    port: Annotated[int, typer.Option(help="TCP port to listen on (0 picks a free one).")] = 25575,
+    password_env: Annotated[
+        str, typer.Option(help="Environment variable holding the RCON password.")
+    ] = "RCON_PASSWORD",
+    world_dir: Annotated[
+        pathlib.Path | None,
+        typer.Option(help="Load the world from here if saved; save it here on exit."),
+    ] = None,
+    log_commands: Annotated[
+        pathlib.Path | None,
+        typer.Option(help="Append every command received as JSON lines to this file."),
+    ] = None,
+    flavour: Annotated[FlavourChoice, typer.Option(help="Server to imitate.")] = (
+        FlavourChoice.vanilla
+    ),
+    host: Annotated[str, typer.Option(help="Address to bind (loopback by default).")] = "127.0.0.1",
+) -> None:
+    """Run the sandbox RCON server (a simulated vanilla/Paper 26.x server) until Ctrl-C."""
+    if not logging.getLogger().handlers:
+        logging.basicConfig(level=logging.INFO, format="[%(asctime)s] %(message)s")
+    password = os.environ.get(password_env, "")
+    if not password:
+        password = secrets.token_urlsafe(12)
+        print(f"{password_env} is not set; generated RCON password: {password}", file=sys.stderr)
+    sb = Sandbox(
+        port=port,
+        password=password,
+        flavour=flavour.value,
+        world_dir=world_dir,
+        log_commands=log_commands,
+        host=host,
+    )
+    stop = threading.Event()
+
+    def on_signal(signum: int, frame: FrameType | None) -> None:
+        stop.set()
+
+    previous = {sig: signal.signal(sig, on_signal) for sig in (signal.SIGINT, signal.SIGTERM)}
+    try:
+        run_sandbox(sb, stop)
+    except OSError as exc:
+        typer.echo(f"cannot start the sandbox on {host}:{port}: {exc}", err=True)
+        raise typer.Exit(1) from exc
+    finally:
+        for sig, handler in previous.items():
+            signal.signal(sig, handler)
+    if world_dir is not None:
+        typer.echo(f"world saved to {world_dir}")
+
+
+def register(app: typer.Typer) -> None:
+    """Add the ``sandbox`` command to ``app``."""
+    app.command("sandbox")(sandbox)

@@ -1,0 +1,488 @@
+"""Spanning-tree puzzle generators: prim (Net-style), eller, walk and growing_tree.
+
+Every generator builds a spanning tree of the W x H grid as per-tile arm masks (bit d set when the
+tile links to its neighbour in direction d) and never gives a tile a 4th arm: crosses are not part
+of the world format. All of them are deterministic for the same seed and parameters.
+
+Why growth never gets stuck (Simon Tatham's argument in Net's ``new_game_desc``): suppose a tree
+with at most 3 arms per tile cannot grow. Every tree tile next to an untouched region then has 3
+arms pointing away from it, so it is an interior tile linked to all its other neighbours; walking
+around the region, those tiles are linked to one another and close a loop, which a tree cannot
+have. The argument holds for any starting subtree, so it covers ``prim``, the growth phase of
+``walk`` and ``growing_tree`` alike; the tests check it over many seeds and sizes anyway.
+"""
+
+from __future__ import annotations
+
+import importlib
+import math
+import random
+from collections.abc import Callable
+from typing import Any
+
+from controller.puzzle.model import DELTA, MAX_SIZE, MIN_SIZE, Board, shape_of_mask
+
+__all__ = [
+    "GENERATORS",
+    "DEFAULT_BRANCHING",
+    "DEFAULT_COVERAGE",
+    "TreeStuck",
+    "validate_params",
+    "tree_prim",
+    "tree_eller",
+    "tree_walk",
+    "walk_route",
+    "tree_growing",
+    "board_from_arms",
+    "build_tree",
+    "generate",
+]
+
+GENERATORS: tuple[str, ...] = ("prim", "eller", "walk", "growing_tree")
+DEFAULT_BRANCHING = 0.5
+DEFAULT_COVERAGE = 0.6
+
+_POP = (0, 1, 1, 2, 1, 2, 2, 3, 1, 2, 2, 3, 2, 3, 3, 4)  # arms per mask
+
+
+class TreeStuck(RuntimeError):
+    """Growth found no legal edge before the tree spanned the board (never expected)."""
+
+
+def _neighbours(width: int, height: int) -> list[int]:
+    """Flat table ``nb[cell * 4 + d]``: the neighbour in direction d, or -1 off the board."""
+    nb = [-1] * (width * height * 4)
+    for j in range(height):
+        for i in range(width):
+            c = j * width + i
+            for d in range(4):
+                di, dj = DELTA[d]
+                ni, nj = i + di, j + dj
+                if 0 <= ni < width and 0 <= nj < height:
+                    nb[c * 4 + d] = nj * width + ni
+    return nb
+
+
+def _check_size(width: object, height: object) -> None:
+    """Raise ValueError naming width or height when it is not an int in MIN_SIZE..MAX_SIZE."""
+    for name, value in (("width", width), ("height", height)):
+        if isinstance(value, bool) or not isinstance(value, int):
+            raise ValueError(f"{name}: must be an integer, got {value!r}")
+        if not MIN_SIZE <= value <= MAX_SIZE:
+            raise ValueError(f"{name}: must be {MIN_SIZE}..{MAX_SIZE}, got {value}")
+
+
+def _check_unit(name: str, value: object) -> float:
+    """Return value as a float in [0, 1] or raise ValueError naming the knob."""
+    if isinstance(value, bool) or not isinstance(value, int | float):
+        raise ValueError(f"{name}: must be a number in [0, 1], got {value!r}")
+    f = float(value)
+    if not 0.0 <= f <= 1.0:  # also rejects NaN
+        raise ValueError(f"{name}: must be in [0, 1], got {value}")
+    return f
+
+
+def validate_params(
+    width: object,
+    height: object,
+    *,
+    generator: object = "prim",
+    branching: object = DEFAULT_BRANCHING,
+    coverage: object = DEFAULT_COVERAGE,
+    source: object = None,
+) -> tuple[int, int]:
+    """Check generation parameters; return the source tile. ValueError names the bad field."""
+    _check_size(width, height)
+    assert isinstance(width, int) and isinstance(height, int)
+    if generator not in GENERATORS:
+        raise ValueError(
+            f"generator: unknown {generator!r}, expected one of {', '.join(GENERATORS)}"
+        )
+    _check_unit("branching", branching)
+    _check_unit("coverage", coverage)
+    if source is None:
+        return width // 2, height // 2
+    if (
+        not isinstance(source, tuple | list)
+        or len(source) != 2
+        or not all(isinstance(v, int) and not isinstance(v, bool) for v in source)
+    ):
+        raise ValueError(f"source: must be a pair of integers (i, j), got {source!r}")
+    si, sj = int(source[0]), int(source[1])
+    if not (0 <= si < width and 0 <= sj < height):
+        raise ValueError(f"source: ({si}, {sj}) is outside the {width}x{height} board")
+    return si, sj
+
+
+def _grow_frontier(
+    width: int, height: int, arms: list[int], in_tree: list[bool], rng: random.Random
+) -> None:
+    """Net's growth: add random frontier edges until the tree spans; a tile never gets 4 arms.
+
+    A possibility is an edge from a tree tile with < 3 arms to a tile outside the tree, stored as
+    ``cell * 4 + d`` in a list with an index table so removal is O(1).
+    """
+    nb = _neighbours(width, height)
+    poss: list[int] = []
+    where = [-1] * (width * height * 4)
+
+    def add(p: int) -> None:
+        where[p] = len(poss)
+        poss.append(p)
+
+    def remove(p: int) -> None:
+        k = where[p]
+        if k < 0:
+            return
+        last = poss.pop()
+        if last != p:
+            poss[k] = last
+            where[last] = k
+        where[p] = -1
+
+    n = width * height
+    remaining = n
+    for c in range(n):
+        if in_tree[c]:
+            remaining -= 1
+            if _POP[arms[c]] < 3:
+                for d in range(4):
+                    m = nb[c * 4 + d]
+                    if m >= 0 and not in_tree[m]:
+                        add(c * 4 + d)
+    while remaining:
+        if not poss:
+            raise TreeStuck(f"frontier growth stuck with {remaining} tiles left")
+        p = poss[rng.randrange(len(poss))]
+        u, d = divmod(p, 4)
+        v = nb[p]
+        arms[u] |= 1 << d
+        arms[v] |= 1 << ((d + 2) & 3)
+        in_tree[v] = True
+        remaining -= 1
+        for e in range(4):  # nothing may point into v any more
+            w = nb[v * 4 + e]
+            if w >= 0 and in_tree[w]:
+                remove(w * 4 + ((e + 2) & 3))
+        if _POP[arms[u]] == 3:  # u's 4th possibility goes: no crosses
+            for e in range(4):
+                remove(u * 4 + e)
+        for e in range(4):
+            w = nb[v * 4 + e]
+            if w >= 0 and not in_tree[w]:
+                add(v * 4 + e)
+
+
+def tree_prim(width: int, height: int, source: tuple[int, int], rng: random.Random) -> list[int]:
+    """Random frontier-edge growth from the source (Simon Tatham's Net); arm masks per tile."""
+    n = width * height
+    arms = [0] * n
+    in_tree = [False] * n
+    in_tree[source[1] * width + source[0]] = True
+    _grow_frontier(width, height, arms, in_tree, rng)
+    return arms
+
+
+def tree_eller(width: int, height: int, rng: random.Random) -> list[int]:
+    """Eller's row-by-row algorithm, O(width) working state, at most 3 arms per tile.
+
+    Within a row, the two ends of every horizontal run have at most 2 arms (north and one side),
+    so each set always has a tile that may link south; tiles with north, east and west arms never
+    do. The last row joins every pair of adjacent different sets, which leaves one tree.
+    """
+    arms = [0] * (width * height)
+    sets = list(range(width))  # set label of each column in the current row
+    next_label = width
+    for j in range(height):
+        base = j * width
+        last = j == height - 1
+        for i in range(width - 1):
+            a, b = sets[i], sets[i + 1]
+            if a != b and (last or rng.random() < 0.5):
+                arms[base + i] |= 2  # east
+                arms[base + i + 1] |= 8  # west
+                for k in range(width):
+                    if sets[k] == b:
+                        sets[k] = a
+        if last:
+            break
+        groups: dict[int, list[int]] = {}
+        for i in range(width):
+            groups.setdefault(sets[i], []).append(i)
+        below = [-1] * width
+        for label, cols in groups.items():
+            eligible = [i for i in cols if _POP[arms[base + i]] < 3]
+            if not eligible:  # impossible by the run-end argument above
+                raise TreeStuck(f"eller: set {label} in row {j} cannot continue south")
+            first = rng.randrange(len(eligible))
+            for k, i in enumerate(eligible):
+                if k == first or rng.random() < 0.3:
+                    arms[base + i] |= 4  # south
+                    arms[base + width + i] |= 1  # north
+                    below[i] = label
+        for i in range(width):
+            if below[i] < 0:
+                below[i] = next_label
+                next_label += 1
+        sets = below
+    return arms
+
+
+def walk_route(
+    width: int, height: int, source: tuple[int, int], target: int, rng: random.Random
+) -> list[int]:
+    """A random self-avoiding route from source (flat tile indices), grown to ``target`` tiles.
+
+    The free end extends by Warnsdorff's rule (the free neighbour with the fewest onward free
+    neighbours, plus random noise). When it is stuck it either makes a "backbite" move (join the
+    end to a route neighbour m and reverse the part after m: the end moves, the source stays,
+    the tiles covered stay the same), preferring moves whose new end can extend, or now and then
+    backtracks by dropping a few tiles off the end, so the covered set can change too. Work is
+    bounded per attempt, with a few fresh attempts; if the target is never reached (e.g. 1.0
+    where grid parity forbids it) the longest route seen is returned.
+    """
+    n = width * height
+    nb = _neighbours(width, height)
+    start = source[1] * width + source[0]
+    best = [start]
+    for _attempt in range(6):
+        path = _walk_attempt(nb, n, start, target, rng, 200 * n + 2000)
+        if len(path) > len(best):
+            best = path
+        if len(best) >= target:
+            break
+    return best
+
+
+def _walk_attempt(
+    nb: list[int], n: int, start: int, target: int, rng: random.Random, budget: int
+) -> list[int]:
+    """One attempt of :func:`walk_route` with a work budget."""
+    pos = [-1] * n  # index on the route, -1 when off it
+    path = [start]
+    pos[start] = 0
+    best = [start]
+    work = 0
+
+    def free_of(c: int) -> list[int]:
+        out = []
+        for d in range(4):
+            m = nb[c * 4 + d]
+            if m >= 0 and pos[m] < 0:
+                out.append(m)
+        return out
+
+    def key(m: int) -> float:
+        return len(free_of(m)) + rng.random()
+
+    while len(path) < target and work < budget:
+        work += 1
+        end = path[-1]
+        free = free_of(end)
+        if free:
+            nxt = min(free, key=key)
+            pos[nxt] = len(path)
+            path.append(nxt)
+            continue
+        if len(path) > len(best):
+            best = list(path)
+        prev = path[-2] if len(path) > 1 else -1
+        opts = [nb[end * 4 + d] for d in range(4) if nb[end * 4 + d] not in (-1, prev)]
+        good = [m for m in opts if free_of(path[pos[m] + 1])]
+        if good:
+            m = max(good, key=lambda x: pos[x])
+        elif opts and rng.random() < 0.9:
+            m = opts[rng.randrange(len(opts))]
+        else:  # backtrack: drop up to sqrt(len) tiles off the end, never the source
+            drop = 1 + rng.randrange(max(1, math.isqrt(len(path))))
+            for _ in range(min(drop, len(path) - 1)):
+                pos[path.pop()] = -1
+            work += drop
+            continue
+        k = pos[m]
+        seg = path[k + 1 :]
+        seg.reverse()
+        path[k + 1 :] = seg
+        for t in range(k + 1, len(path)):
+            pos[path[t]] = t
+        work += len(seg)
+    return path if len(path) > len(best) else best
+
+
+def tree_walk(
+    width: int, height: int, source: tuple[int, int], rng: random.Random, coverage: float
+) -> tuple[list[int], float]:
+    """One long self-avoiding route from the source, the rest attached by frontier growth.
+
+    Returns the arm masks and the fraction of tiles on the route (``coverage`` is the target; if
+    the bounded search cannot reach it, e.g. 1.0 where grid parity forbids it, the route grown so
+    far is used and the returned fraction says so).
+    """
+    n = width * height
+    nb = _neighbours(width, height)
+    src = source[1] * width + source[0]
+    target = max(1, math.ceil(coverage * n - 1e-9))
+    path = walk_route(width, height, source, target, rng)
+    arms = [0] * n
+    in_tree = [False] * n
+    in_tree[src] = True
+    for a, b in zip(path, path[1:], strict=False):
+        for d in range(4):
+            if nb[a * 4 + d] == b:
+                arms[a] |= 1 << d
+                arms[b] |= 1 << ((d + 2) & 3)
+        in_tree[b] = True
+    _grow_frontier(width, height, arms, in_tree, rng)
+    return arms, len(path) / n
+
+
+def tree_growing(
+    width: int, height: int, source: tuple[int, int], rng: random.Random, branching: float
+) -> list[int]:
+    """Growing Tree: each step extends the newest active tile, or a random one with probability
+    ``branching`` (0: long corridors, a recursive backtracker; 1: bushy, Prim on cells)."""
+    n = width * height
+    nb = _neighbours(width, height)
+    arms = [0] * n
+    in_tree = [False] * n
+    src = source[1] * width + source[0]
+    in_tree[src] = True
+    active = [src]
+    remaining = n - 1
+    while remaining:
+        if not active:
+            raise TreeStuck(f"growing_tree stuck with {remaining} tiles left")
+        k = rng.randrange(len(active)) if rng.random() < branching else len(active) - 1
+        c = active[k]
+        free = [d for d in range(4) if nb[c * 4 + d] >= 0 and not in_tree[nb[c * 4 + d]]]
+        if not free or _POP[arms[c]] >= 3:
+            active.pop(k)
+            continue
+        d = free[rng.randrange(len(free))]
+        m = nb[c * 4 + d]
+        arms[c] |= 1 << d
+        arms[m] |= 1 << ((d + 2) & 3)
+        in_tree[m] = True
+        remaining -= 1
+        if _POP[arms[c]] >= 3:
+            active.pop(k)
+        active.append(m)
+    return arms
+
+
+def board_from_arms(
+    width: int,
+    height: int,
+    source: tuple[int, int],
+    arms: list[int],
+    *,
+    seed: int | None = None,
+    generator: str = "prim",
+    meta: dict[str, object] | None = None,
+) -> Board:
+    """A Board whose solution has these arms; rotations start equal to the solution."""
+    shapes: list[int] = []
+    solution: list[int] = []
+    for idx, mask in enumerate(arms):
+        try:
+            shape, rot = shape_of_mask(mask)
+        except KeyError:
+            i, j = idx % width, idx // width
+            raise ValueError(f"arms: tile ({i}, {j}) has mask {mask:#06b}, not a pipe") from None
+        shapes.append(shape)
+        solution.append(rot)
+    return Board(
+        width,
+        height,
+        source,
+        shapes,
+        list(solution),
+        solution,
+        seed,
+        generator,
+        dict(meta or {}),
+    )
+
+
+def build_tree(
+    width: int,
+    height: int,
+    *,
+    seed: int | None,
+    generator: str = "prim",
+    branching: float = DEFAULT_BRANCHING,
+    coverage: float = DEFAULT_COVERAGE,
+    source: tuple[int, int] | None = None,
+    rng: random.Random | None = None,
+) -> Board:
+    """The generator's spanning tree as an unshuffled Board (rotations == solution)."""
+    src = validate_params(
+        width, height, generator=generator, branching=branching, coverage=coverage, source=source
+    )
+    r = rng if rng is not None else random.Random(seed)
+    meta: dict[str, object] = {}
+    if generator == "prim":
+        arms = tree_prim(width, height, src, r)
+    elif generator == "eller":
+        arms = tree_eller(width, height, r)
+    elif generator == "walk":
+        arms, got = tree_walk(width, height, src, r, float(coverage))
+        meta["coverage_target"] = float(coverage)
+        meta["coverage"] = got
+    else:
+        arms = tree_growing(width, height, src, r, float(branching))
+        meta["branching"] = float(branching)
+    return board_from_arms(width, height, src, arms, seed=seed, generator=generator, meta=meta)
+
+
+def _solver_hook(name: str) -> Callable[..., Any] | None:
+    """A function of helper-2b's solver module, or None while it does not exist."""
+    try:
+        solver = importlib.import_module("controller.puzzle.solver")
+    except ModuleNotFoundError as exc:
+        if exc.name != "controller.puzzle.solver":
+            raise
+        return None
+    fn = getattr(solver, name, None)
+    return fn if callable(fn) else None
+
+
+def generate(
+    width: int,
+    height: int,
+    *,
+    seed: int | None,
+    generator: str = "prim",
+    branching: float = DEFAULT_BRANCHING,
+    coverage: float = DEFAULT_COVERAGE,
+    source: tuple[int, int] | None = None,
+    unique: bool = True,
+) -> Board:
+    """Build a tree, make its solution unique when asked (and the solver exists), then shuffle."""
+    from controller.puzzle.shuffle import shuffle
+
+    rng = random.Random(seed)
+    board = build_tree(
+        width,
+        height,
+        seed=seed,
+        generator=generator,
+        branching=branching,
+        coverage=coverage,
+        source=source,
+        rng=rng,
+    )
+    made_unique = False
+    if unique:
+        make_unique = _solver_hook("make_unique")
+        if make_unique is not None:
+            result = make_unique(board, rng)
+            if isinstance(result, Board):
+                board = result
+            made_unique = True
+    board.rotations = list(board.solution)
+    board.seed = seed
+    board.generator = generator
+    board.meta["unique"] = made_unique
+    shuffle(board, rng)
+    return board

@@ -1,0 +1,394 @@
+"""Play state: the water flow kept up to date click by click, recomputing only what a move touches.
+
+Like the seed's partial inspection, a click dries the turned tile's old connections and waters it
+again if it touches the wet network; unlike the seed it is exact in every case, and after every
+click the state equals a full ``compute_flow`` (canonical BFS parents, bridge-exact rings).
+
+Only the turned tile's four edges can change. With ``W`` the wet network (the source's component):
+
+- the turned tile is dry and gains exactly one wet neighbour: BFS only its newly wet part ``D``
+  (it hangs on one bridge, so nothing else moves); bridges inside ``D`` only if ``D`` has a cycle;
+- the turned tile is wet and off every ring: all its edges are bridges, so a removed edge dries
+  exactly the cut-off side (a BFS of that side only), and a new edge to a dry tile waters that
+  tile's dry component as above;
+- anything that may create or break a cycle (a new edge between two wet tiles, a move that joins
+  two or more wet neighbours, removing an edge of a ring tile) or turns the source re-runs BFS and
+  bridge-finding over the wet component only (old and new), never over the dry rest of the board.
+
+``Change`` lists exactly what the room runtime writes back to the world.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from .flow import (
+    ARMS,
+    Flow,
+    _bfs,
+    _mark_rings,
+    board_masks,
+    neighbour_table,
+    tile_class,
+)
+from .model import Board, Direction, TileClass, mask_of
+
+__all__ = ["TileChange", "EdgeChange", "Change", "PlayState"]
+
+
+@dataclass(frozen=True, slots=True)
+class TileChange:
+    """A tile whose class, parent direction or rotation changed; carries the new values."""
+
+    index: int
+    cls: int
+    parent: int
+    rotation: int
+
+
+@dataclass(frozen=True, slots=True)
+class EdgeChange:
+    """An east (E) or south (S) edge of tile ``index`` whose connectedness changed."""
+
+    index: int
+    direction: int
+    connected: bool
+
+
+@dataclass(frozen=True, slots=True)
+class Change:
+    """What one click changed: tiles sorted by index, edges sorted by (index, direction)."""
+
+    tiles: list[TileChange]
+    edges: list[EdgeChange]
+    solved: bool
+    wet_count: int
+
+
+_E = int(Direction.E)
+_S = int(Direction.S)
+
+
+class PlayState:
+    """A board and its water state, updated incrementally by ``apply_rotation``.
+
+    The state owns ``board``: ``apply_rotation`` writes ``board.rotations``. Working arrays are
+    flat lists; a dry tile always has distance -1, parent -1 and no ring.
+    """
+
+    board: Board
+    visited: int
+    """Tile visits made by the passes (BFS, cut, bridge-finding) of the last click."""
+    recomputed: bool
+    """Whether the last click re-ran BFS and bridges over the whole wet component."""
+
+    def __init__(self, board: Board) -> None:
+        self.reset(board)
+
+    def reset(self, board: Board) -> None:
+        """Take over a (new) board and compute its water state from scratch."""
+        self.board = board
+        n = board.width * board.height
+        self._n = n
+        self._adj = neighbour_table(board.width, board.height)
+        self._masks = board_masks(board)
+        self._src = board.source_index
+        self._dist = [-1] * n
+        self._par = [-1] * n
+        self._ring = [False] * n
+        self._mark = [0] * n
+        self._stamp = 0
+        self._disc = [0] * n
+        self._low = [0] * n
+        self._clock = 0
+        self._wet: set[int] = set()
+        self._classes = [int(TileClass.DRY)] * n
+        self._parents = [-1] * n
+        self.visited = 0
+        touched = self._recompute()
+        self.recomputed = False
+        for v in touched:
+            self._classes[v] = self._class_of(v)
+            self._parents[v] = self._par[v]
+
+    # ------------------------------------------------------------------ views
+
+    @property
+    def classes(self) -> Sequence[int]:
+        """The TileClass value of every tile (read-only view)."""
+        return self._classes
+
+    @property
+    def parents(self) -> Sequence[int]:
+        """The parent direction of every tile, -1 for dry tiles and the source (read-only)."""
+        return self._parents
+
+    @property
+    def wet_count(self) -> int:
+        """How many tiles the water reaches."""
+        return len(self._wet)
+
+    @property
+    def solved(self) -> bool:
+        """Whether every tile is wet."""
+        return len(self._wet) == self._n
+
+    @property
+    def flow(self) -> Flow:
+        """A snapshot of the current state, equal to ``compute_flow(board)``."""
+        return Flow(
+            wet=[d >= 0 for d in self._dist],
+            parent=list(self._par),
+            ring=list(self._ring),
+            classes=list(self._classes),
+            dist=list(self._dist),
+            wet_count=len(self._wet),
+            solved=len(self._wet) == self._n,
+        )
+
+    # ------------------------------------------------------------------ the click
+
+    def apply_rotation(self, idx: int, new_rotation: int) -> Change:
+        """Turn tile ``idx`` to ``new_rotation`` (0..7, taken mod 4) and update the water."""
+        board = self.board
+        if not 0 <= idx < self._n:
+            raise ValueError(f"tile index {idx} is outside the board")
+        if not 0 <= new_rotation < 8:
+            raise ValueError(f"rotation must be 0..7, got {new_rotation}")
+        new_rotation &= 3
+        old_rotation = board.rotations[idx]
+        masks = self._masks
+        adj = self._adj
+        dist = self._dist
+        row = adj[idx]
+        mo = masks[idx]
+        mn = mask_of(board.shapes[idx], new_rotation)
+        board.rotations[idx] = new_rotation
+        masks[idx] = mn
+        self.visited = 0
+        self.recomputed = False
+
+        # Which of the four edges change.
+        removed: list[int] = []
+        added: list[int] = []
+        edges: list[EdgeChange] = []
+        if mo != mn:
+            for d in range(4):
+                u = row[d]
+                if u < 0 or not masks[u] >> ((d + 2) & 3) & 1:
+                    continue
+                was = mo >> d & 1
+                now = mn >> d & 1
+                if was == now:
+                    continue
+                if was:
+                    removed.append(d)
+                else:
+                    added.append(d)
+                if d == _E or d == _S:
+                    edges.append(EdgeChange(idx, d, bool(now)))
+                else:
+                    edges.append(EdgeChange(u, (d + 2) & 3, bool(now)))
+            edges.sort(key=lambda e: (e.index, e.direction))
+
+        touched: list[int] = []
+        if removed or added:
+            if idx == self._src:
+                touched.extend(self._recompute())
+            elif dist[idx] == -1:
+                self._water_dry(idx, touched)
+            elif removed and self._ring[idx]:
+                touched.extend(self._recompute())
+            else:
+                self._turn_wet_tree_tile(idx, mo, removed, added, touched)
+
+        return self._finish(idx, old_rotation != new_rotation, touched, edges)
+
+    # ------------------------------------------------------------------ cases
+
+    def _water_dry(self, t: int, touched: list[int]) -> None:
+        """Dry tile t (its old edges only reached dry tiles): water it if it now touches W."""
+        dist = self._dist
+        masks = self._masks
+        row = self._adj[t]
+        entry = -1
+        count = 0
+        for d, ob in ARMS[masks[t]]:
+            u = row[d]
+            if u >= 0 and masks[u] & ob and dist[u] != -1:
+                count += 1
+                entry = u
+        if count == 0:
+            return
+        if count == 1 and self._attach(t, dist[entry] + 1, touched):
+            return
+        touched.extend(self._recompute())
+
+    def _turn_wet_tree_tile(
+        self, t: int, mo: int, removed: list[int], added: list[int], touched: list[int]
+    ) -> None:
+        """Wet tile t off every ring (or with no edge removed): cut bridges, then attach."""
+        dist = self._dist
+        masks = self._masks
+        row = self._adj[t]
+        touched.append(t)
+        if removed:
+            # Every edge of t is a bridge: removing one dries exactly its far side.
+            pd = self._par[t]
+            if pd in removed:
+                children = []
+                for d, ob in ARMS[mo]:
+                    u = row[d]
+                    if d != pd and u >= 0 and masks[u] & ob and dist[u] != -1:
+                        children.append(u)
+                self._dry_tile(t)
+                self._cut(children, t, touched)
+                self._water_dry(t, touched)
+                return
+            self._cut([row[d] for d in removed], t, touched)
+        # t is still wet: a new edge to a wet tile closes a cycle; one to a dry tile hangs
+        # that tile's dry component on t (unless it reaches t twice).
+        for d in added:
+            if dist[row[d]] != -1:
+                touched.extend(self._recompute())
+                return
+        for d in added:
+            u = row[d]
+            if dist[u] != -1 or not self._attach(u, dist[t] + 1, touched):
+                touched.extend(self._recompute())
+                return
+
+    # ------------------------------------------------------------------ passes
+
+    def _dry_tile(self, v: int) -> None:
+        """Mark one tile dry in the working arrays."""
+        self._dist[v] = -1
+        self._par[v] = -1
+        self._ring[v] = False
+        self._wet.discard(v)
+
+    def _cut(self, starts: list[int], block: int, touched: list[int]) -> None:
+        """Dry the wet tiles reachable from starts without entering ``block``."""
+        dist = self._dist
+        par = self._par
+        ring = self._ring
+        wet = self._wet
+        masks = self._masks
+        adj = self._adj
+        arms = ARMS
+        order = []
+        for v in starts:
+            if dist[v] != -1:
+                dist[v] = -1
+                order.append(v)
+        k = 0
+        while k < len(order):
+            v = order[k]
+            k += 1
+            par[v] = -1
+            ring[v] = False
+            wet.discard(v)
+            r = adj[v]
+            for d, ob in arms[masks[v]]:
+                u = r[d]
+                if u >= 0 and u != block and masks[u] & ob and dist[u] != -1:
+                    dist[u] = -1
+                    order.append(u)
+        self.visited += len(order)
+        touched.extend(order)
+
+    def _attach(self, root: int, root_dist: int, touched: list[int]) -> bool:
+        """Water root's dry component D, hung on the wet network by the edge that reaches root.
+
+        Returns False (leaving D wet but possibly wrong) when D touches the wet network by more
+        than one edge; the caller then recomputes the component. With pieces of at most three
+        arms this cannot happen (a turn that adds two edges replaces every arm, so the tile is
+        re-watered as the root of D); the check keeps the update exact regardless.
+        """
+        self._stamp += 1
+        stamp = self._stamp
+        dist = self._dist
+        dist[root] = root_dist
+        self._mark[root] = stamp
+        order, inner, outer = _bfs(
+            (root,), self._masks, self._adj, dist, self._par, self._mark, stamp
+        )
+        self._wet.update(order)
+        touched.extend(order)
+        self.visited += len(order)
+        if outer != 1:
+            return False
+        if inner // 2 >= len(order):
+            self._clock = _mark_rings(
+                root,
+                self._masks,
+                self._adj,
+                self._mark,
+                stamp,
+                self._ring,
+                self._disc,
+                self._low,
+                self._clock,
+            )
+            self.visited += len(order)
+        return True
+
+    def _recompute(self) -> list[int]:
+        """BFS and bridges over the source's component; dry what left it. Returns old + new."""
+        self.recomputed = True
+        dist = self._dist
+        par = self._par
+        ring = self._ring
+        old = list(self._wet)
+        for v in old:
+            dist[v] = -1
+            par[v] = -1
+            ring[v] = False
+        self._stamp += 1
+        stamp = self._stamp
+        src = self._src
+        dist[src] = 0
+        self._mark[src] = stamp
+        order, inner, _ = _bfs((src,), self._masks, self._adj, dist, par, self._mark, stamp)
+        self.visited += len(old) + len(order)
+        if inner // 2 >= len(order):
+            self._clock = _mark_rings(
+                src,
+                self._masks,
+                self._adj,
+                self._mark,
+                stamp,
+                ring,
+                self._disc,
+                self._low,
+                self._clock,
+            )
+            self.visited += len(order)
+        self._wet = set(order)
+        old.extend(order)
+        return old
+
+    def _class_of(self, v: int) -> int:
+        """The class of tile v from the working arrays."""
+        return tile_class(self._dist[v] >= 0, self._ring[v], v == self._src)
+
+    def _finish(self, t: int, rotated: bool, touched: list[int], edges: list[EdgeChange]) -> Change:
+        """Publish the new classes and parents of the touched tiles and build the Change."""
+        classes = self._classes
+        parents = self._parents
+        par = self._par
+        rotations = self.board.rotations
+        tiles: list[TileChange] = []
+        candidates = set(touched)
+        if rotated:
+            candidates.add(t)
+        for v in sorted(candidates):
+            c = self._class_of(v)
+            p = par[v]
+            if c != classes[v] or p != parents[v] or (rotated and v == t):
+                classes[v] = c
+                parents[v] = p
+                tiles.append(TileChange(v, c, p, rotations[v]))
+        n_wet = len(self._wet)
+        return Change(tiles, edges, n_wet == self._n, n_wet)

@@ -1,0 +1,224 @@
+"""A board and its optional play state to and from JSON (versioned, ``"format": 1``).
+
+The JSON object is the CLI's ``--json`` form plus a version and optional extras::
+
+    {"format": 1, "width": W, "height": H, "source": [i, j],
+     "shapes": [["tee", ...], ...], "rotations": [[0, ...], ...], "solution": [[...], ...],
+     "seed": 7, "generator": "prim", "meta": {...}, "state": {...}}
+
+Grids are lists of rows indexed by j, each row a list indexed by i; shapes are the names
+``end``, ``straight``, ``tee``, ``corner``. ``format`` (default 1), ``meta`` and ``state`` are
+optional on input. Reading validates strictly and raises ``ValueError`` whose message starts with
+the offending field (``shapes[2][0]: unknown shape 'cross'``). The play state is any JSON object
+owned by the runtime (moves, clicks, times, ...); it is carried through unchanged.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Mapping
+from typing import Any
+
+from controller.puzzle.model import MAX_SIZE, MIN_SIZE, Board, Shape, mask_of
+
+__all__ = [
+    "FORMAT",
+    "SHAPE_NAMES",
+    "board_to_dict",
+    "board_from_dict",
+    "board_to_json",
+    "board_from_json",
+    "game_from_json",
+    "check_solution",
+]
+
+FORMAT = 1
+SHAPE_NAMES: tuple[str, ...] = tuple(s.word for s in Shape)
+_SHAPE_INDEX = {name: k for k, name in enumerate(SHAPE_NAMES)}
+_KEYS = ("width", "height", "source", "shapes", "rotations", "solution", "seed", "generator")
+_OPTIONAL = ("format", "meta", "state")
+
+
+def _rows(flat: list[int], width: int) -> list[list[int]]:
+    """Split a flat list into rows of ``width``."""
+    return [flat[k : k + width] for k in range(0, len(flat), width)]
+
+
+def board_to_dict(board: Board, state: Mapping[str, Any] | None = None) -> dict[str, Any]:
+    """The JSON-ready object of a board (and its play state when given)."""
+    w = board.width
+    out: dict[str, Any] = {
+        "format": FORMAT,
+        "width": board.width,
+        "height": board.height,
+        "source": [board.source[0], board.source[1]],
+        "shapes": [[SHAPE_NAMES[s] for s in row] for row in _rows(board.shapes, w)],
+        "rotations": _rows(list(board.rotations), w),
+        "solution": _rows(list(board.solution), w),
+        "seed": board.seed,
+        "generator": board.generator,
+    }
+    if board.meta:
+        out["meta"] = dict(board.meta)
+    if state is not None:
+        out["state"] = dict(state)
+    return out
+
+
+def board_to_json(
+    board: Board, state: Mapping[str, Any] | None = None, *, indent: int | None = None
+) -> str:
+    """The board (and play state) as JSON text; compact unless ``indent`` is given."""
+    separators = (",", ":") if indent is None else None
+    return json.dumps(
+        board_to_dict(board, state), indent=indent, separators=separators, allow_nan=False
+    )
+
+
+def _is_int(v: object) -> bool:
+    """An int that is not a bool."""
+    return isinstance(v, int) and not isinstance(v, bool)
+
+
+def _grid(obj: Mapping[str, Any], key: str, width: int, height: int) -> list[Any]:
+    """Flatten a list of ``height`` rows of ``width`` entries, checking the lengths."""
+    rows = obj[key]
+    if not isinstance(rows, list):
+        raise ValueError(f"{key}: must be a list of {height} rows, got {type(rows).__name__}")
+    if len(rows) != height:
+        raise ValueError(f"{key}: must have {height} rows (height), got {len(rows)}")
+    flat: list[Any] = []
+    for j, row in enumerate(rows):
+        if not isinstance(row, list):
+            raise ValueError(f"{key}[{j}]: must be a list, got {type(row).__name__}")
+        if len(row) != width:
+            raise ValueError(f"{key}[{j}]: must have {width} entries (width), got {len(row)}")
+        flat.extend(row)
+    return flat
+
+
+def _rotations(obj: Mapping[str, Any], key: str, width: int, height: int) -> list[int]:
+    """A grid of rotations 0..3."""
+    flat = _grid(obj, key, width, height)
+    for k, v in enumerate(flat):
+        if not _is_int(v) or not 0 <= v <= 3:
+            raise ValueError(
+                f"{key}[{k // width}][{k % width}]: must be a rotation 0..3, got {v!r}"
+            )
+    return flat
+
+
+def check_solution(board: Board) -> None:
+    """Raise ValueError unless the board's solution is a spanning tree of its tiles."""
+    w, n = board.width, board.size
+    masks = [mask_of(s, r) for s, r in zip(board.shapes, board.solution, strict=True)]
+    parent = list(range(n))
+
+    def find(a: int) -> int:
+        while parent[a] != a:
+            parent[a] = parent[parent[a]]
+            a = parent[a]
+        return a
+
+    for t in range(n):
+        i, j = t % w, t // w
+        for d in range(4):
+            if not masks[t] >> d & 1:
+                continue
+            u = board.neighbour(t, d)
+            word = ("north", "east", "south", "west")[d]
+            if u < 0:
+                raise ValueError(f"solution[{j}][{i}]: arm {word} leaves the board")
+            if not masks[u] >> ((d + 2) & 3) & 1:
+                raise ValueError(f"solution[{j}][{i}]: arm {word} meets no arm")
+            if u > t:
+                ru, rt = find(u), find(t)
+                if ru == rt:
+                    raise ValueError(f"solution[{j}][{i}]: arm {word} closes a loop")
+                parent[ru] = rt
+    root = find(board.source_index)
+    for t in range(n):
+        if find(t) != root:
+            raise ValueError(f"solution[{t // w}][{t % w}]: not connected to the source")
+
+
+def board_from_dict(obj: object, *, strict_solution: bool = True) -> Board:
+    """A Board from its JSON object, validated strictly; ValueError names the bad field.
+
+    With ``strict_solution`` the solution must also be a spanning tree (every arm meets an arm,
+    no loop, all tiles connected), as every generated board's is.
+    """
+    if not isinstance(obj, dict):
+        raise ValueError(f"board: must be a JSON object, got {type(obj).__name__}")
+    for key in _KEYS:
+        if key not in obj:
+            raise ValueError(f"{key}: missing")
+    unknown = sorted(set(obj) - set(_KEYS) - set(_OPTIONAL))
+    if unknown:
+        raise ValueError(f"{unknown[0]}: unknown key")
+    fmt = obj.get("format", FORMAT)
+    if not _is_int(fmt) or fmt != FORMAT:
+        raise ValueError(f"format: unsupported version {fmt!r}, expected {FORMAT}")
+    width, height = obj["width"], obj["height"]
+    for key, v in (("width", width), ("height", height)):
+        if not _is_int(v):
+            raise ValueError(f"{key}: must be an integer, got {v!r}")
+        if not MIN_SIZE <= v <= MAX_SIZE:
+            raise ValueError(f"{key}: must be {MIN_SIZE}..{MAX_SIZE}, got {v}")
+    src = obj["source"]
+    if not isinstance(src, list) or len(src) != 2 or not all(_is_int(v) for v in src):
+        raise ValueError(f"source: must be [i, j] integers, got {src!r}")
+    if not (0 <= src[0] < width and 0 <= src[1] < height):
+        raise ValueError(f"source: {src} is outside the {width}x{height} board")
+    names = _grid(obj, "shapes", width, height)
+    shapes: list[int] = []
+    for k, name in enumerate(names):
+        if not isinstance(name, str) or name not in _SHAPE_INDEX:
+            raise ValueError(
+                f"shapes[{k // width}][{k % width}]: unknown shape {name!r}, "
+                f"expected one of {', '.join(SHAPE_NAMES)}"
+            )
+        shapes.append(_SHAPE_INDEX[name])
+    rotations = _rotations(obj, "rotations", width, height)
+    solution = _rotations(obj, "solution", width, height)
+    seed = obj["seed"]
+    if seed is not None and not _is_int(seed):
+        raise ValueError(f"seed: must be an integer or null, got {seed!r}")
+    generator = obj["generator"]
+    if not isinstance(generator, str):
+        raise ValueError(f"generator: must be a string, got {generator!r}")
+    meta = obj.get("meta", {})
+    if not isinstance(meta, dict):
+        raise ValueError(f"meta: must be an object, got {type(meta).__name__}")
+    if "state" in obj and obj["state"] is not None and not isinstance(obj["state"], dict):
+        raise ValueError(f"state: must be an object, got {type(obj['state']).__name__}")
+    board = Board(
+        width, height, (src[0], src[1]), shapes, rotations, solution, seed, generator, dict(meta)
+    )
+    if strict_solution:
+        check_solution(board)
+    return board
+
+
+def _load(text: str | bytes) -> object:
+    """Parse JSON text, turning decoder errors into a ValueError naming the board."""
+    try:
+        return json.loads(text)
+    except (json.JSONDecodeError, UnicodeDecodeError) as exc:
+        raise ValueError(f"board: not valid JSON ({exc})") from None
+
+
+def board_from_json(text: str | bytes, *, strict_solution: bool = True) -> Board:
+    """A Board from JSON text (any play state in it is ignored)."""
+    return board_from_dict(_load(text), strict_solution=strict_solution)
+
+
+def game_from_json(
+    text: str | bytes, *, strict_solution: bool = True
+) -> tuple[Board, dict[str, Any] | None]:
+    """A Board and its play state (None when absent) from JSON text."""
+    obj = _load(text)
+    board = board_from_dict(obj, strict_solution=strict_solution)
+    assert isinstance(obj, dict)
+    state = obj.get("state")
+    return board, (dict(state) if isinstance(state, dict) else None)

@@ -1,0 +1,415 @@
+"""execute: as, at, positioned, in, align, rotated, if/unless, store, run (vanilla.md §3.8)."""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable
+from dataclasses import replace
+from typing import TYPE_CHECKING, Any
+
+from nbtlib import tag as nbt
+
+from ..arguments import (
+    BlockPredicate,
+    Coordinates,
+    parse_block_pos,
+    parse_block_predicate,
+    parse_identifier,
+    parse_int_range,
+    parse_vec3,
+)
+from ..reader import CommandSyntaxError, StringReader
+from ..registry import tr
+from ..world import DIMENSIONS
+from . import Ctx, Node, Source, arg, lit
+from .blocks import loaded_block_pos
+from .data import accessor_for, count_matching, parse_path
+from .entity import entities_parser, get_optional_entities
+from .scoreboard import compare_scores, get_objective, holders, matches_score, score_holder_parser
+
+if TYPE_CHECKING:
+    from ..game import Game
+
+__all__ = ["register"]
+
+Test = Callable[[Ctx, Source], int]  # >0 / 0; boolean tests return 1 / 0
+
+
+def _dimension(reader: StringReader) -> str:
+    start = reader.cursor
+    ident = parse_identifier(reader)
+    if ident not in DIMENSIONS:
+        reader.cursor = start
+        raise reader.error(tr("argument.dimension.invalid", ident))
+    return ident
+
+
+def _swizzle(reader: StringReader) -> str:
+    start = reader.cursor
+    seen = ""
+    while reader.can_read() and reader.peek() != " ":
+        c = reader.read()
+        if c not in "xyz" or c in seen:
+            reader.cursor = start
+            raise reader.error(tr("arguments.swizzle.invalid"))
+        seen += c
+    if not seen:
+        raise reader.error(tr("arguments.swizzle.invalid"))
+    return seen
+
+
+def _rotation(reader: StringReader) -> tuple[tuple[float, bool], tuple[float, bool]]:
+    """RotationArgument: `yaw pitch`, each absolute or `~`."""
+    out = []
+    start = reader.cursor
+    for i in range(2):
+        if not reader.can_read():
+            raise reader.error(tr("argument.rotation.incomplete"))
+        rel = False
+        if reader.peek() == "~":
+            rel = True
+            reader.skip()
+        v = reader.read_float() if reader.can_read() and reader.peek() != " " else 0.0
+        out.append((v, rel))
+        if i == 0:
+            if not reader.can_read() or reader.peek() != " ":
+                reader.cursor = start
+                raise reader.error(tr("argument.rotation.incomplete"))
+            reader.skip()
+    return out[0], out[1]
+
+
+def _conditional(
+    game: Game, root: Node, node: Node, expected: bool, test: Test, counting: bool
+) -> Node:
+    """addConditional: a fork that keeps passing sources, and a command when it is last."""
+
+    def modifier(ctx: Ctx, source: Source) -> list[Source]:
+        return [source] if (test(ctx, source) > 0) == expected else []
+
+    def run(ctx: Ctx, source: Source) -> int:
+        value = test(ctx, source)
+        if not counting:
+            if (value > 0) == expected:
+                game.send(tr("commands.execute.conditional.pass"))
+                return 1
+            raise CommandSyntaxError(tr("commands.execute.conditional.fail"))
+        if expected:
+            if value > 0:
+                game.send(tr("commands.execute.conditional.pass_count", value))
+                return value
+            raise CommandSyntaxError(tr("commands.execute.conditional.fail"))
+        if value == 0:
+            game.send(tr("commands.execute.conditional.pass"))
+            return 1
+        raise CommandSyntaxError(tr("commands.execute.conditional.fail_count", value))
+
+    node.redirects(root, modifier, fork=True)
+    node.command = run
+    return node
+
+
+def _if_branch(game: Game, execute: Node, expected: bool) -> Node:
+    word = "if" if expected else "unless"
+
+    def block_test(ctx: Ctx, source: Source) -> int:
+        pos = loaded_block_pos(game, source, ctx["pos"])
+        pred: BlockPredicate = ctx["block"]
+        return 1 if pred.test(game.world.get_block(source.dimension, pos)) else 0
+
+    def entity_test(ctx: Ctx, source: Source) -> int:
+        return len(get_optional_entities(game, source, ctx["entities"]))
+
+    def loaded_test(ctx: Ctx, source: Source) -> int:
+        c: Coordinates = ctx["pos"]
+        x, _, z = c.block(source.pos, source.rot)
+        return 1 if game.world.is_loaded_for_execute(source.dimension, x, z) else 0
+
+    def dimension_test(ctx: Ctx, source: Source) -> int:
+        return 1 if source.dimension == ctx["dimension"] else 0
+
+    def score_match(ctx: Ctx, source: Source) -> int:
+        return (
+            1
+            if matches_score(game, source, ctx["target"], ctx["targetObjective"], ctx["range"])
+            else 0
+        )
+
+    def score_cmp(op: str) -> Test:
+        def t(ctx: Ctx, source: Source) -> int:
+            ok = compare_scores(
+                game,
+                source,
+                ctx["target"],
+                ctx["targetObjective"],
+                op,
+                ctx["source"],
+                ctx["sourceObjective"],
+            )
+            return 1 if ok else 0
+
+        return t
+
+    def data_test(kind: str) -> Test:
+        def t(ctx: Ctx, source: Source) -> int:
+            acc = accessor_for(game, ctx, source, kind, prefix="d_")
+            return count_matching(ctx["path"], acc.get_data())
+
+        return t
+
+    branch = lit(word)
+    branch.then(
+        lit(
+            "block",
+            arg(
+                "pos",
+                parse_block_pos,
+                _conditional(
+                    game, execute, arg("block", parse_block_predicate), expected, block_test, False
+                ),
+            ),
+        ),
+        lit(
+            "entity",
+            _conditional(
+                game, execute, arg("entities", entities_parser()), expected, entity_test, True
+            ),
+        ),
+        lit(
+            "loaded",
+            _conditional(game, execute, arg("pos", parse_block_pos), expected, loaded_test, False),
+        ),
+        lit(
+            "dimension",
+            _conditional(
+                game, execute, arg("dimension", _dimension), expected, dimension_test, False
+            ),
+        ),
+    )
+    single = score_holder_parser(False)
+    ops = [
+        lit(
+            op,
+            arg(
+                "source",
+                single,
+                _conditional(
+                    game, execute, arg("sourceObjective", _word), expected, score_cmp(op), False
+                ),
+            ),
+        )
+        for op in ("<", "<=", "=", ">", ">=")
+    ]
+    branch.then(
+        lit(
+            "score",
+            arg(
+                "target",
+                single,
+                arg(
+                    "targetObjective",
+                    _word,
+                    lit(
+                        "matches",
+                        _conditional(
+                            game,
+                            execute,
+                            arg("range", parse_int_range),
+                            expected,
+                            score_match,
+                            False,
+                        ),
+                    ),
+                    *ops,
+                ),
+            ),
+        )
+    )
+    data = lit("data")
+    for kind, parser in (
+        ("block", parse_block_pos),
+        ("entity", entities_parser(single=True)),
+        ("storage", parse_identifier),
+    ):
+        data.then(
+            lit(
+                kind,
+                arg(
+                    "d_target",
+                    parser,
+                    _conditional(
+                        game, execute, arg("path", parse_path), expected, data_test(kind), True
+                    ),
+                ),
+            )
+        )
+    branch.then(data)
+    return branch
+
+
+def _word(reader: StringReader) -> str:
+    return reader.read_unquoted_string()
+
+
+def _double(reader: StringReader) -> float:
+    return reader.read_float()
+
+
+_NUMERIC = {
+    "byte": lambda v: nbt.Byte(_wrap(int(v), 8)),
+    "short": lambda v: nbt.Short(_wrap(int(v), 16)),
+    "int": lambda v: nbt.Int(_wrap(int(v), 32)),
+    "long": lambda v: nbt.Long(_wrap(int(v), 64)),
+    "float": lambda v: nbt.Float(v),
+    "double": lambda v: nbt.Double(v),
+}
+
+
+def _wrap(v: int, bits: int) -> int:
+    m = 1 << bits
+    v &= m - 1
+    return v - m if v >= m >> 1 else v
+
+
+def _store_branch(game: Game, execute: Node) -> Node:
+    store = lit("store")
+    for mode in ("result", "success"):
+        want_result = mode == "result"
+
+        def score_mod(ctx: Ctx, source: Source, want_result: bool = want_result) -> list[Source]:
+            targets = holders(game, source, ctx["targets"])
+            obj = get_objective(game, ctx["objective"], writable=True)
+
+            def cb(success: bool, result: int) -> None:
+                value = result if want_result else (1 if success else 0)
+                for h in targets:
+                    game.world.scores.setdefault(h.name, {})[obj.name] = value
+
+            return [replace(source, callbacks=source.callbacks + (cb,))]
+
+        def data_mod(
+            kind: str, type_name: str, want_result: bool = want_result
+        ) -> Callable[[Ctx, Source], list[Source]]:
+            def mod(ctx: Ctx, source: Source) -> list[Source]:
+                acc = accessor_for(game, ctx, source, kind, prefix="s_")
+                path = ctx["path"]
+                make: Callable[[float], Any] = _NUMERIC[type_name]
+                scale = float(ctx["scale"])
+
+                def cb(success: bool, result: int) -> None:
+                    value = result if want_result else (1 if success else 0)
+                    data = acc.get_data()
+                    try:
+                        path.set(data, make(value * scale))
+                        acc.set_data(data)
+                    except CommandSyntaxError:
+                        pass
+
+                return [replace(source, callbacks=source.callbacks + (cb,))]
+
+            return mod
+
+        branch = lit(mode)
+        branch.then(
+            lit(
+                "score",
+                arg(
+                    "targets",
+                    score_holder_parser(True),
+                    arg("objective", _word).redirects(execute, score_mod),
+                ),
+            )
+        )
+        for kind, parser in (
+            ("block", parse_block_pos),
+            ("entity", entities_parser(single=True)),
+            ("storage", parse_identifier),
+        ):
+            types = [
+                lit(t, arg("scale", _double).redirects(execute, data_mod(kind, t)))
+                for t in _NUMERIC
+            ]
+            branch.then(lit(kind, arg("s_target", parser, arg("path", parse_path, *types))))
+        store.then(branch)
+    return store
+
+
+def register(root: Node, game: Game) -> None:
+    """Add the execute command."""
+    execute = lit("execute")
+
+    def as_mod(ctx: Ctx, source: Source) -> list[Source]:
+        return [source.with_entity(e) for e in get_optional_entities(game, source, ctx["targets"])]
+
+    def at_mod(ctx: Ctx, source: Source) -> list[Source]:
+        return [source.at(e) for e in get_optional_entities(game, source, ctx["targets"])]
+
+    def positioned_mod(ctx: Ctx, source: Source) -> list[Source]:
+        c: Coordinates = ctx["pos"]
+        return [replace(source, pos=c.resolve(source.pos, source.rot))]
+
+    def positioned_as_mod(ctx: Ctx, source: Source) -> list[Source]:
+        return [
+            replace(source, pos=e.pos) for e in get_optional_entities(game, source, ctx["targets"])
+        ]
+
+    def in_mod(ctx: Ctx, source: Source) -> list[Source]:
+        return [replace(source, dimension=ctx["dimension"])]
+
+    def align_mod(ctx: Ctx, source: Source) -> list[Source]:
+        axes: str = ctx["axes"]
+        x, y, z = (
+            float(math.floor(v)) if a in axes else v for a, v in zip("xyz", source.pos, strict=True)
+        )
+        return [replace(source, pos=(x, y, z))]
+
+    def rotated_mod(ctx: Ctx, source: Source) -> list[Source]:
+        (yaw, ry), (pitch, rp) = ctx["rot"]
+        return [
+            replace(
+                source,
+                rot=(source.rot[0] + yaw if ry else yaw, source.rot[1] + pitch if rp else pitch),
+            )
+        ]
+
+    def rotated_as_mod(ctx: Ctx, source: Source) -> list[Source]:
+        return [
+            replace(source, rot=e.rotation)
+            for e in get_optional_entities(game, source, ctx["targets"])
+        ]
+
+    def identity(ctx: Ctx, source: Source) -> list[Source]:
+        return [source]
+
+    execute.then(
+        lit("run").redirects(root),
+        lit("as", arg("targets", entities_parser()).redirects(execute, as_mod, fork=True)),
+        lit("at", arg("targets", entities_parser()).redirects(execute, at_mod, fork=True)),
+        lit(
+            "positioned",
+            arg("pos", parse_vec3).redirects(execute, positioned_mod),
+            lit(
+                "as",
+                arg("targets", entities_parser()).redirects(execute, positioned_as_mod, fork=True),
+            ),
+        ),
+        lit("in", arg("dimension", _dimension).redirects(execute, in_mod)),
+        lit("align", arg("axes", _swizzle).redirects(execute, align_mod)),
+        lit(
+            "rotated",
+            arg("rot", _rotation).redirects(execute, rotated_mod),
+            lit(
+                "as",
+                arg("targets", entities_parser()).redirects(execute, rotated_as_mod, fork=True),
+            ),
+        ),
+        lit(
+            "anchored",
+            lit("feet").redirects(execute, identity),
+            lit("eyes").redirects(execute, identity),
+        ),
+        _if_branch(game, execute, True),
+        _if_branch(game, execute, False),
+        _store_branch(game, execute),
+    )
+    root.then(execute)

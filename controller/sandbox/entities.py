@@ -1,0 +1,430 @@
+"""Entities of the sandbox world: the base Entity, item frames, markers and generic others.
+
+Each entity keeps typed fields and writes/reads its NBT the way vanilla's ``saveWithoutId`` /
+``load`` do (vanilla.md §4–§5): ``to_nbt()`` builds a compound in vanilla's save order (the
+printer then applies Java HashMap order), ``load_nbt()`` reads the keys back (used by /summon and
+/data merge|modify, which in vanilla serialize, edit and ``load`` the whole entity).
+"""
+
+from __future__ import annotations
+
+import math
+import uuid as uuidlib
+from dataclasses import dataclass, field
+from typing import Any
+
+from nbtlib import tag as nbt
+
+from .registry import registry, strip_namespace
+
+__all__ = [
+    "DIRECTIONS",
+    "Entity",
+    "ItemFrame",
+    "Marker",
+    "Player",
+    "create_entity",
+    "java_hash_order",
+    "plain_text",
+    "uuid_from_ints",
+    "uuid_to_ints",
+]
+
+# Direction by 3D data value (vanilla.md §5.2): name, step (dx, dy, dz)
+DIRECTIONS: tuple[tuple[str, tuple[int, int, int]], ...] = (
+    ("down", (0, -1, 0)),
+    ("up", (0, 1, 0)),
+    ("north", (0, 0, -1)),
+    ("south", (0, 0, 1)),
+    ("west", (-1, 0, 0)),
+    ("east", (1, 0, 0)),
+)
+_YAW_2D = {"south": 0.0, "west": 90.0, "north": 180.0, "east": 270.0}
+
+
+def _to_int32(v: int) -> int:
+    v &= 0xFFFFFFFF
+    return v - (1 << 32) if v & 0x80000000 else v
+
+
+def uuid_to_ints(u: uuidlib.UUID) -> list[int]:
+    """UUIDUtil int-array form: four signed ints, most significant first (vanilla.md §4.4)."""
+    n = u.int
+    return [_to_int32(n >> shift) for shift in (96, 64, 32, 0)]
+
+
+def uuid_from_ints(values: list[int]) -> uuidlib.UUID:
+    """Inverse of :func:`uuid_to_ints`."""
+    n = 0
+    for v in values:
+        n = (n << 32) | (int(v) & 0xFFFFFFFF)
+    return uuidlib.UUID(int=n)
+
+
+def _jhash(s: str) -> int:
+    h = 0
+    for ch in s.encode("utf-16-be").decode("utf-16-be"):
+        for unit in _utf16_units(ch):
+            h = (31 * h + unit) & 0xFFFFFFFF
+    return h
+
+
+def _utf16_units(ch: str) -> list[int]:
+    o = ord(ch)
+    if o < 0x10000:
+        return [o]
+    o -= 0x10000
+    return [0xD800 + (o >> 10), 0xDC00 + (o & 0x3FF)]
+
+
+def java_hash_order(keys: list[str], capacity: int = 16) -> list[str]:
+    """Iteration order of a java.util.HashMap/HashSet filled with `keys` in this order."""
+    n = max(16, capacity)
+    while len(keys) > n * 0.75:
+        n *= 2
+    decorated = []
+    for i, k in enumerate(keys):
+        h = _jhash(k)
+        decorated.append((((h ^ (h >> 16)) & (n - 1)), i, k))
+    return [k for _, _, k in sorted(decorated)]
+
+
+def plain_text(component: Any) -> str:
+    """The plain string of a text component given as NBT (string, compound or list)."""
+    if isinstance(component, str):
+        return str(component)
+    if isinstance(component, list):
+        return "".join(plain_text(c) for c in component)
+    if isinstance(component, dict):
+        out = ""
+        if "text" in component:
+            out = str(component["text"])
+        elif "translate" in component:
+            args = [plain_text(a) for a in component.get("with", [])]
+            fallback = component.get("fallback")
+            key = str(component["translate"])
+            if key in registry().lang or fallback is None:
+                out = registry().tr(key, *args)
+            else:
+                out = str(fallback)
+        elif "selector" in component or "score" in component or "nbt" in component:
+            out = ""  # resolved only for players; the sandbox leaves them empty (unverified)
+        elif "keybind" in component:
+            out = str(component["keybind"])
+        for extra in component.get("extra", []):
+            out += plain_text(extra)
+        return out
+    return str(component)
+
+
+@dataclass(eq=False)
+class Entity:
+    """A generic entity with the keys of Entity.saveWithoutId."""
+
+    type_id: str
+    uuid: uuidlib.UUID
+    dimension: str = "minecraft:overworld"
+    pos: tuple[float, float, float] = (0.0, 0.0, 0.0)
+    motion: tuple[float, float, float] = (0.0, 0.0, 0.0)
+    rotation: tuple[float, float] = (0.0, 0.0)
+    fall_distance: float = 0.0
+    fire: int = -1  # Entity.remainingFireTicks starts at -getFireImmuneTicks() (unverified live)
+    air: int = 300
+    on_ground: bool = False
+    invulnerable: bool = False
+    portal_cooldown: int = 0
+    custom_name: Any = None
+    custom_name_visible: bool = False
+    silent: bool = False
+    no_gravity: bool = False
+    glowing: bool = False
+    tags: list[str] = field(default_factory=list)
+    tag_capacity: int = 16
+    extra: dict[str, Any] = field(default_factory=dict)
+    removed: bool = False
+    stored: bool = False
+    age: int = 0
+
+    # -- naming -----------------------------------------------------------------------------
+    @property
+    def type_name(self) -> str:
+        """The en_us name of the entity type."""
+        return registry().entity_name(self.type_id)
+
+    @property
+    def display_name(self) -> str:
+        """getDisplayName().getString(): the custom name, else the type name (vanilla.md §4.1)."""
+        if self.custom_name is not None:
+            return plain_text(self.custom_name)
+        return self.type_name
+
+    @property
+    def score_name(self) -> str:
+        """getScoreboardName(): the UUID string for non-players."""
+        return str(self.uuid)
+
+    # -- geometry ---------------------------------------------------------------------------
+    def bounding_box(self) -> tuple[float, float, float, float, float, float]:
+        """An axis-aligned box (x0, y0, z0, x1, y1, z1) from the type's size."""
+        et = registry().entities.get(strip_namespace(self.type_id))
+        w = et.width if et else 0.0
+        h = et.height if et else 0.0
+        x, y, z = self.pos
+        return (x - w / 2, y, z - w / 2, x + w / 2, y + h, z + w / 2)
+
+    def block_pos(self) -> tuple[int, int, int]:
+        """BlockPos.containing(pos)."""
+        return (math.floor(self.pos[0]), math.floor(self.pos[1]), math.floor(self.pos[2]))
+
+    def place(self, x: float, y: float, z: float) -> None:
+        """snapTo/setPos: move the entity (hanging entities recentre on their block)."""
+        self.pos = (x, y, z)
+
+    # -- tags -------------------------------------------------------------------------------
+    def add_tag(self, tag_name: str) -> bool:
+        """Entity.addTag: False when present or at the 1024 limit."""
+        if tag_name in self.tags or len(self.tags) >= 1024:
+            return False
+        self.tags.append(tag_name)
+        self._grow()
+        return True
+
+    def remove_tag(self, tag_name: str) -> bool:
+        """Entity.removeTag."""
+        if tag_name in self.tags:
+            self.tags.remove(tag_name)
+            return True
+        return False
+
+    def _grow(self) -> None:
+        while len(self.tags) > self.tag_capacity * 0.75:
+            self.tag_capacity *= 2
+
+    # -- NBT --------------------------------------------------------------------------------
+    def to_nbt(self) -> nbt.Compound:
+        """saveWithoutId: the full entity compound in vanilla's write order."""
+        c = nbt.Compound()
+        c["Pos"] = nbt.List[nbt.Double]([nbt.Double(v) for v in self.pos])
+        c["Motion"] = nbt.List[nbt.Double]([nbt.Double(v) for v in self.motion])
+        c["Rotation"] = nbt.List[nbt.Float]([nbt.Float(v) for v in self.rotation])
+        c["fall_distance"] = nbt.Double(self.fall_distance)
+        c["Fire"] = nbt.Short(self.fire)
+        c["Air"] = nbt.Short(self.air)
+        c["OnGround"] = nbt.Byte(int(self.on_ground))
+        c["Invulnerable"] = nbt.Byte(int(self.invulnerable))
+        c["PortalCooldown"] = nbt.Int(self.portal_cooldown)
+        c["UUID"] = nbt.IntArray(uuid_to_ints(self.uuid))
+        if self.custom_name is not None:
+            c["CustomName"] = self.custom_name
+        if self.custom_name_visible:
+            c["CustomNameVisible"] = nbt.Byte(1)
+        if self.silent:
+            c["Silent"] = nbt.Byte(1)
+        if self.no_gravity:
+            c["NoGravity"] = nbt.Byte(1)
+        if self.glowing:
+            c["Glowing"] = nbt.Byte(1)
+        if self.tags:
+            ordered = java_hash_order(self.tags, self.tag_capacity)
+            c["Tags"] = nbt.List[nbt.String]([nbt.String(t) for t in ordered])
+        self.save_additional(c)
+        return c
+
+    def save_additional(self, c: nbt.Compound) -> None:
+        """addAdditionalSaveData: the generic entity keeps what it was given."""
+        for k, v in self.extra.items():
+            c[k] = v
+
+    def load_nbt(self, c: nbt.Compound) -> None:
+        """Entity.load: read the base keys (UUID handling is up to the caller)."""
+        if "Pos" in c and len(c["Pos"]) == 3:
+            self.pos = (float(c["Pos"][0]), float(c["Pos"][1]), float(c["Pos"][2]))
+        if "Motion" in c and len(c["Motion"]) == 3:
+            self.motion = tuple(float(v) for v in c["Motion"])  # type: ignore[assignment]
+        if "Rotation" in c and len(c["Rotation"]) == 2:
+            self.rotation = (float(c["Rotation"][0]), float(c["Rotation"][1]))
+        self.fall_distance = float(c.get("fall_distance", 0.0))
+        self.fire = int(c.get("Fire", self.fire))
+        self.air = int(c.get("Air", self.air))
+        self.on_ground = bool(int(c.get("OnGround", 0)))
+        self.invulnerable = bool(int(c.get("Invulnerable", 0)))
+        self.portal_cooldown = int(c.get("PortalCooldown", 0))
+        self.custom_name = c.get("CustomName")
+        self.custom_name_visible = bool(int(c.get("CustomNameVisible", 0)))
+        self.silent = bool(int(c.get("Silent", 0)))
+        self.no_gravity = bool(int(c.get("NoGravity", 0)))
+        self.glowing = bool(int(c.get("Glowing", 0)))
+        if "Tags" in c:
+            self.tags = []
+            for t in list(c["Tags"])[:1024]:
+                if isinstance(t, str) and t not in self.tags:
+                    self.tags.append(str(t))
+            self._grow()
+        self.load_additional(c)
+
+    _BASE_KEYS = frozenset(
+        "Pos Motion Rotation fall_distance Fire Air OnGround Invulnerable PortalCooldown UUID "
+        "CustomName CustomNameVisible Silent NoGravity Glowing Tags id".split()
+    )
+
+    def load_additional(self, c: nbt.Compound) -> None:
+        """readAdditionalSaveData: the generic entity keeps unknown keys verbatim (unverified)."""
+        self.extra = {k: v for k, v in c.items() if k not in self._BASE_KEYS}
+
+    # -- ticking ----------------------------------------------------------------------------
+    def tick(self, world: Any) -> None:
+        """Per-tick behaviour (none for the generic entity)."""
+        self.age += 1
+
+
+@dataclass(eq=False)
+class Marker(Entity):
+    """minecraft:marker: only a `data` compound besides the base keys."""
+
+    data: Any = None
+
+    def save_additional(self, c: nbt.Compound) -> None:
+        """Marker.addAdditionalSaveData."""
+        c["data"] = self.data if self.data is not None else nbt.Compound()
+
+    def load_additional(self, c: nbt.Compound) -> None:
+        """Marker.readAdditionalSaveData."""
+        data = c.get("data")
+        self.data = data if isinstance(data, nbt.Compound) else nbt.Compound()
+
+    def bounding_box(self) -> tuple[float, float, float, float, float, float]:
+        """A marker has a zero-size box."""
+        x, y, z = self.pos
+        return (x, y, z, x, y, z)
+
+
+@dataclass(eq=False)
+class ItemFrame(Entity):
+    """minecraft:item_frame / glow_item_frame (vanilla.md §5)."""
+
+    facing: int = 0
+    attached: tuple[int, int, int] = (0, 0, 0)
+    item: Any = None
+    item_rotation: int = 0
+    item_drop_chance: float = 1.0
+    invisible: bool = False
+    fixed: bool = False
+    check_interval: int = 0
+
+    def set_direction(self, facing: int) -> None:
+        """ItemFrame.setDirection: rotation follows the facing; the box is recomputed."""
+        self.facing = facing
+        name = DIRECTIONS[facing][0]
+        if name in _YAW_2D:
+            self.rotation = (_YAW_2D[name], 0.0)
+        else:
+            self.rotation = (0.0, -90.0 if name == "up" else 90.0)
+        self._recentre()
+
+    def _recentre(self) -> None:
+        dx, dy, dz = DIRECTIONS[self.facing][1]
+        bx, by, bz = self.attached
+        d = -0.46875
+        self.pos = (bx + 0.5 + dx * d, by + 0.5 + dy * d, bz + 0.5 + dz * d)
+
+    def place(self, x: float, y: float, z: float) -> None:
+        """BlockAttachedEntity.setPos: the block containing the point, then recentre."""
+        self.attached = (math.floor(x), math.floor(y), math.floor(z))
+        self._recentre()
+
+    def set_rotation(self, r: int) -> None:
+        """ItemFrame.setRotation: r % 8 with Java remainder semantics (vanilla.md §5.3)."""
+        self.item_rotation = int(math.fmod(r, 8))
+
+    def has_map(self) -> bool:
+        """Whether the held item is a filled map."""
+        return self.item is not None and str(self.item.get("id", "")) in (
+            "minecraft:filled_map",
+            "filled_map",
+        )
+
+    def bounding_box(self) -> tuple[float, float, float, float, float, float]:
+        """ItemFrame.calculateBoundingBox: 1/16 deep, 0.75 (1.0 with a map) wide."""
+        half = 0.5 if self.has_map() else 0.375
+        depth = 0.03125
+        x, y, z = self.pos
+        dx, dy, dz = DIRECTIONS[self.facing][1]
+        ex = depth if dx else half
+        ey = depth if dy else half
+        ez = depth if dz else half
+        return (x - ex, y - ey, z - ez, x + ex, y + ey, z + ez)
+
+    def support_pos(self) -> tuple[int, int, int]:
+        """The block behind the frame: pos.relative(facing.opposite)."""
+        dx, dy, dz = DIRECTIONS[self.facing][1]
+        bx, by, bz = self.attached
+        return (bx - dx, by - dy, bz - dz)
+
+    def save_additional(self, c: nbt.Compound) -> None:
+        """BlockAttachedEntity + ItemFrame.addAdditionalSaveData (26.1 key names)."""
+        c["block_pos"] = nbt.IntArray(list(self.attached))
+        if self.item is not None:
+            c["Item"] = self.item
+        c["ItemRotation"] = nbt.Byte(self.item_rotation)
+        c["ItemDropChance"] = nbt.Float(self.item_drop_chance)
+        c["Facing"] = nbt.Byte(self.facing)
+        c["Invisible"] = nbt.Byte(int(self.invisible))
+        c["Fixed"] = nbt.Byte(int(self.fixed))
+
+    def load_additional(self, c: nbt.Compound) -> None:
+        """ItemFrame.readAdditionalSaveData: missing Facing → down (0)."""
+        bp = c.get("block_pos")
+        if bp is not None and len(bp) == 3:
+            cand = (int(bp[0]), int(bp[1]), int(bp[2]))
+            if all(abs(cand[i] - self.pos[i]) <= 16 for i in range(3)):
+                self.attached = cand
+        else:
+            self.attached = self.block_pos()
+        item = c.get("Item")
+        self.item = item if isinstance(item, nbt.Compound) and len(item) else None
+        self.set_rotation(int(c.get("ItemRotation", 0)))
+        self.item_drop_chance = float(c.get("ItemDropChance", 1.0))
+        facing = int(c.get("Facing", 0))
+        self.invisible = bool(int(c.get("Invisible", 0)))
+        self.fixed = bool(int(c.get("Fixed", 0)))
+        self.set_direction(facing if 0 <= facing < 6 else 0)
+
+    def tick(self, world: Any) -> None:
+        """BlockAttachedEntity.tick: every 100 ticks a non-fixed frame checks survives()."""
+        self.age += 1
+        interval = self.check_interval
+        self.check_interval += 1
+        if interval == 100:
+            self.check_interval = 0
+            if not self.removed and not self.fixed and not world.frame_survives(self):
+                world.pop_frame(self)
+
+
+@dataclass(eq=False)
+class Player(Entity):
+    """A simulated player (no NBT editing; `data modify` on players is refused)."""
+
+    name: str = ""
+    held_item: Any = None
+    inbox: list[dict[str, object]] = field(default_factory=list)
+
+    @property
+    def display_name(self) -> str:
+        """A player's name."""
+        return self.name
+
+    @property
+    def score_name(self) -> str:
+        """Players are scored by name."""
+        return self.name
+
+
+def create_entity(type_id: str, uid: uuidlib.UUID, dimension: str) -> Entity:
+    """A fresh entity of the given (namespaced) type."""
+    short = strip_namespace(type_id)
+    full = "minecraft:" + short
+    if short in ("item_frame", "glow_item_frame"):
+        return ItemFrame(full, uid, dimension)
+    if short == "marker":
+        return Marker(full, uid, dimension)
+    return Entity(full, uid, dimension)

@@ -1,0 +1,274 @@
+"""The sandbox game: runs RCON commands against the world like a vanilla (or Paper) 26.1 server.
+
+``Game.execute`` is ``Commands.performPrefixedCommand`` for the Rcon source (vanilla.md §2):
+strip one `/`, parse with the command tree, report parse errors (two messages on vanilla, one
+joined by ``\\n`` on Paper), then run the context chain. It is called only from the main thread.
+"""
+
+from __future__ import annotations
+
+import json
+import pathlib
+import uuid as uuidlib
+from typing import Any, Literal
+
+import nbtlib
+from nbtlib import tag as nbt
+
+from .commands import Node, Source, flatten, get_parse_exception, parse, run_chain
+from .entities import Entity, ItemFrame, Player, create_entity, uuid_from_ints
+from .reader import CommandSyntaxError
+from .registry import tr
+from .world import DIMENSIONS, Objective, World
+
+__all__ = ["Game", "Source"]
+
+_COST_KEYS = ("entities_examined", "nbt_serializations")
+
+
+class Game:
+    """World + command tree + per-command output and cost counters."""
+
+    def __init__(self, flavour: Literal["vanilla", "paper"] | str = "vanilla") -> None:
+        if flavour not in ("vanilla", "paper"):
+            raise ValueError(f"unknown flavour {flavour!r}")
+        self.flavour = flavour
+        self.world = World(flavour=flavour)
+        self.out: list[str] = []
+        self.cost: dict[str, int] = dict.fromkeys(_COST_KEYS, 0)
+        self.last_cost: dict[str, int] = dict.fromkeys(_COST_KEYS, 0)
+        self.total_cost: dict[str, int] = dict.fromkeys(_COST_KEYS, 0)
+        self.root = self._build_tree()
+
+    # ------------------------------------------------------------------ tree
+    def _build_tree(self) -> Node:
+        from .commands import blocks, chat, data, entity, execute, scoreboard
+
+        root = Node("")
+        for module in (blocks, chat, data, entity, scoreboard):
+            module.register(root, self)
+        execute.register(root, self)
+        if self.flavour == "paper":
+            for name, node in list(root.children.items()):
+                alias = Node("minecraft:" + name)
+                alias.children = node.children
+                alias.command = node.command
+                alias.redirect, alias.modifier, alias.fork = node.redirect, node.modifier, node.fork
+                root.children[alias.name] = alias
+        return root
+
+    # ------------------------------------------------------------------ properties
+    @property
+    def tick_count(self) -> int:
+        """Game ticks since the world was created."""
+        return self.world.tick_count
+
+    def send(self, message: str) -> None:
+        """sendSuccess/sendFailure to the Rcon source: append one message."""
+        self.out.append(message)
+
+    def rcon_source(self) -> Source:
+        """The Rcon CommandSourceStack: lower corner of spawn, overworld, no entity."""
+        x, y, z = self.world.spawn
+        return Source(None, (float(x), float(y), float(z)), (0.0, 0.0), "minecraft:overworld")
+
+    def serialize(self, e: Entity) -> nbt.Compound:
+        """Entity.saveWithoutId for commands (counted as one NBT serialization)."""
+        self.cost["nbt_serializations"] += 1
+        c = e.to_nbt()
+        if self.flavour == "paper" and not isinstance(e, Player):
+            c["WorldUUIDLeast"] = nbt.Long(-5000000000000000000)
+            c["WorldUUIDMost"] = nbt.Long(4000000000000000000)
+            c["Bukkit.updateLevel"] = nbt.Int(2)
+            c["Spigot.ticksLived"] = nbt.Int(e.age)
+            c["Paper.Origin"] = nbt.List[nbt.Double]([nbt.Double(v) for v in e.pos])
+            c["Paper.OriginWorld"] = nbt.IntArray([1, 2, 3, 4])
+            c["Paper.SpawnReason"] = nbt.String("COMMAND")
+        return c
+
+    # ------------------------------------------------------------------ execution
+    def execute(self, command: str) -> list[str]:
+        """Run one command as the Rcon source and return its feedback messages in order."""
+        self.out = []
+        self.cost = dict.fromkeys(_COST_KEYS, 0)
+        body = command[1:] if command.startswith("/") else command
+        try:
+            self._perform(body)
+        except CommandSyntaxError as ex:
+            self.send(ex.message)
+        except Exception:  # noqa: BLE001 - vanilla reports any other exception this way
+            self.send(tr("command.failed"))
+        self.last_cost = dict(self.cost)
+        for k in _COST_KEYS:
+            self.total_cost[k] += self.cost[k]
+        return self.out
+
+    def _perform(self, body: str) -> None:
+        result = parse(self.root, body)
+        error = get_parse_exception(result)
+        chain = None
+        if error is None:
+            chain = flatten(result.ctx)
+            if chain is None:
+                error = result.reader.error(tr("command.unknown.command"))
+        if error is not None:
+            context = error.context() or ""
+            if self.flavour == "paper":
+                self.send(error.message + ("\n" + context if context else ""))
+            else:
+                self.send(error.message)
+                if context:
+                    self.send(context)
+            return
+        assert chain is not None
+        run_chain(self, chain, self.rcon_source())
+
+    def tick(self) -> None:
+        """Advance one game tick (20 per second)."""
+        self.world.tick()
+
+    # ------------------------------------------------------------------ players
+    def join(
+        self, name: str, pos: tuple[float, float, float], dimension: str = "minecraft:overworld"
+    ) -> None:
+        """A simulated player joins at pos (chunks around load at the next tick)."""
+        if name in self.world.players:
+            return
+        uid = uuidlib.uuid3(uuidlib.NAMESPACE_OID, "OfflinePlayer:" + name)
+        p = Player("minecraft:player", uid, dimension, name=name)
+        p.pos = (float(pos[0]), float(pos[1]), float(pos[2]))
+        self.world.players[name] = p
+        self.world.add_entity(p)
+        self.world.levels_dirty = True
+
+    def leave(self, name: str) -> None:
+        """A player leaves."""
+        p = self.world.players.pop(name, None)
+        if p is not None:
+            self.world.remove_entity(p)
+            self.world.levels_dirty = True
+
+    def move(self, name: str, pos: tuple[float, float, float]) -> None:
+        """Move a player (ticket changes apply at the next tick)."""
+        p = self.world.players[name]
+        self.world.move_entity(p, (float(pos[0]), float(pos[1]), float(pos[2])))
+        self.world.levels_dirty = True
+
+    def give(self, name: str, item: nbt.Compound | None) -> None:
+        """Put an item (an NBT item stack) in a player's hand."""
+        self.world.players[name].held_item = item
+
+    def use_entity(self, name: str, uid: uuidlib.UUID) -> bool:
+        """Right-click an entity (ItemFrame.interact, vanilla.md §5.3); True if it changed."""
+        p = self.world.players.get(name)
+        e = self.world.get_entity(uid)
+        if p is None or not isinstance(e, ItemFrame) or e.fixed:
+            return False
+        if e.item is None:
+            if p.held_item is None:
+                return False
+            item = nbtlib.Compound(p.held_item)
+            item["count"] = nbt.Int(1)
+            e.item = item
+            return True
+        e.set_rotation(e.item_rotation + 1)
+        return True
+
+    def frame_at(self, x: int, y: int, z: int) -> uuidlib.UUID | None:
+        """The item frame hanging in block (x, y, z), if any loaded one does."""
+        for e in self.world.entities.values():
+            if isinstance(e, ItemFrame) and e.attached == (x, y, z) and self.world.is_visible(e):
+                return e.uuid
+        return None
+
+    def inbox(self, name: str) -> list[dict[str, object]]:
+        """What a player received (titles, action bars, tellraw, sounds, chat)."""
+        p = self.world.players.get(name)
+        return list(p.inbox) if p is not None else []
+
+    # ------------------------------------------------------------------ views
+    def block(self, x: int, y: int, z: int, dimension: str = "minecraft:overworld") -> str:
+        """The block state string at a position."""
+        return self.world.get_block(dimension, (x, y, z))
+
+    def entity_nbt(self, uid: uuidlib.UUID) -> nbt.Compound | None:
+        """The full NBT of an entity (loaded or not), without counting a serialization."""
+        e = self.world.entities.get(uid)
+        return e.to_nbt() if e is not None else None
+
+    # ------------------------------------------------------------------ save / load
+    def save(self, directory: pathlib.Path) -> None:
+        """Write the whole world to a folder (JSON + one NBT file of entities)."""
+        directory = pathlib.Path(directory)
+        directory.mkdir(parents=True, exist_ok=True)
+        w = self.world
+        state: dict[str, Any] = {
+            "flavour": self.flavour,
+            "tick_count": w.tick_count,
+            "spawn": list(w.spawn),
+            "blocks": {
+                d: [[x, y, z, s] for (x, y, z), s in sorted(blocks.items())]
+                for d, blocks in w.blocks.items()
+            },
+            "forced": {d: sorted([list(c) for c in cs]) for d, cs in w.forced.items()},
+            "objectives": [
+                [o.name, o.criteria, nbtlib.serialize_tag(o.display_name), o.render_type]
+                for o in w.objectives.values()
+            ],
+            "scores": w.scores,
+            "display_slots": w.display_slots,
+            "gamerules": w.gamerules,
+        }
+        (directory / "world.json").write_text(json.dumps(state, indent=1), encoding="utf-8")
+        ents = nbtlib.tag.List[nbtlib.Compound]()
+        for e in w.entities.values():
+            if isinstance(e, Player):
+                continue
+            c = e.to_nbt()
+            c["id"] = nbt.String(e.type_id)
+            c["sandbox.dimension"] = nbt.String(e.dimension)
+            if isinstance(e, ItemFrame):
+                c["sandbox.check"] = nbt.Int(e.check_interval)
+            ents.append(c)
+        storage = nbtlib.Compound(dict(w.storage))
+        root = nbtlib.File({"entities": ents, "storage": storage})
+        root.save(str(directory / "entities.dat"), gzipped=True)
+
+    @classmethod
+    def load(cls, directory: pathlib.Path, flavour: str = "vanilla") -> Game:
+        """Read a folder written by :meth:`save` (players are not saved: they re-join)."""
+        directory = pathlib.Path(directory)
+        state = json.loads((directory / "world.json").read_text(encoding="utf-8"))
+        game = cls(flavour)
+        w = game.world
+        w.tick_count = int(state["tick_count"])
+        sx, sy, sz = state["spawn"]
+        w.spawn = (int(sx), int(sy), int(sz))
+        for d, rows in state["blocks"].items():
+            w.blocks[d] = {(x, y, z): s for x, y, z, s in rows}
+        for d, cs in state["forced"].items():
+            w.forced[d] = {(cx, cz) for cx, cz in cs}
+        for name, criteria, display, render in state["objectives"]:
+            w.objectives[name] = Objective(name, criteria, nbtlib.parse_nbt(display), render)
+        w.scores = {k: dict(v) for k, v in state["scores"].items()}
+        w.display_slots = dict(state["display_slots"])
+        w.gamerules.update(state["gamerules"])
+        root = nbtlib.load(str(directory / "entities.dat"))
+        for c in root["entities"]:
+            dim = str(c.pop("sandbox.dimension"))
+            check = int(c.pop("sandbox.check", 0))
+            e = create_entity(str(c["id"]), uuid_from_ints(list(c["UUID"])), dim)
+            e.load_nbt(c)
+            if isinstance(e, ItemFrame):
+                e.check_interval = check
+            e.stored = True
+            w.add_entity(e)
+        for k, v in root["storage"].items():
+            w.storage[k] = v
+        w.update_levels()
+        return game
+
+    @staticmethod
+    def dimensions() -> tuple[str, ...]:
+        """Known dimension ids."""
+        return DIMENSIONS

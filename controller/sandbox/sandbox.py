@@ -1,0 +1,300 @@
+"""The ``Sandbox`` context manager: a game, its main thread and an RCON server on loopback.
+
+Used by every end-to-end test and by ``make demo``::
+
+    with Sandbox() as sb:
+        client = MCRcon(sb.host, sb.password, sb.port)
+        sb.join("Alex", (0.5, 64.0, 0.5))
+        sb.tick(20)
+"""
+
+from __future__ import annotations
+
+import importlib
+import logging
+import pathlib
+import secrets
+import tempfile
+import uuid
+from collections.abc import Callable
+from types import TracebackType
+from typing import Any, Literal, Protocol, TypeVar
+
+from controller.sandbox.mainthread import MainThread
+from controller.sandbox.server import CommandLog, CommandLogEntry, RconServer
+
+__all__ = ["GameFactory", "GameLike", "Sandbox", "SandboxGame"]
+
+logger = logging.getLogger("controller.sandbox")
+
+T = TypeVar("T")
+Flavour = Literal["vanilla", "paper"]
+
+
+class GameLike(Protocol):
+    """The part of helper-G's ``Game`` that the server and the main thread use."""
+
+    def execute(self, command: str) -> list[str]:
+        """Run one command as the Rcon source."""
+
+    def tick(self) -> None:
+        """Advance one game tick."""
+
+    @property
+    def last_cost(self) -> dict[str, int]:
+        """Cost counters of the last execute()."""
+
+    def save(self, directory: pathlib.Path) -> None:
+        """Write the whole world to ``directory``."""
+
+
+class GameFactory(Protocol):
+    """Creates games: a class with ``__init__(flavour=...)`` and ``load(directory, flavour)``."""
+
+    def __call__(self, flavour: Flavour = ...) -> GameLike:
+        """A fresh game."""
+
+    def load(self, directory: pathlib.Path, flavour: str = ...) -> GameLike:
+        """A game read back from a saved folder."""
+
+
+SandboxGame = Any  # the real Game (helper-G); typed loosely so a fake game can be injected
+
+
+def _default_factory() -> GameFactory:
+    """``controller.sandbox.game.Game``, imported lazily."""
+    factory: GameFactory = importlib.import_module("controller.sandbox.game").Game
+    return factory
+
+
+def _has_save(directory: pathlib.Path) -> bool:
+    """Whether ``directory`` holds a saved world (any file in it)."""
+    return directory.is_dir() and any(directory.iterdir())
+
+
+class Sandbox:
+    """A loopback RCON server in front of a simulated game, with test helpers and fault switches.
+
+    ``world_dir``: if it already holds a saved world, the game is loaded from it; the world is
+    saved there on ``stop()`` and by ``restart()``. Without it, ``restart()`` goes through a
+    temporary folder.
+    """
+
+    def __init__(
+        self,
+        port: int = 0,
+        password: str | None = None,
+        flavour: Flavour = "vanilla",
+        world_dir: pathlib.Path | str | None = None,
+        log_commands: pathlib.Path | str | None = None,
+        host: str = "127.0.0.1",
+        game_factory: GameFactory | None = None,
+    ) -> None:
+        if flavour not in ("vanilla", "paper"):
+            raise ValueError(f"unknown flavour {flavour!r} (vanilla or paper)")
+        self.port = port
+        self.password = password if password else secrets.token_urlsafe(12)
+        self.flavour: Flavour = flavour
+        self.host = host
+        self.world_dir = pathlib.Path(world_dir) if world_dir is not None else None
+        self.command_log = CommandLog(log_commands)
+        self._factory = game_factory
+        self._game: SandboxGame | None = None
+        self._main: MainThread | None = None
+        self._server: RconServer | None = None
+
+    # -- lifecycle ---------------------------------------------------------------------------
+
+    def _factory_or_default(self) -> GameFactory:
+        """The game factory, resolving the default lazily."""
+        if self._factory is None:
+            self._factory = _default_factory()
+        return self._factory
+
+    def _boot(self, game: SandboxGame) -> None:
+        """Start the main thread, then the RCON listener (vanilla's start-up order, §1.8)."""
+        main = MainThread(game, self.flavour)
+        main.start()
+        server = RconServer(
+            main, game, self.password, self.host, self.port, self.flavour, self.command_log
+        )
+        try:
+            server.start()
+        except BaseException:
+            main.stop()
+            raise
+        self._game, self._main, self._server = game, main, server
+        self.port = server.port
+
+    def start(self) -> Sandbox:
+        """Create (or load) the game and start serving; returns self."""
+        if self._server is not None:
+            raise RuntimeError("sandbox already started")
+        factory = self._factory_or_default()
+        if self.world_dir is not None and _has_save(self.world_dir):
+            game = factory.load(self.world_dir, self.flavour)
+        else:
+            game = factory(flavour=self.flavour)
+        self._boot(game)
+        return self
+
+    def _halt(self) -> SandboxGame:
+        """Stop RCON (dropping connections) and the main thread; returns the game."""
+        server, main, game = self._server, self._main, self._game
+        if server is None or main is None:
+            raise RuntimeError("sandbox is not running")
+        server.stop()
+        main.stop()
+        self._server = self._main = None
+        return game
+
+    def stop(self) -> None:
+        """Stop serving; saves the world to ``world_dir`` when one is set."""
+        if self._server is None:
+            return
+        game = self._halt()
+        if self.world_dir is not None:
+            self._save_game(game, self.world_dir)
+        self.command_log.close()
+
+    @staticmethod
+    def _save_game(game: SandboxGame, directory: pathlib.Path) -> None:
+        """Create the folder if needed and let the game write its save into it."""
+        directory.mkdir(parents=True, exist_ok=True)
+        game.save(directory)
+
+    def restart(self) -> None:
+        """Fault: stop (drop connections, save the world), then start again from disk, same port."""
+        game = self._halt()
+        factory = self._factory_or_default()
+        if self.world_dir is not None:
+            self._save_game(game, self.world_dir)
+            loaded = factory.load(self.world_dir, self.flavour)
+        else:
+            with tempfile.TemporaryDirectory(prefix="sandbox-world-") as tmp:
+                folder = pathlib.Path(tmp) / "world"
+                self._save_game(game, folder)
+                loaded = factory.load(folder, self.flavour)
+        self._boot(loaded)
+
+    def __enter__(self) -> Sandbox:
+        """Start the sandbox."""
+        return self.start()
+
+    def __exit__(
+        self,
+        exc_type: type[BaseException] | None,
+        exc: BaseException | None,
+        tb: TracebackType | None,
+    ) -> None:
+        """Stop the sandbox."""
+        self.stop()
+
+    # -- state -------------------------------------------------------------------------------
+
+    @property
+    def running(self) -> bool:
+        """Whether the sandbox is serving."""
+        return self._server is not None
+
+    @property
+    def game(self) -> SandboxGame:
+        """The current game (a new object after ``restart()``)."""
+        if self._game is None:
+            raise RuntimeError("sandbox not started")
+        return self._game
+
+    @property
+    def server(self) -> RconServer:
+        """The RCON server."""
+        if self._server is None:
+            raise RuntimeError("sandbox is not running")
+        return self._server
+
+    @property
+    def main_thread(self) -> MainThread:
+        """The tick loop."""
+        if self._main is None:
+            raise RuntimeError("sandbox is not running")
+        return self._main
+
+    @property
+    def total_cost(self) -> dict[str, int]:
+        """Summed cost counters of every logged command."""
+        return self.command_log.total_cost
+
+    def log_entries(self) -> list[CommandLogEntry]:
+        """A snapshot of the command log."""
+        return self.command_log.entries()
+
+    # -- running things on the main thread ---------------------------------------------------
+
+    def call(self, fn: Callable[[SandboxGame], T], timeout: float | None = 30.0) -> T:
+        """Run ``fn(game)`` on the main thread (between ticks) and return its result."""
+        game = self.game
+        return self.main_thread.call(lambda: fn(game), timeout)
+
+    def tick(self, n: int = 1, timeout: float | None = 60.0) -> int:
+        """Wait until ``n`` more ticks have passed; returns the main thread's tick count."""
+        return self.main_thread.wait_ticks(n, timeout)
+
+    def save(self, directory: pathlib.Path | str) -> None:
+        """Save the world to ``directory`` (on the main thread, so between ticks)."""
+        folder = pathlib.Path(directory)
+        self.call(lambda game: self._save_game(game, folder))
+
+    # -- simulated players -------------------------------------------------------------------
+
+    def join(
+        self,
+        name: str,
+        pos: tuple[float, float, float],
+        dimension: str = "minecraft:overworld",
+    ) -> None:
+        """A simulated player joins at ``pos``."""
+        self.call(lambda game: game.join(name, pos, dimension))
+
+    def leave(self, name: str) -> None:
+        """A simulated player leaves."""
+        self.call(lambda game: game.leave(name))
+
+    def move(self, name: str, pos: tuple[float, float, float]) -> None:
+        """Move a simulated player."""
+        self.call(lambda game: game.move(name, pos))
+
+    def use_entity(self, player: str, entity: uuid.UUID) -> bool:
+        """The player right-clicks an entity (vanilla semantics); whether anything happened."""
+        return bool(self.call(lambda game: game.use_entity(player, entity)))
+
+    def frame_at(self, x: int, y: int, z: int) -> uuid.UUID | None:
+        """The UUID of the item frame hanging in that block, if any."""
+        found: uuid.UUID | None = self.call(lambda game: game.frame_at(x, y, z))
+        return found
+
+    def use_frame_at(self, player: str, x: int, y: int, z: int) -> bool:
+        """The player right-clicks the item frame in that block; False when there is none."""
+
+        def use(game: SandboxGame) -> bool:
+            frame = game.frame_at(x, y, z)
+            return frame is not None and bool(game.use_entity(player, frame))
+
+        return self.call(use)
+
+    def inbox(self, name: str) -> list[dict[str, object]]:
+        """Titles, action bars, tellraw messages and sounds the player received."""
+        received: list[dict[str, object]] = self.call(lambda game: list(game.inbox(name)))
+        return received
+
+    # -- fault switches ----------------------------------------------------------------------
+
+    def drop_connections(self) -> int:
+        """Close every RCON connection now; returns how many there were."""
+        return self.server.drop_connections()
+
+    def refuse_connections(self, seconds: float) -> None:
+        """Refuse new connections for ``seconds`` (the listener is closed, then reopened)."""
+        self.server.refuse_connections(seconds)
+
+    def set_tick_ms(self, ms: float) -> None:
+        """Lag: make every tick take ``ms`` milliseconds (0 = normal)."""
+        self.main_thread.set_tick_ms(ms)

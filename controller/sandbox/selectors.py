@@ -1,0 +1,400 @@
+"""Entity selectors (`@e[...]`, `@a`, `@p`, `@r`, `@s`, `@n`, names, UUIDs) as in 26.1.
+
+Parsing follows ``EntitySelectorParser`` / ``EntitySelectorOptions`` (messages and cursors);
+matching follows ``EntitySelector.findEntities``: position-bounded selectors only examine the
+entity sections around their box, others every loaded entity; predicates run in option order,
+then the box and the distance. Every entity a search looks at is counted in the cost counter.
+"""
+
+from __future__ import annotations
+
+import random
+import uuid as uuidlib
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any
+
+from .arguments import MinMax, parse_compound, parse_double_range, parse_identifier, parse_int_range
+from .entities import Entity, Player
+from .reader import StringReader
+from .registry import registry, strip_namespace, tr
+
+if TYPE_CHECKING:
+    from .game import Game, Source
+
+__all__ = ["EntitySelector", "compare_nbt", "parse_selector"]
+
+_MAX = 2**31 - 1
+
+
+def compare_nbt(expected: Any, actual: Any) -> bool:
+    """NbtUtils.compareNbt(expected, actual, partialLists=true) (helper-N's implementation)."""
+    from .nbt import path as nbtpath
+
+    return bool(nbtpath.compare_nbt(expected, actual, True))
+
+
+@dataclass
+class EntitySelector:
+    """A parsed selector."""
+
+    max_results: int = 1
+    includes_entities: bool = True
+    world_limited: bool = False
+    predicates: list[Callable[[Entity, Game], bool]] = field(default_factory=list)
+    distance: MinMax = field(default_factory=lambda: MinMax(None, None))
+    x: float | None = None
+    y: float | None = None
+    z: float | None = None
+    dx: float | None = None
+    dy: float | None = None
+    dz: float | None = None
+    order: str = "arbitrary"
+    current_entity: bool = False
+    player_name: str | None = None
+    entity_uuid: uuidlib.UUID | None = None
+    type_id: str | None = None
+    uses_selector: bool = False
+    type_limited: bool = False
+    type_inverse: bool = False
+    limited: bool = False
+    sorted: bool = False
+    name_eq: bool = False
+    name_neq: bool = False
+
+    @property
+    def is_self(self) -> bool:
+        """`@s`."""
+        return self.current_entity
+
+    def _aabb(self) -> tuple[float, float, float, float, float, float] | None:
+        if self.dx is None and self.dy is None and self.dz is None:
+            if self.distance.high is not None:
+                d = self.distance.high
+                return (-d, -d, -d, d + 1.0, d + 1.0, d + 1.0)
+            return None
+        dx, dy, dz = self.dx or 0.0, self.dy or 0.0, self.dz or 0.0
+        return (
+            min(dx, 0.0),
+            min(dy, 0.0),
+            min(dz, 0.0),
+            max(dx, 0.0) + 1.0,
+            max(dy, 0.0) + 1.0,
+            max(dz, 0.0) + 1.0,
+        )
+
+    def _matches(
+        self,
+        e: Entity,
+        game: Game,
+        pos: tuple[float, float, float],
+        box: tuple[float, float, float, float, float, float] | None,
+    ) -> bool:
+        game.cost["entities_examined"] += 1
+        if self.type_id is not None and e.type_id != self.type_id:
+            return False
+        for p in self.predicates:
+            if not p(e, game):
+                return False
+        if box is not None:
+            b = e.bounding_box()
+            if not (b[0] < box[3] and b[3] > box[0] and b[1] < box[4] and b[4] > box[1]):
+                return False
+            if not (b[2] < box[5] and b[5] > box[2]):
+                return False
+        if not self.distance.is_any:
+            d2 = sum((e.pos[i] - pos[i]) ** 2 for i in range(3))
+            if not self.distance.matches_sqr(d2):
+                return False
+        return True
+
+    def find(self, source: Source, game: Game) -> list[Entity]:
+        """EntitySelector.findEntities (players-only selectors use the player list)."""
+        world = game.world
+        if self.player_name is not None:
+            game.cost["entities_examined"] += 1
+            p = world.players.get(self.player_name)
+            return [p] if p is not None else []
+        if self.entity_uuid is not None:
+            game.cost["entities_examined"] += 1
+            e = world.get_entity(self.entity_uuid)
+            if e is None:
+                return []
+            if not self.includes_entities and not isinstance(e, Player):
+                return []
+            return [e]
+        base = source.pos
+        pos = (
+            self.x if self.x is not None else base[0],
+            self.y if self.y is not None else base[1],
+            self.z if self.z is not None else base[2],
+        )
+        rel = self._aabb()
+        box = None
+        if rel is not None:
+            box = (
+                rel[0] + pos[0],
+                rel[1] + pos[1],
+                rel[2] + pos[2],
+                rel[3] + pos[0],
+                rel[4] + pos[1],
+                rel[5] + pos[2],
+            )
+        if self.current_entity:
+            e = source.entity
+            if e is None or e.removed:
+                return []
+            if not self.includes_entities and not isinstance(e, Player):
+                return []
+            return [e] if self._matches(e, game, pos, box) else []
+        limit = self.max_results if self.order == "arbitrary" else _MAX
+        result: list[Entity] = []
+        if not self.includes_entities:
+            for p in world.players.values():
+                if self.world_limited and p.dimension != source.dimension:
+                    continue
+                if self._matches(p, game, pos, box):
+                    result.append(p)
+                    if len(result) >= limit:
+                        break
+        else:
+            if box is not None:
+                dims = [source.dimension] if self.world_limited else list(world.blocks)
+                candidates: Any = (e for d in dims for e in world.entities_in_box(d, box))
+            else:
+                candidates = (
+                    e
+                    for e in world.visible_entities()
+                    if not self.world_limited or e.dimension == source.dimension
+                )
+            for e in candidates:
+                if self._matches(e, game, pos, box):
+                    result.append(e)
+                    if len(result) >= limit:
+                        break
+        if len(result) > 1:
+            if self.order in ("nearest", "furthest"):
+                result.sort(
+                    key=lambda e: sum((e.pos[i] - pos[i]) ** 2 for i in range(3)),
+                    reverse=self.order == "furthest",
+                )
+            elif self.order == "random":
+                random.shuffle(result)
+        return result[: self.max_results]
+
+
+def _invert(reader: StringReader) -> bool:
+    reader.skip_whitespace()
+    if reader.can_read() and reader.peek() == "!":
+        reader.skip()
+        reader.skip_whitespace()
+        return True
+    return False
+
+
+def _option(sel: EntitySelector, reader: StringReader, key: str, start: int) -> None:
+    """EntitySelectorOptions: applicability check and value parsing for one option."""
+    applicable = {
+        "name": not sel.name_eq,
+        "distance": sel.distance.is_any,
+        "x": sel.x is None,
+        "y": sel.y is None,
+        "z": sel.z is None,
+        "dx": sel.dx is None,
+        "dy": sel.dy is None,
+        "dz": sel.dz is None,
+        "limit": not sel.current_entity and not sel.limited,
+        "sort": not sel.current_entity and not sel.sorted,
+        "type": not sel.type_limited,
+        "tag": True,
+        "nbt": True,
+        "scores": True,
+        "team": True,
+    }
+    if key not in applicable:
+        reader.cursor = start
+        raise reader.error(tr("argument.entity.options.unknown", key))
+    if not applicable[key]:
+        reader.cursor = start
+        raise reader.error(tr("argument.entity.options.inapplicable", key))
+    reader.skip_whitespace()
+    if not reader.can_read() or reader.peek() != "=":
+        reader.cursor = start
+        raise reader.error(tr("argument.entity.options.valueless", key))
+    reader.skip()
+    reader.skip_whitespace()
+    vstart = reader.cursor
+    if key == "name":
+        inv = _invert(reader)
+        name = reader.read_string()
+        if sel.name_neq and not inv:
+            reader.cursor = vstart
+            raise reader.error(tr("argument.entity.options.inapplicable", key))
+        if inv:
+            sel.name_neq = True
+        else:
+            sel.name_eq = True
+        sel.predicates.append(lambda e, g: (e.display_name == name) != inv)
+    elif key == "distance":
+        rng = parse_double_range(reader)
+        if (rng.low is not None and rng.low < 0) or (rng.high is not None and rng.high < 0):
+            reader.cursor = vstart
+            raise reader.error(tr("argument.entity.options.distance.negative"))
+        sel.distance = rng
+        sel.world_limited = True
+    elif key in ("x", "y", "z", "dx", "dy", "dz"):
+        setattr(sel, key, reader.read_float())
+        sel.world_limited = True
+    elif key == "limit":
+        n = reader.read_int()
+        if n < 1:
+            reader.cursor = vstart
+            raise reader.error(tr("argument.entity.options.limit.toosmall"))
+        sel.max_results = n
+        sel.limited = True
+    elif key == "sort":
+        word = reader.read_unquoted_string()
+        if word not in ("nearest", "furthest", "random", "arbitrary"):
+            reader.cursor = vstart
+            raise reader.error(tr("argument.entity.options.sort.irreversible", word))
+        sel.order = word
+        sel.sorted = True
+    elif key == "type":
+        inv = _invert(reader)
+        if sel.type_inverse and not inv:
+            reader.cursor = vstart
+            raise reader.error(tr("argument.entity.options.inapplicable", key))
+        if inv:
+            sel.type_inverse = True
+        if reader.can_read() and reader.peek() == "#":
+            reader.skip()
+            ident = parse_identifier(reader)
+            sel.predicates.append(lambda e, g: inv)  # no entity tag data (unverified)
+            return
+        ident = parse_identifier(reader)
+        short = strip_namespace(ident)
+        if not ident.startswith("minecraft:") or short not in registry().entities:
+            reader.cursor = vstart
+            raise reader.error(tr("argument.entity.options.type.invalid", ident))
+        if short == "player" and not inv:
+            sel.includes_entities = False
+        sel.predicates.append(lambda e, g: (e.type_id == ident) != inv)
+        if not inv:
+            sel.type_limited = True
+            sel.type_id = ident
+    elif key == "tag":
+        inv = _invert(reader)
+        tag = reader.read_unquoted_string()
+        if tag == "":
+            sel.predicates.append(lambda e, g: (len(e.tags) == 0) != inv)
+        else:
+            sel.predicates.append(lambda e, g: (tag in e.tags) != inv)
+    elif key == "team":
+        inv = _invert(reader)
+        team = reader.read_unquoted_string()
+        sel.predicates.append(lambda e, g: (team == "") != inv)  # no teams in the sandbox
+    elif key == "nbt":
+        inv = _invert(reader)
+        expected = parse_compound(reader)
+
+        def nbt_pred(e: Entity, g: Game) -> bool:
+            return compare_nbt(expected, g.serialize(e)) != inv
+
+        sel.predicates.append(nbt_pred)
+    elif key == "scores":
+        _parse_scores(sel, reader)
+
+
+def _parse_scores(sel: EntitySelector, reader: StringReader) -> None:
+    reader.expect("{")
+    reader.skip_whitespace()
+    wanted: dict[str, MinMax] = {}
+    while reader.can_read() and reader.peek() != "}":
+        reader.skip_whitespace()
+        obj = reader.read_unquoted_string()
+        reader.skip_whitespace()
+        reader.expect("=")
+        reader.skip_whitespace()
+        wanted[obj] = parse_int_range(reader)
+        reader.skip_whitespace()
+        if reader.can_read() and reader.peek() == ",":
+            reader.skip()
+    reader.expect("}")
+
+    def pred(e: Entity, g: Game) -> bool:
+        held = g.world.scores.get(e.score_name, {})
+        for obj, rng in wanted.items():
+            if obj not in g.world.objectives or obj not in held or not rng.matches(held[obj]):
+                return False
+        return True
+
+    sel.predicates.append(pred)
+
+
+def parse_selector(reader: StringReader) -> EntitySelector:
+    """EntitySelectorParser.parse."""
+    sel = EntitySelector()
+    if reader.can_read() and reader.peek() == "@":
+        reader.skip()
+        sel.uses_selector = True
+        if not reader.can_read():
+            raise reader.error(tr("argument.entity.selector.missing"))
+        start = reader.cursor
+        kind = reader.read()
+        alive = False
+        if kind == "a":
+            sel.max_results, sel.includes_entities = _MAX, False
+            sel.type_id, sel.type_limited = "minecraft:player", True
+        elif kind == "e":
+            sel.max_results, alive = _MAX, True
+        elif kind == "n":
+            sel.max_results, sel.order, alive = 1, "nearest", True
+        elif kind == "p":
+            sel.max_results, sel.includes_entities, sel.order = 1, False, "nearest"
+            sel.type_id, sel.type_limited = "minecraft:player", True
+        elif kind == "r":
+            sel.max_results, sel.includes_entities, sel.order = 1, False, "random"
+            sel.type_id, sel.type_limited = "minecraft:player", True
+        elif kind == "s":
+            sel.max_results, sel.current_entity = 1, True
+        else:
+            reader.cursor = start
+            raise reader.error(tr("argument.entity.selector.unknown", "@" + kind))
+        if alive:
+            sel.predicates.append(lambda e, g: not e.removed)
+        if reader.can_read() and reader.peek() == "[":
+            reader.skip()
+            reader.skip_whitespace()
+            while reader.can_read() and reader.peek() != "]":
+                reader.skip_whitespace()
+                ostart = reader.cursor
+                key = reader.read_string()
+                _option(sel, reader, key, ostart)
+                reader.skip_whitespace()
+                if not reader.can_read():
+                    continue
+                if reader.peek() == ",":
+                    reader.skip()
+                    continue
+                if reader.peek() != "]":
+                    raise reader.error(tr("argument.entity.options.unterminated"))
+                break
+            if not reader.can_read():
+                raise reader.error(tr("argument.entity.options.unterminated"))
+            reader.skip()
+        return sel
+    start = reader.cursor
+    text = reader.read_string()
+    try:
+        if len(text) != 36:
+            raise ValueError(text)
+        sel.entity_uuid = uuidlib.UUID(text)
+        sel.includes_entities = True
+    except ValueError:
+        if not text or len(text) > 16:
+            reader.cursor = start
+            raise reader.error(tr("argument.entity.invalid")) from None
+        sel.includes_entities = False
+        sel.player_name = text
+    sel.max_results = 1
+    return sel

@@ -1,0 +1,377 @@
+"""The sandbox world: blocks, chunk tickets and loading, entities, scoreboards, gamerules.
+
+Chunk loading follows vanilla.md §9 and "Chunk ticket levels": a forced chunk has level 31, a
+player gives level 31 to every chunk within its view distance (Chebyshev distance, derived), and
+levels grow by one per chunk outwards. Block commands work where the level is ≤ 33; entities of a
+chunk become visible one tick after it reaches ≤ 33 on vanilla (at once on paper); `execute if
+loaded` needs level ≤ 31 and loaded entities; entities tick only where the level is ≤ 31.
+"""
+
+from __future__ import annotations
+
+import math
+import uuid as uuidlib
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+from typing import Any
+
+from nbtlib import tag as nbt
+
+from .entities import Entity, ItemFrame, Player, create_entity
+from .registry import registry
+
+__all__ = [
+    "AIR",
+    "DIMENSIONS",
+    "GAMERULES",
+    "Objective",
+    "World",
+    "chunk_of",
+]
+
+AIR = "minecraft:air"
+DIMENSIONS = ("minecraft:overworld", "minecraft:the_nether", "minecraft:the_end")
+_HEIGHT = {
+    "minecraft:overworld": (-64, 319),
+    "minecraft:the_nether": (0, 255),
+    "minecraft:the_end": (0, 255),
+}
+FORCED_LEVEL = 31
+FULL_LEVEL = 33
+
+# 26.1 gamerule ids (snake_case since 1.21.11) with defaults. Names and defaults follow the
+# 1.21.11 renaming; the full list is unverified, max_block_modifications is from vanilla.md §3.1.
+GAMERULES: dict[str, bool | int] = {
+    "advance_time": True,
+    "advance_weather": True,
+    "announce_advancements": True,
+    "block_drops": True,
+    "command_block_output": True,
+    "command_blocks_work": True,
+    "drowning_damage": True,
+    "entity_drops": True,
+    "fall_damage": True,
+    "fire_damage": True,
+    "forgive_dead_players": True,
+    "freeze_damage": True,
+    "immediate_respawn": False,
+    "keep_inventory": False,
+    "log_admin_commands": True,
+    "max_block_modifications": 32768,
+    "max_command_forks": 65536,
+    "max_command_sequence_length": 65536,
+    "max_entity_cramming": 24,
+    "mob_drops": True,
+    "mob_griefing": True,
+    "natural_health_regeneration": True,
+    "players_sleeping_percentage": 100,
+    "pvp": True,
+    "random_tick_speed": 3,
+    "reduced_debug_info": False,
+    "send_command_feedback": True,
+    "show_death_messages": True,
+    "spawn_mobs": True,
+    "spawn_radius": 10,
+    "spectators_generate_chunks": True,
+}
+
+
+def chunk_of(x: float, z: float) -> tuple[int, int]:
+    """The chunk column containing block coordinates x, z."""
+    return (math.floor(x) >> 4, math.floor(z) >> 4)
+
+
+@dataclass
+class Objective:
+    """A scoreboard objective."""
+
+    name: str
+    criteria: str
+    display_name: Any  # a text component (NBT)
+    render_type: str = "integer"
+
+    def formatted(self) -> str:
+        """getFormattedDisplayName(): the display name in square brackets."""
+        from .entities import plain_text
+
+        return "[" + plain_text(self.display_name) + "]"
+
+
+@dataclass
+class World:
+    """All mutable game state (no command parsing here)."""
+
+    flavour: str = "vanilla"
+    view_distance: int = 10
+    tick_count: int = 0
+    spawn: tuple[int, int, int] = (0, 64, 0)
+    blocks: dict[str, dict[tuple[int, int, int], str]] = field(
+        default_factory=lambda: {d: {} for d in DIMENSIONS}
+    )
+    forced: dict[str, set[tuple[int, int]]] = field(
+        default_factory=lambda: {d: set() for d in DIMENSIONS}
+    )
+    entities: dict[uuidlib.UUID, Entity] = field(default_factory=dict)
+    players: dict[str, Player] = field(default_factory=dict)
+    objectives: dict[str, Objective] = field(default_factory=dict)
+    scores: dict[str, dict[str, int]] = field(default_factory=dict)
+    display_slots: dict[str, str] = field(default_factory=dict)
+    gamerules: dict[str, bool | int] = field(default_factory=lambda: dict(GAMERULES))
+    storage: dict[str, nbt.Compound] = field(default_factory=dict)
+    events: list[dict[str, object]] = field(default_factory=list)
+    levels: dict[tuple[str, int, int], int] = field(default_factory=dict)
+    entity_status: dict[tuple[str, int, int], str] = field(default_factory=dict)
+    sections: dict[tuple[str, int, int, int], list[Entity]] = field(default_factory=dict)
+    levels_dirty: bool = False
+
+    # ------------------------------------------------------------------ blocks
+    def height(self, dimension: str) -> tuple[int, int]:
+        """Minimum and maximum buildable y."""
+        return _HEIGHT.get(dimension, (-64, 319))
+
+    def get_block(self, dimension: str, pos: tuple[int, int, int]) -> str:
+        """The full block state string at pos (air when never set)."""
+        return self.blocks.setdefault(dimension, {}).get(pos, AIR)
+
+    def set_block(self, dimension: str, pos: tuple[int, int, int], state: str) -> bool:
+        """Level.setBlock: False when the state is unchanged."""
+        column = self.blocks.setdefault(dimension, {})
+        old = column.get(pos, AIR)
+        if old == state:
+            return False
+        if state == AIR:
+            del column[pos]
+        else:
+            column[pos] = state
+        return True
+
+    def is_solid(self, dimension: str, pos: tuple[int, int, int]) -> bool:
+        """BlockState.isSolid() approximated by the registry's `full` shape (documented)."""
+        state = self.get_block(dimension, pos)
+        name = state.split("[", 1)[0]
+        bt = registry().block(name)
+        return bt is not None and bt.solid
+
+    # ------------------------------------------------------------------ chunks
+    def chunk_level(self, dimension: str, cx: int, cz: int) -> int:
+        """The ticket level of a chunk (99 when it has none within reach)."""
+        return self.levels.get((dimension, cx, cz), 99)
+
+    def is_block_loaded(self, dimension: str, x: int, z: int) -> bool:
+        """hasChunkAt: level ≤ 33 (FULL)."""
+        cx, cz = x >> 4, z >> 4
+        return self.chunk_level(dimension, cx, cz) <= FULL_LEVEL
+
+    def is_loaded_for_execute(self, dimension: str, x: int, z: int) -> bool:
+        """`execute if loaded`: entity ticking (level ≤ 31) and entities loaded."""
+        key = (dimension, x >> 4, z >> 4)
+        return self.levels.get(key, 99) <= FORCED_LEVEL and self.entity_status.get(key) == "loaded"
+
+    def entities_visible_in(self, dimension: str, cx: int, cz: int) -> bool:
+        """Whether a chunk's entities are loaded (accessible to selectors)."""
+        return self.entity_status.get((dimension, cx, cz)) == "loaded"
+
+    def compute_levels(self) -> dict[tuple[str, int, int], int]:
+        """Chunk levels ≤ 33 from forced chunks and players."""
+        levels: dict[tuple[str, int, int], int] = {}
+        reach = FULL_LEVEL - FORCED_LEVEL
+        for dim, chunks in self.forced.items():
+            for cx, cz in chunks:
+                for dx in range(-reach, reach + 1):
+                    for dz in range(-reach, reach + 1):
+                        key = (dim, cx + dx, cz + dz)
+                        lvl = FORCED_LEVEL + max(abs(dx), abs(dz))
+                        if lvl < levels.get(key, 99):
+                            levels[key] = lvl
+        vd = self.view_distance
+        for p in self.players.values():
+            pcx, pcz = chunk_of(p.pos[0], p.pos[2])
+            r = vd + reach
+            for dx in range(-r, r + 1):
+                for dz in range(-r, r + 1):
+                    key = (p.dimension, pcx + dx, pcz + dz)
+                    lvl = FORCED_LEVEL + max(0, max(abs(dx), abs(dz)) - vd)
+                    if lvl < levels.get(key, 99):
+                        levels[key] = lvl
+        return levels
+
+    def update_levels(self) -> None:
+        """Apply the current tickets: load new chunks, unload dropped ones."""
+        new = self.compute_levels()
+        dropped = {key for key in self.entity_status if key not in new}
+        for key in dropped:
+            del self.entity_status[key]
+        if dropped:  # entities of unloaded chunks go to storage
+            for e in self.entities.values():
+                if not isinstance(e, Player) and self._chunk_key(e) in dropped:
+                    e.stored = True
+        fresh: set[tuple[str, int, int]] = set()
+        for key in new:
+            if key not in self.entity_status:
+                self.entity_status[key] = "loaded" if self.flavour == "paper" else "pending"
+                fresh.add(key)
+        if self.flavour == "paper":
+            self._reinsert(fresh)
+        self.levels = new
+        self.levels_dirty = False
+
+    def _promote_pending(self) -> None:
+        promoted = {k for k, status in self.entity_status.items() if status == "pending"}
+        for key in promoted:
+            self.entity_status[key] = "loaded"
+        self._reinsert(promoted)
+
+    def _reinsert(self, keys: set[tuple[str, int, int]]) -> None:
+        """Entities of newly loaded chunks join the level's entity list at its end."""
+        if not keys:
+            return
+        movers = [e for e in self.entities.values() if e.stored and self._chunk_key(e) in keys]
+        for e in movers:
+            e.stored = False
+            del self.entities[e.uuid]
+            self.entities[e.uuid] = e
+
+    @staticmethod
+    def _chunk_key(e: Entity) -> tuple[str, int, int]:
+        cx, cz = chunk_of(e.pos[0], e.pos[2])
+        return (e.dimension, cx, cz)
+
+    # ------------------------------------------------------------------ entities
+    def is_visible(self, e: Entity) -> bool:
+        """Accessible to selectors and UUID lookups (vanilla.md §4.3).
+
+        An entity is accessible when its chunk is loaded (level ≤ 33) and it is in memory: an
+        entity summoned into a loaded chunk is at once; entities read back from storage (their
+        chunk was unloaded, or the world was loaded from disk) come back when the chunk's entity
+        load completes — one tick after the chunk loads on vanilla, with it on Paper (§9.2).
+        """
+        if e.removed:
+            return False
+        if isinstance(e, Player):
+            return True
+        return not e.stored and self._chunk_key(e) in self.entity_status
+
+    def is_ticking(self, e: Entity) -> bool:
+        """Entity ticking: level ≤ 31."""
+        cx, cz = chunk_of(e.pos[0], e.pos[2])
+        return self.levels.get((e.dimension, cx, cz), 99) <= FORCED_LEVEL and self.is_visible(e)
+
+    @staticmethod
+    def section_key(e: Entity) -> tuple[str, int, int, int]:
+        """The 16³ entity section of an entity."""
+        x, y, z = e.pos
+        return (e.dimension, math.floor(x) >> 4, math.floor(y) >> 4, math.floor(z) >> 4)
+
+    def add_entity(self, e: Entity) -> None:
+        """Insert an entity (its chunk decides visibility)."""
+        self.entities[e.uuid] = e
+        self.sections.setdefault(self.section_key(e), []).append(e)
+
+    def remove_entity(self, e: Entity) -> None:
+        """Discard an entity."""
+        e.removed = True
+        self.entities.pop(e.uuid, None)
+        sec = self.sections.get(self.section_key(e))
+        if sec is not None and e in sec:
+            sec.remove(e)
+            if not sec:
+                del self.sections[self.section_key(e)]
+
+    def move_entity(self, e: Entity, pos: tuple[float, float, float]) -> None:
+        """Change an entity's position keeping the section index right."""
+        old = self.section_key(e)
+        e.pos = pos
+        self._resection(e, old)
+
+    def resection(self, e: Entity, old: tuple[str, int, int, int]) -> None:
+        """Re-index an entity whose position changed from section `old`."""
+        self._resection(e, old)
+
+    def _resection(self, e: Entity, old: tuple[str, int, int, int]) -> None:
+        new = self.section_key(e)
+        if new == old:
+            return
+        sec = self.sections.get(old)
+        if sec is not None and e in sec:
+            sec.remove(e)
+            if not sec:
+                del self.sections[old]
+        self.sections.setdefault(new, []).append(e)
+
+    def get_entity(self, uid: uuidlib.UUID) -> Entity | None:
+        """level.getEntity(uuid): only loaded entities."""
+        e = self.entities.get(uid)
+        return e if e is not None and self.is_visible(e) else None
+
+    def visible_entities(self) -> Iterator[Entity]:
+        """Every loaded entity in level-list order, overworld first."""
+        for dim in DIMENSIONS:
+            for e in list(self.entities.values()):
+                if e.dimension == dim and self.is_visible(e):
+                    yield e
+
+    def entities_in_box(
+        self, dimension: str, box: tuple[float, float, float, float, float, float]
+    ) -> Iterator[Entity]:
+        """EntitySectionStorage.getEntities(aabb): sections around the box, vanilla key order."""
+        x0, y0, z0, x1, y1, z1 = box
+        sx0, sx1 = math.floor(x0 - 2.0) >> 4, math.floor(x1 + 2.0) >> 4
+        sy0, sy1 = math.floor(y0 - 2.0) >> 4, math.floor(y1 + 2.0) >> 4
+        sz0, sz1 = math.floor(z0 - 2.0) >> 4, math.floor(z1 + 2.0) >> 4
+        span = (sx1 - sx0 + 1) * (sy1 - sy0 + 1) * (sz1 - sz0 + 1)
+        keys: list[tuple[int, int, int]] = []
+        if span > len(self.sections):
+            for d, sx, sy, sz in self.sections:
+                if d == dimension and sx0 <= sx <= sx1 and sy0 <= sy <= sy1 and sz0 <= sz <= sz1:
+                    keys.append((sx, sy, sz))
+        else:
+            for sx in range(sx0, sx1 + 1):
+                for sy in range(sy0, sy1 + 1):
+                    for sz in range(sz0, sz1 + 1):
+                        if (dimension, sx, sy, sz) in self.sections:
+                            keys.append((sx, sy, sz))
+        # SectionPos.asLong order: x, then z (22-bit unsigned), then y (20-bit unsigned)
+        keys.sort(key=lambda k: (k[0], k[2] & 0x3FFFFF, k[1] & 0xFFFFF))
+        for sx, sy, sz in keys:
+            for e in list(self.sections.get((dimension, sx, sy, sz), [])):
+                if not self.is_visible(e):
+                    continue
+                bx = e.bounding_box()
+                if bx[0] <= x1 and bx[3] >= x0 and bx[1] <= y1 and bx[4] >= y0:
+                    if bx[2] <= z1 and bx[5] >= z0:
+                        yield e
+
+    def new_entity(self, type_id: str, dimension: str) -> Entity:
+        """A fresh entity with a random UUID (not yet added)."""
+        return create_entity(type_id, uuidlib.uuid4(), dimension)
+
+    # ------------------------------------------------------------------ frames
+    def frame_survives(self, frame: ItemFrame) -> bool:
+        """BlockAttachedEntity.survives(): a solid block behind (registry shape `full`)."""
+        return self.is_solid(frame.dimension, frame.support_pos())
+
+    def pop_frame(self, frame: ItemFrame) -> None:
+        """Discard a frame that lost its support and drop itself and its item."""
+        self.remove_entity(frame)
+        drops: list[Any] = [nbt.Compound({"id": nbt.String(frame.type_id), "count": nbt.Int(1)})]
+        if frame.item is not None:
+            drops.append(frame.item)
+        for item in drops:
+            dropped = create_entity("minecraft:item", uuidlib.uuid4(), frame.dimension)
+            dropped.pos = frame.pos
+            dropped.extra = {"Item": item}
+            self.add_entity(dropped)
+        self.events.append(
+            {"type": "frame_popped", "uuid": str(frame.uuid), "tick": self.tick_count}
+        )
+
+    # ------------------------------------------------------------------ ticking
+    def tick(self) -> None:
+        """One game tick: entity loading, tickets, entity ticks."""
+        self.tick_count += 1
+        self._promote_pending()
+        if self.levels_dirty:
+            self.update_levels()
+        for e in list(self.entities.values()):
+            if not e.removed and not isinstance(e, Player) and self.is_ticking(e):
+                e.tick(self)

@@ -1,0 +1,146 @@
+"""`pipesctl maps install | preview | export` through typer's runner."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import nbtlib
+import numpy as np
+import pytest
+from nbtlib import Compound, File, Int, String
+from PIL import Image
+from typer.testing import CliRunner
+
+from controller.cli.maps import CACHE_WARNING, app
+from controller.world.mapart import DEFAULT_MAP_ID_BASE, PICTURE_COUNT, all_pictures
+from controller.world.mapfiles import Layout, atomic_save, map_file, map_path, read_colors
+
+runner = CliRunner()
+
+CONFIG = """\
+version: 1
+servers:
+  main:
+    password_env: RCON_PASSWORD
+    minecraft_version: "1.21.4"
+worlds:
+  lobby:
+    origin: [0, 100, 0]
+    map_id_base: 2000000
+"""
+
+
+def ids_in(folder: Path) -> list[str]:
+    return sorted(p.name for p in folder.iterdir())
+
+
+def test_install_writes_all_pictures_and_warns_about_caching(tmp_path: Path) -> None:
+    result = runner.invoke(app, ["install", "--world-dir", str(tmp_path)])
+    assert result.exit_code == 0, result.output
+    folder = tmp_path / "data" / "minecraft" / "maps"  # default version 26.1
+    base = DEFAULT_MAP_ID_BASE
+    assert ids_in(folder) == sorted(f"{base + k}.dat" for k in range(PICTURE_COUNT))
+    assert f"map ids {base}..{base + PICTURE_COUNT - 1}" in result.output
+    assert f"{PICTURE_COUNT} write" in result.output
+    assert " ".join(CACHE_WARNING.split()) in " ".join(result.output.split())
+
+    again = runner.invoke(app, ["install", "--world-dir", str(tmp_path)])
+    assert again.exit_code == 0
+    assert f"{PICTURE_COUNT} unchanged" in again.output
+
+
+def test_install_takes_base_and_version_from_the_world(tmp_path: Path) -> None:
+    config = tmp_path / "pipes.yaml"
+    config.write_text(CONFIG, encoding="utf-8")
+    world = tmp_path / "world"
+    args = ["install", "--world-dir", str(world), "--world", "lobby", "--config", str(config)]
+    result = runner.invoke(app, args)
+    assert result.exit_code == 0, result.output
+    assert ids_in(world / "data") == sorted(f"map_{2000000 + k}.dat" for k in range(20))
+    assert nbtlib.load(world / "data" / "map_2000004.dat")["DataVersion"] == 4189
+
+
+def test_install_unknown_world_is_a_usage_error(tmp_path: Path) -> None:
+    config = tmp_path / "pipes.yaml"
+    config.write_text(CONFIG, encoding="utf-8")
+    args = ["install", "--world-dir", str(tmp_path), "--world", "attic", "--config", str(config)]
+    result = runner.invoke(app, args)
+    assert result.exit_code == 2
+    assert "no world 'attic'" in result.output and "lobby" in result.output
+
+
+def test_install_bad_config_exits_3(tmp_path: Path) -> None:
+    config = tmp_path / "pipes.yaml"
+    config.write_text("worlds: [1, 2]\n", encoding="utf-8")
+    args = ["install", "--world-dir", str(tmp_path), "--world", "lobby", "--config", str(config)]
+    assert runner.invoke(app, args).exit_code == 3
+
+
+def test_install_reads_level_dat(tmp_path: Path) -> None:
+    data = Compound({"DataVersion": Int(4790), "Version": Compound({"Name": String("26.1.2")})})
+    File({"Data": data}, gzipped=True).save(tmp_path / "level.dat")
+    result = runner.invoke(
+        app, ["install", "--world-dir", str(tmp_path), "--version", "1.21.4", "--base", "10"]
+    )
+    assert result.exit_code == 0, result.output
+    assert "level.dat" in result.output
+    assert nbtlib.load(tmp_path / "data/minecraft/maps/10.dat")["DataVersion"] == 4790
+
+
+def test_install_refuses_foreign_maps_unless_forced(tmp_path: Path) -> None:
+    theirs = map_path(tmp_path, Layout.NAMESPACED, 500 + 7)
+    atomic_save(map_file(np.full((128, 128), 34, dtype=np.uint8), 4790), theirs)
+    args = ["install", "--world-dir", str(tmp_path), "--base", "500"]
+    refused = runner.invoke(app, args)
+    assert refused.exit_code == 1
+    assert str(theirs) in refused.output and "--force" in refused.output
+    assert ids_in(theirs.parent) == ["507.dat"]
+    forced = runner.invoke(app, [*args, "--force"])
+    assert forced.exit_code == 0, forced.output
+    assert "replaced a foreign map" in forced.output
+    assert np.array_equal(read_colors(theirs), all_pictures(500)[507])
+
+
+def test_install_warns_when_the_counter_reaches_the_base(tmp_path: Path) -> None:
+    counter = File({"data": Compound({"map": Int(600)}), "DataVersion": Int(4790)}, gzipped=True)
+    atomic_save(counter, tmp_path / "data" / "minecraft" / "maps" / "last_id.dat")
+    before = (tmp_path / "data" / "minecraft" / "maps" / "last_id.dat").read_bytes()
+    result = runner.invoke(app, ["install", "--world-dir", str(tmp_path), "--base", "590"])
+    assert result.exit_code == 0
+    assert "map counter is at 600" in result.stderr
+    assert (tmp_path / "data" / "minecraft" / "maps" / "last_id.dat").read_bytes() == before
+
+
+@pytest.mark.parametrize("base", ["-1", str(2**31 - 10)])
+def test_install_rejects_bases_outside_the_id_range(tmp_path: Path, base: str) -> None:
+    result = runner.invoke(app, ["install", "--world-dir", str(tmp_path), "--base", base])
+    assert result.exit_code == 2
+    assert not (tmp_path / "data").exists()
+
+
+def test_preview_writes_a_png(tmp_path: Path) -> None:
+    out = tmp_path / "maps.png"
+    result = runner.invoke(app, ["preview", "--out", str(out), "--base", "42"])
+    assert result.exit_code == 0, result.output
+    with Image.open(out) as image:
+        assert image.format == "PNG"
+        assert image.width % 128 == 0 and image.height % 128 == 0
+
+
+def test_export_writes_the_layout_of_the_version(tmp_path: Path) -> None:
+    out = tmp_path / "export"
+    result = runner.invoke(app, ["export", str(out), "--version", "1.21.4", "--base", "0"])
+    assert result.exit_code == 0, result.output
+    assert ids_in(out / "data") == sorted(f"map_{k}.dat" for k in range(PICTURE_COUNT))
+    assert nbtlib.load(out / "data" / "map_0.dat")["DataVersion"] == 4189
+    assert "Copy" in result.output
+
+
+def test_export_unknown_version_needs_a_data_version(tmp_path: Path) -> None:
+    out = tmp_path / "export"
+    refused = runner.invoke(app, ["export", str(out), "--version", "27.3"])
+    assert refused.exit_code == 2 and "--data-version" in refused.output
+    result = runner.invoke(app, ["export", str(out), "--version", "27.3", "--data-version", "5200"])
+    assert result.exit_code == 0, result.output
+    path = out / "data" / "minecraft" / "maps" / f"{DEFAULT_MAP_ID_BASE}.dat"
+    assert nbtlib.load(path)["DataVersion"] == 5200

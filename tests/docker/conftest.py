@@ -1,0 +1,160 @@
+"""Real-server fixtures: itzg/minecraft-server through testcontainers, skipped without Docker.
+
+Every test marked ``docker`` is skipped with "Docker engine not available" when
+``docker.from_env().ping()`` fails; the rest of the suite is unaffected. The session fixture
+``mc_server`` starts one server for the whole run (pinned version, flat world, offline mode, small
+view distance), with the map art installed into the bound ``/data/world`` BEFORE the server starts
+(the server caches map lookups, misses included).
+"""
+
+from __future__ import annotations
+
+import gc
+import os
+import warnings
+from collections.abc import Iterator
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+__all__ = [
+    "DOCKER_SKIP_REASON",
+    "MC_IMAGE",
+    "MC_VERSION",
+    "RCON_PASSWORD",
+    "MAP_ID_BASE",
+    "McServer",
+    "docker_available",
+    "rcon_cli",
+]
+
+DOCKER_SKIP_REASON = "Docker engine not available"
+MC_IMAGE = os.environ.get("PIPESCTL_TEST_MC_IMAGE", "itzg/minecraft-server:java25")
+MC_VERSION = os.environ.get("PIPESCTL_TEST_MC_VERSION", "26.1.2")
+RCON_PASSWORD = "pipesctl-test-rcon"
+MAP_ID_BASE = 1_000_000
+STARTUP_TIMEOUT_S = 420  # first start downloads the server jar and generates the world
+
+_available: bool | None = None
+
+
+def _ping() -> bool:
+    import docker
+
+    client = docker.from_env(timeout=3)
+    try:
+        return bool(client.ping())
+    finally:
+        client.close()
+
+
+def docker_available() -> bool:
+    """Whether a Docker engine answers ``docker.from_env().ping()`` (cached for the session)."""
+    global _available
+    if _available is None:
+        # A failed ping leaves docker-py's socket to the garbage collector; its ResourceWarning
+        # would turn into an error at the end of the session (filterwarnings = error).
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore", ResourceWarning)
+            try:
+                _available = _ping()
+            except Exception:
+                _available = False
+            gc.collect()
+    return _available
+
+
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    """Skip every test marked ``docker`` when no engine answers."""
+    marked = [item for item in items if item.get_closest_marker("docker") is not None]
+    if not marked or docker_available():
+        return
+    skip = pytest.mark.skip(reason=DOCKER_SKIP_REASON)
+    for item in marked:
+        item.add_marker(skip)
+
+
+@dataclass(frozen=True)
+class McServer:
+    """A running server: its container, RCON address, and the host folder bound at /data."""
+
+    container: Any  # testcontainers DockerContainer
+    host: str
+    rcon_port: int
+    password: str
+    data_dir: Path
+    world_dir: Path
+    version: str
+    map_id_base: int
+    map_paths: dict[int, Path]
+
+
+def rcon_cli(container: Any, cmd: str) -> str:
+    """Run one command through the image's own ``rcon-cli`` (an oracle independent of ours)."""
+    exit_code, output = container.exec(["rcon-cli", cmd])
+    text = output.decode("utf-8", "replace") if isinstance(output, bytes) else str(output)
+    if exit_code != 0:
+        raise RuntimeError(f"rcon-cli {cmd!r} exited {exit_code}: {text.strip()}")
+    return text.strip()
+
+
+def install_map_art(world_dir: Path, version: str, base: int) -> dict[int, Path]:
+    """Write the pictures into a world folder the way `pipesctl maps install` does."""
+    from controller.world.mapart import all_pictures
+    from controller.world.mapfiles import install_pictures, resolve_target
+
+    target = resolve_target(world_dir, version)
+    plan = install_pictures(world_dir, all_pictures(base), target)
+    return {item.map_id: item.path for item in plan}
+
+
+@pytest.fixture(scope="session")
+def mc_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[McServer]:
+    """One real server for the session, map art installed before it starts."""
+    from testcontainers.core.container import DockerContainer
+    from testcontainers.core.wait_strategies import LogMessageWaitStrategy
+
+    data = tmp_path_factory.mktemp("mcdata")
+    world = data / "world"  # LEVEL defaults to "world"
+    map_paths = install_map_art(world, MC_VERSION, MAP_ID_BASE)
+    container = (
+        DockerContainer(MC_IMAGE)
+        .with_envs(
+            EULA="TRUE",
+            TYPE="VANILLA",
+            VERSION=MC_VERSION,
+            ONLINE_MODE="FALSE",
+            ENABLE_RCON="TRUE",
+            RCON_PASSWORD=RCON_PASSWORD,
+            BROADCAST_RCON_TO_OPS="FALSE",
+            MEMORY="1G",
+            LEVEL_TYPE="FLAT",
+            GENERATE_STRUCTURES="FALSE",
+            VIEW_DISTANCE="2",
+            SIMULATION_DISTANCE="2",
+            SPAWN_PROTECTION="0",
+            MODE="creative",
+            DIFFICULTY="peaceful",
+            UID=str(os.getuid()),
+            GID=str(os.getgid()),
+        )
+        .with_exposed_ports(25575)
+        .with_volume_mapping(str(data), "/data", mode="rw")
+        .waiting_for(
+            LogMessageWaitStrategy("RCON running on").with_startup_timeout(STARTUP_TIMEOUT_S)
+        )
+    )
+    with container:
+        yield McServer(
+            container=container,
+            host=container.get_container_host_ip(),
+            rcon_port=int(container.get_exposed_port(25575)),
+            password=RCON_PASSWORD,
+            data_dir=data,
+            world_dir=world,
+            version=MC_VERSION,
+            map_id_base=MAP_ID_BASE,
+            map_paths=map_paths,
+        )

@@ -1,0 +1,345 @@
+"""Tests for the solver: counting against a brute-force oracle, solve, hint, par, difficulty."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from controller.puzzle.model import Board, mask_of, shape_of_mask
+from controller.puzzle.solver import (
+    ambiguous_tiles,
+    count_solutions,
+    difficulty,
+    hint,
+    is_solution,
+    par,
+    solution_masks,
+    solve,
+)
+
+__all__ = ["random_tree_board", "brute_force_solutions", "neighbour"]
+
+
+def neighbour(w: int, h: int, t: int, d: int) -> int:
+    """The neighbour of flat tile t in direction d, or -1."""
+    i, j = t % w, t // w
+    di, dj = ((0, -1), (1, 0), (0, 1), (-1, 0))[d]
+    ni, nj = i + di, j + dj
+    return nj * w + ni if 0 <= ni < w and 0 <= nj < h else -1
+
+
+def random_tree_arms(w: int, h: int, rng: random.Random) -> list[int]:
+    """A spanning tree by Net's rule: random frontier edges from the centre, never a 4th arm."""
+    n = w * h
+    arms = [0] * n
+    start = (h // 2) * w + w // 2
+    in_tree = bytearray(n)
+    in_tree[start] = 1
+    frontier = [(start, d) for d in range(4) if neighbour(w, h, start, d) >= 0]
+    added = 1
+    while frontier:
+        k = rng.randrange(len(frontier))
+        frontier[k], frontier[-1] = frontier[-1], frontier[k]
+        t, d = frontier.pop()
+        u = neighbour(w, h, t, d)
+        if in_tree[u] or bin(arms[t]).count("1") >= 3:
+            continue
+        arms[t] |= 1 << d
+        arms[u] |= 1 << ((d + 2) % 4)
+        in_tree[u] = 1
+        added += 1
+        for e in range(4):
+            v = neighbour(w, h, u, e)
+            if v >= 0 and not in_tree[v]:
+                frontier.append((u, e))
+    assert added == n
+    return arms
+
+
+def board_of_arms(w: int, h: int, arms: list[int], rng: random.Random) -> Board:
+    """A board whose solution is the given tree, with random current rotations."""
+    shapes, sol = zip(*(shape_of_mask(m) for m in arms), strict=True)
+    rots = [rng.randrange(4) for _ in arms]
+    return Board(w, h, (w // 2, h // 2), list(shapes), rots, list(sol))
+
+
+def random_tree_board(w: int, h: int, seed: int) -> Board:
+    """A random Net-style tree board (not necessarily unique) with shuffled rotations."""
+    rng = random.Random(seed)
+    return board_of_arms(w, h, random_tree_arms(w, h, rng), rng)
+
+
+def brute_force_solutions(board: Board) -> list[tuple[int, ...]]:
+    """Every solution's arm masks, by raster-order enumeration with edge-matching pruning."""
+    w, h, n = board.width, board.height, board.size
+    options = [sorted({mask_of(s, r) for r in range(4)}) for s in board.shapes]
+    masks = [0] * n
+    out: list[tuple[int, ...]] = []
+
+    def connected_tree() -> bool:
+        seen = {0}
+        stack = [0]
+        while stack:
+            t = stack.pop()
+            for d in range(4):
+                if masks[t] >> d & 1:
+                    u = neighbour(w, h, t, d)
+                    if u not in seen:
+                        seen.add(u)
+                        stack.append(u)
+        return len(seen) == n
+
+    def place(t: int) -> None:
+        if t == n:
+            if connected_tree():
+                out.append(tuple(masks))
+            return
+        i, j = t % w, t // w
+        for m in options[t]:
+            if (m & 1) != ((masks[t - w] >> 2 & 1) if j > 0 else 0):
+                continue
+            if (m >> 3 & 1) != ((masks[t - 1] >> 1 & 1) if i > 0 else 0):
+                continue
+            if i == w - 1 and m & 2 or j == h - 1 and m & 4:
+                continue
+            masks[t] = m
+            place(t + 1)
+
+    place(0)
+    return out
+
+
+SIZES = [(w, h) for w in range(3, 6) for h in range(3, 6)]
+
+
+def test_count_matches_brute_force_on_all_small_sizes() -> None:
+    """count_solutions equals the oracle's count for raw trees of every size 3x3..5x5."""
+    ambiguous = 0
+    for w, h in SIZES:
+        for seed in range(60):
+            board = random_tree_board(w, h, seed)
+            sols = brute_force_solutions(board)
+            assert tuple(board.solved_mask(t) for t in range(board.size)) in sols
+            assert count_solutions(board, limit=10_000) == len(sols)
+            assert count_solutions(board) == min(len(sols), 2)
+            ambiguous += len(sols) > 1
+            if len(sols) > 1:
+                differing = {t for t in range(board.size) if len({s[t] for s in sols}) > 1}
+                assert differing <= ambiguous_tiles(board)
+            else:
+                assert ambiguous_tiles(board) <= set(range(board.size))
+    assert ambiguous > 0  # the oracle really exercised ambiguous boards
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.integers(3, 5), st.integers(3, 5), st.integers(0, 2**32))
+def test_count_matches_brute_force_property(w: int, h: int, seed: int) -> None:
+    """Property: the solver's count agrees with brute force on random small trees."""
+    board = random_tree_board(w, h, seed)
+    sols = brute_force_solutions(board)
+    assert count_solutions(board, limit=10_000) == len(sols)
+    masks = solution_masks(board)
+    assert masks is not None and tuple(masks) in sols
+
+
+@settings(max_examples=80, deadline=None)
+@given(st.integers(3, 4), st.integers(3, 4), st.data())
+def test_count_matches_brute_force_on_arbitrary_shapes(w: int, h: int, data: st.DataObject) -> None:
+    """Property: for any shapes (mostly no tree at all) the count agrees with brute force."""
+    board = random_tree_board(w, h, data.draw(st.integers(0, 2**32)))
+    for t in data.draw(st.lists(st.integers(0, w * h - 1), max_size=4)):
+        board.shapes[t] = data.draw(st.integers(0, 3))
+    sols = brute_force_solutions(board)
+    assert count_solutions(board, limit=10_000) == len(sols)
+    rots = solve(board)
+    if sols:
+        assert rots is not None
+        masks = tuple(mask_of(s, r) for s, r in zip(board.shapes, rots, strict=True))
+        assert masks in sols and is_solution(board, masks)
+    else:
+        assert rots is None
+
+
+def test_counts_up_to_8x8() -> None:
+    """Bigger raw trees (where ambiguity is common) agree with brute force too."""
+    ambiguous = 0
+    for size in (6, 7, 8):
+        for seed in range(30):
+            board = random_tree_board(size, size, seed)
+            sols = brute_force_solutions(board)
+            assert count_solutions(board, limit=10_000) == len(sols)
+            ambiguous += len(sols) > 1
+    assert ambiguous >= 10
+
+
+def test_no_solution_is_zero() -> None:
+    """Four ends on a 3x3 plus arbitrary tiles cannot form a tree: both agree on 0."""
+    board = random_tree_board(3, 3, 1)
+    board.shapes = [0] * 9  # nine ends cannot connect
+    assert brute_force_solutions(board) == []
+    assert count_solutions(board) == 0
+    assert solve(board) is None
+    assert ambiguous_tiles(board) == set(range(9))
+
+
+def test_is_solution_rejects_loops_and_leaks() -> None:
+    """is_solution accepts the tree and rejects a leak and a disconnected/cyclic assignment."""
+    board = random_tree_board(4, 4, 3)
+    arms = [board.solved_mask(t) for t in range(16)]
+    assert is_solution(board, arms)
+    bad = arms[:]
+    t = next(t for t in range(16) if board.shapes[t] == 0)
+    bad[t] = next(m for m in (1, 2, 4, 8) if m != arms[t])
+    assert not is_solution(board, bad)
+
+
+def _unique_board(w: int, h: int, seed: int) -> Board:
+    """A small board that is unique by brute force (searching seeds)."""
+    for s in range(seed, seed + 500):
+        board = random_tree_board(w, h, s)
+        if len(brute_force_solutions(board)) == 1:
+            return board
+    raise AssertionError("no unique board found")
+
+
+@settings(max_examples=25, deadline=None)
+@given(st.integers(3, 5), st.integers(3, 5), st.integers(0, 10_000))
+def test_solve_returns_the_unique_solution(w: int, h: int, seed: int) -> None:
+    """solve() of a shuffled unique board gives the solution's arms."""
+    board = _unique_board(w, h, seed)
+    rots = solve(board)
+    assert rots is not None
+    assert [mask_of(s, r) for s, r in zip(board.shapes, rots, strict=True)] == [
+        board.solved_mask(t) for t in range(board.size)
+    ]
+
+
+@settings(max_examples=50, deadline=None)
+@given(st.integers(3, 6), st.integers(3, 6), st.integers(0, 2**32))
+def test_par_equals_brute_force(w: int, h: int, seed: int) -> None:
+    """par() equals the per-tile minimal click count; straights never need more than one."""
+    board = random_tree_board(w, h, seed)
+    assert par(board) == brute_force_par(board)
+    for t in range(board.size):
+        if board.shapes[t] == 1:
+            assert brute_force_par_tile(board, t) <= 1
+
+
+def brute_force_par_tile(board: Board, t: int) -> int:
+    """Clicks for one tile: the first k whose rotated arms equal the solution's."""
+    return min(
+        k
+        for k in range(4)
+        if mask_of(board.shapes[t], (board.rotations[t] + k) % 4) == board.solved_mask(t)
+    )
+
+
+def brute_force_par(board: Board) -> int:
+    """Fewest clockwise clicks to reach the solution's arms, trying every rotation per tile."""
+    return sum(brute_force_par_tile(board, t) for t in range(board.size))
+
+
+def test_par_after_solving_is_zero() -> None:
+    """A board at its solution has par 0 and no hint; one click away has par 3 or 1."""
+    board = random_tree_board(5, 5, 4)
+    board.rotations = list(board.solution)
+    assert par(board) == 0
+    assert hint(board) is None
+    t = next(t for t in range(25) if board.shapes[t] == 3)
+    board.rotations[t] = (board.rotations[t] + 1) % 4
+    assert par(board) == 3
+
+
+@settings(max_examples=30, deadline=None)
+@given(st.integers(3, 7), st.integers(3, 7), st.integers(0, 2**32))
+def test_hints_solve_the_board(w: int, h: int, seed: int) -> None:
+    """Applying hints repeatedly reaches the solution, each hint fixing a wrong tile."""
+    board = random_tree_board(w, h, seed)
+    wrong = sum(board.mask(t) != board.solved_mask(t) for t in range(board.size))
+    for _ in range(wrong):
+        h_ = hint(board)
+        assert h_ is not None
+        t, r = h_
+        assert board.mask(t) != board.solved_mask(t)
+        assert mask_of(board.shapes[t], r) == board.solved_mask(t)
+        board.rotations[t] = r
+    assert hint(board) is None
+    assert par(board) == 0
+
+
+def test_hint_names_the_single_wrong_tile() -> None:
+    """With exactly one wrong tile, the hint names that tile and the nearest right rotation."""
+    checked = 0
+    for seed in range(20):
+        board = random_tree_board(6, 6, seed)
+        board.rotations = list(board.solution)
+        t = (seed * 7) % 36
+        board.rotations[t] = (board.rotations[t] + 1) % 4
+        if board.mask(t) == board.solved_mask(t):
+            continue
+        assert hint(board) == (t, _needed_rotation(board, t))
+        checked += 1
+    assert checked >= 10
+
+
+def test_hint_prefers_tiles_forced_by_right_neighbours() -> None:
+    """Two wrong tiles: the one deduction fixes from the right tiles comes first."""
+    board = _unique_board(6, 6, 3)
+    board.rotations = list(board.solution)
+    wrong = [t for t in range(36) if board.shapes[t] != 1][:2]
+    for t in wrong:
+        board.rotations[t] = (board.rotations[t] + 1) % 4
+    got = hint(board)
+    assert got is not None and got[0] in wrong
+    assert mask_of(board.shapes[got[0]], got[1]) == board.solved_mask(got[0])
+
+
+def test_hint_prefers_the_tile_with_most_known_sides() -> None:
+    """An isolated wrong tile (4 known sides) beats a wrong pair (3 known sides each)."""
+    checked = 0
+    for seed in range(30):
+        board = _unique_board(6, 6, seed)
+        board.rotations = list(board.solution)
+        lone, pair = 7, (21, 22)  # (1, 1) and (3, 3)-(4, 3): not adjacent to each other
+        for t in (lone, *pair):
+            board.rotations[t] = (board.rotations[t] + 1) % 4
+        if any(board.mask(t) == board.solved_mask(t) for t in (lone, *pair)):
+            continue
+        assert hint(board) == (lone, _needed_rotation(board, lone))
+        checked += 1
+    assert checked >= 10
+
+
+def _needed_rotation(board: Board, t: int) -> int:
+    """The rotation nearest clockwise that shows the solution's arms."""
+    for k in range(4):
+        r = (board.rotations[t] + k) % 4
+        if mask_of(board.shapes[t], r) == board.solved_mask(t):
+            return r
+    raise AssertionError
+
+
+def test_difficulty_is_steps_per_tile() -> None:
+    """difficulty() is deterministic, at least one revision per tile, and ignores rotations."""
+    board = _unique_board(5, 5, 0)
+    d = difficulty(board)
+    assert d >= 1.0
+    board.rotations = [(r + 1) % 4 for r in board.rotations]
+    assert difficulty(board) == d
+
+
+def test_difficulty_counts_search() -> None:
+    """An ambiguous board needs guesses, which weigh in on top of deduction."""
+    board = next(
+        b
+        for b in (random_tree_board(8, 8, s) for s in range(100))
+        if len(brute_force_solutions(b)) > 1
+    )
+    assert difficulty(board) > 1.0
+    nothing = random_tree_board(3, 3, 0)
+    nothing.shapes = [0] * 9
+    with pytest.raises(ValueError, match="board"):
+        difficulty(nothing)

@@ -1,0 +1,41 @@
+"""Replay the parity script against the sandbox and require the real server's replies."""
+
+from __future__ import annotations
+
+import pytest
+
+from controller.rcon.client import RconClient
+from controller.sandbox import Sandbox
+from tests.parity_script import load_golden, parity_script
+
+GOLDEN = load_golden()
+
+
+def test_script_runs_against_the_sandbox() -> None:
+    with Sandbox() as sb, RconClient("127.0.0.1", sb.port, sb.password) as client:
+        replies = [client.command(c) for c in parity_script()]
+    assert replies[0].startswith("Marked ")
+    assert not any("An unexpected error occurred" in r for r in replies)
+
+
+NO_GOLDEN = (
+    "no golden replies recorded yet: run `make docker-test` on a Docker host "
+    "(tests/docker/test_parity_record.py writes tests/golden/)"
+)
+
+
+@pytest.mark.parametrize("golden", GOLDEN or [None], ids=[p.name for p, _ in GOLDEN] or ["none"])
+def test_sandbox_replies_equal_the_real_server(
+    golden: tuple[object, list[dict[str, str]]] | None,
+) -> None:
+    if golden is None:
+        pytest.skip(NO_GOLDEN)
+    _, rows = golden
+    with Sandbox() as sb, RconClient("127.0.0.1", sb.port, sb.password) as client:
+        got = [client.command(row["command"]) for row in rows]
+    mismatches = [
+        (row["command"], row["reply"], reply)
+        for row, reply in zip(rows, got, strict=True)
+        if reply != row["reply"]
+    ]
+    assert mismatches == []

@@ -1,0 +1,143 @@
+"""The main thread's task scheduling (vanilla.md §2.1, paper.md §1.2), tested on MainThread alone.
+
+Only orderings that the code guarantees are asserted (no timings): a task never runs during a
+tick; under lag a vanilla task waits until it is more than 3 ticks old; Paper drains the queue at
+the start of every tick.
+"""
+
+from __future__ import annotations
+
+import threading
+from collections.abc import Iterator
+from typing import Literal
+
+import pytest
+
+from controller.sandbox.mainthread import MainThread, MainThreadStopped
+
+
+class CountingGame:
+    """Counts ticks and flags when a tick is running."""
+
+    def __init__(self) -> None:
+        self.ticks = 0
+        self.in_tick = False
+
+    def tick(self) -> None:
+        """One tick."""
+        self.in_tick = True
+        self.ticks += 1
+        self.in_tick = False
+
+
+@pytest.fixture
+def game() -> CountingGame:
+    """A fresh counting game."""
+    return CountingGame()
+
+
+def _running(game: CountingGame, flavour: Literal["vanilla", "paper"]) -> Iterator[MainThread]:
+    main = MainThread(game, flavour)
+    main.start()
+    try:
+        yield main
+    finally:
+        main.stop()
+
+
+@pytest.fixture
+def vanilla(game: CountingGame) -> Iterator[MainThread]:
+    """A running vanilla main thread."""
+    yield from _running(game, "vanilla")
+
+
+@pytest.fixture
+def paper(game: CountingGame) -> Iterator[MainThread]:
+    """A running paper main thread."""
+    yield from _running(game, "paper")
+
+
+def test_call_runs_on_the_server_thread_between_ticks(
+    vanilla: MainThread, game: CountingGame
+) -> None:
+    """§2.1: executeBlocking runs the task on the main thread, outside any tick."""
+    for _ in range(50):
+        name, in_tick = vanilla.call(lambda: (threading.current_thread().name, game.in_tick))
+        assert (name, in_tick) == ("Server thread", False)
+
+
+def test_call_propagates_exceptions(vanilla: MainThread) -> None:
+    """The caller sees the task's exception (the server turns it into Error executing, §1.5)."""
+
+    def fail() -> None:
+        raise ValueError("bad")
+
+    with pytest.raises(ValueError, match="bad"):
+        vanilla.call(fail)
+
+
+def test_tasks_run_in_submission_order(vanilla: MainThread) -> None:
+    """Tasks are a FIFO queue."""
+    order: list[int] = []
+    gate = threading.Event()
+    blocker = vanilla.submit(lambda: gate.wait(10))
+    tasks = [vanilla.submit(lambda i=i: order.append(i)) for i in range(20)]
+    gate.set()
+    for task in [blocker, *tasks]:
+        assert task.done.wait(10)
+    assert order == list(range(20))
+
+
+def test_wait_ticks_counts_ticks(vanilla: MainThread, game: CountingGame) -> None:
+    """The loop keeps ticking; wait_ticks(n) returns after at least n more ticks."""
+    start = vanilla.tick_count
+    reached = vanilla.wait_ticks(3, timeout=30)
+    assert reached >= start + 3
+    assert game.ticks >= reached
+
+
+def test_vanilla_lag_makes_tasks_wait_until_older_than_3_ticks(vanilla: MainThread) -> None:
+    """§2.1: with no time left (ticks of 60 ms > 50 ms) a task runs only once tick + 3 < count."""
+    vanilla.set_tick_ms(60)
+    vanilla.wait_ticks(2, timeout=30)
+    for _ in range(3):
+        task = vanilla.submit(lambda: vanilla.tick_count)
+        assert task.done.wait(10)
+        assert task.outcome() > task.tick + 3
+    vanilla.set_tick_ms(0)
+
+
+def test_paper_drains_tasks_at_tick_start_even_when_lagging(paper: MainThread) -> None:
+    """paper.md §1.2: runAllTasksAtTickStart, so a task waits at most about one tick."""
+    paper.set_tick_ms(60)
+    paper.wait_ticks(2, timeout=30)
+    for _ in range(3):
+        task = paper.submit(lambda: paper.tick_count)
+        assert task.done.wait(10)
+        assert task.outcome() <= task.tick + 1
+    paper.set_tick_ms(0)
+
+
+def test_stop_fails_queued_tasks(game: CountingGame) -> None:
+    """Tasks still queued when the server stops fail instead of hanging their callers."""
+    main = MainThread(game)
+    main.start()
+    gate = threading.Event()
+    blocker = main.submit(lambda: gate.wait(10))
+    queued = main.submit(lambda: 1)
+    stopper = threading.Thread(target=main.stop)
+    stopper.start()
+    gate.set()
+    stopper.join(10)
+    assert blocker.done.is_set()
+    assert queued.done.wait(10)
+    with pytest.raises(MainThreadStopped):
+        queued.outcome()
+    with pytest.raises(MainThreadStopped):
+        main.submit(lambda: 2)
+
+
+def test_negative_tick_ms_rejected(vanilla: MainThread) -> None:
+    """Lag injection takes a non-negative duration."""
+    with pytest.raises(ValueError):
+        vanilla.set_tick_ms(-1)

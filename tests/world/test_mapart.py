@@ -1,0 +1,256 @@
+"""Map art: geometry per shape and rotation, looks per class, and the palette."""
+
+from __future__ import annotations
+
+import itertools
+from pathlib import Path
+
+import numpy as np
+import numpy.typing as npt
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from PIL import Image
+
+from controller.puzzle.model import SHAPE_MASK, Direction, Shape, TileClass, bit, rotate_mask
+from controller.world import mapart
+from controller.world.mapart import (
+    DEFAULT_MAP_ID_BASE,
+    PICTURE_COUNT,
+    SIZE,
+    all_pictures,
+    picture_key,
+    preview_image,
+    preview_png,
+    render_picture,
+    to_rgb,
+)
+
+# The oracle: vanilla MapColor base colours (reference/vanilla.md section 8.2) and multipliers.
+BASE_RGB = [
+    0x000000, 0x7FB238, 0xF7E9A3, 0xC7C7C7, 0xFF0000, 0xA0A0FF, 0xA7A7A7, 0x007C00, 0xFFFFFF,
+    0xA4A8B8, 0x976D4D, 0x707070, 0x4040FF, 0x8F7748, 0xFFFCF5, 0xD87F33, 0xB24CD8, 0x6699D8,
+    0xE5E533, 0x7FCC19, 0xF27FA5, 0x4C4C4C, 0x999999, 0x4C7F99, 0x7F3FB2, 0x334CB2, 0x664C33,
+    0x667F33, 0x993333, 0x191919, 0xFAEE4D, 0x5CDBD5, 0x4A80FF, 0x00D93A, 0x815631, 0x700200,
+    0xD1B1A1, 0x9F5224, 0x95576C, 0x706C8A, 0xBA8524, 0x677535, 0xA04D4E, 0x392923, 0x876B62,
+    0x575C5C, 0x7A4958, 0x4C3E5C, 0x4C3223, 0x4C522A, 0x8E3C2E, 0x251610, 0xBD3031, 0x943F61,
+    0x5C191D, 0x167E86, 0x3A8E8C, 0x562C3E, 0x14B485, 0x646464, 0xD8AF93, 0x7FA796,
+]  # fmt: skip
+MULT = (180, 220, 255, 135)
+
+
+def oracle_rgb(packed: int) -> tuple[int, int, int]:
+    """RGB of a packed colour by vanilla's formula: channel * multiplier // 255."""
+    c, m = BASE_RGB[packed >> 2], MULT[packed & 3]
+    return ((c >> 16 & 255) * m // 255, (c >> 8 & 255) * m // 255, (c & 255) * m // 255)
+
+
+PALETTE = {oracle_rgb(p) for p in range(4, 248)}
+BACKGROUND_RGB = {tuple(int(v) for v in to_rgb(np.uint8(c))) for c in mapart.BACKGROUND_COLOURS}
+
+# Two pixels at the middle of each edge (the picture is even-sized), by direction.
+MIDPOINTS = {
+    Direction.N: ((0, 63), (0, 64)),
+    Direction.E: ((63, SIZE - 1), (64, SIZE - 1)),
+    Direction.S: ((SIZE - 1, 63), (SIZE - 1, 64)),
+    Direction.W: ((63, 0), (64, 0)),
+}
+
+
+def is_pipe(rgb: npt.NDArray[np.uint8], row: int, col: int) -> bool:
+    """A pixel that belongs to a pipe, not to the tile's ground."""
+    return tuple(int(v) for v in rgb[row, col]) not in BACKGROUND_RGB
+
+
+def arms_seen(rgb: npt.NDArray[np.uint8]) -> int:
+    """The arm mask read off a decoded picture: edges whose midpoints carry pipe colour."""
+    mask = 0
+    for d, points in MIDPOINTS.items():
+        hits = [is_pipe(rgb, r, c) for r, c in points]
+        assert hits[0] == hits[1], f"edge {d.name} is not symmetric at its middle"
+        if hits[0]:
+            mask |= bit(d)
+    return mask
+
+
+CASES = list(itertools.product(Shape, TileClass))
+
+
+@pytest.mark.parametrize(("shape", "cls"), CASES, ids=lambda v: v.name.lower())
+def test_rotated_picture_shows_the_rotated_arms(shape: Shape, cls: TileClass) -> None:
+    rgb = to_rgb(render_picture(shape, cls))
+    for r in range(4):
+        turned = np.rot90(rgb, k=-r)  # clockwise seen from above, north up: one player's click
+        assert arms_seen(turned) == rotate_mask(SHAPE_MASK[shape], r), (shape, cls, r)
+
+
+@pytest.mark.parametrize(("shape", "cls"), CASES, ids=lambda v: v.name.lower())
+def test_arms_run_unbroken_from_centre_to_edge(shape: Shape, cls: TileClass) -> None:
+    rgb = to_rgb(render_picture(shape, cls))
+    centre = SIZE // 2
+    rays = {
+        Direction.N: [(z, centre) for z in range(centre + 1)],
+        Direction.S: [(z, centre) for z in range(centre, SIZE)],
+        Direction.E: [(centre, x) for x in range(centre, SIZE)],
+        Direction.W: [(centre, x) for x in range(centre + 1)],
+    }
+    for d, ray in rays.items():
+        if SHAPE_MASK[shape] & bit(d):
+            assert all(is_pipe(rgb, r, c) for r, c in ray), d
+        else:  # no arm: the ground shows between the pipe's hub and the edge
+            assert not is_pipe(rgb, *ray[0 if d in (Direction.N, Direction.W) else -1])
+
+
+@pytest.mark.parametrize("cls", list(TileClass), ids=lambda c: c.name.lower())
+def test_neighbouring_tiles_join(cls: TileClass) -> None:
+    """Every arm meets its edge with the same profile, mirrored across the edge, so pipes join."""
+    profiles = set()
+    for shape in Shape:
+        picture = render_picture(shape, cls)
+        for r in range(4):
+            turned = np.rot90(picture, k=-r)
+            arms = rotate_mask(SHAPE_MASK[shape], r)
+            if arms & bit(Direction.N):
+                profiles.add(turned[0, :].tobytes())
+            if arms & bit(Direction.S):
+                profiles.add(turned[-1, :].tobytes())
+            if arms & bit(Direction.E):
+                profiles.add(turned[:, -1].tobytes())
+            if arms & bit(Direction.W):
+                profiles.add(turned[:, 0].tobytes())
+    assert len(profiles) == 1
+    (profile,) = profiles
+    row = np.frombuffer(profile, dtype=np.uint8)
+    assert np.array_equal(row, row[::-1])  # symmetric about the middle of the edge
+
+
+@pytest.mark.parametrize("cls", list(TileClass), ids=lambda c: c.name.lower())
+def test_straight_is_symmetric_under_half_turn(cls: TileClass) -> None:
+    picture = render_picture(Shape.STRAIGHT, cls)
+    assert np.array_equal(np.rot90(picture, 2), picture)
+
+
+def test_classes_differ_for_every_shape() -> None:
+    for shape in Shape:
+        pictures = [render_picture(shape, cls) for cls in TileClass]
+        for a, b in itertools.combinations(range(len(pictures)), 2):
+            assert not np.array_equal(pictures[a], pictures[b]), (shape, a, b)
+
+
+def colour_distance(a: tuple[int, ...], b: tuple[int, ...]) -> float:
+    return float(np.linalg.norm(np.subtract(a, b)))
+
+
+def test_dry_wet_and_ring_water_are_far_apart() -> None:
+    """The pipe's inside (read at an arm's edge middle) differs strongly between the classes."""
+    inside = {}
+    for cls in (TileClass.DRY, TileClass.WET, TileClass.RING):
+        rgb = to_rgb(render_picture(Shape.STRAIGHT, cls))
+        inside[cls] = tuple(int(v) for v in rgb[0, 60])  # north edge, inside the channel
+    for a, b in itertools.combinations(inside, 2):
+        assert colour_distance(inside[a], inside[b]) > 80, (a, b, inside)
+    red, green, blue = inside[TileClass.WET]
+    assert blue > red + 60 and blue > green + 60  # water is blue
+    dr, dg, db = inside[TileClass.DRY]
+    assert dr >= dg >= db and dr - db < 60  # dry is a dull grey-brown
+
+
+@pytest.mark.parametrize("shape", list(Shape), ids=lambda s: s.name.lower())
+def test_source_emblem_is_large_and_sources_match_their_pipe(shape: Shape) -> None:
+    wet, source = render_picture(shape, TileClass.WET), render_picture(shape, TileClass.SOURCE)
+    ring, source_ring = (render_picture(shape, c) for c in (TileClass.RING, TileClass.SOURCE_RING))
+    # the fountain covers a large disc (readable from a player's height)...
+    assert np.count_nonzero(wet != source) > 2500
+    # ...and leaves the pipe ends alone, so a source joins its wet or ring neighbours
+    for plain, marked in ((wet, source), (ring, source_ring)):
+        assert np.array_equal(plain[0], marked[0]) and np.array_equal(plain[-1], marked[-1])
+        assert np.array_equal(plain[:, 0], marked[:, 0])
+        assert np.array_equal(plain[:, -1], marked[:, -1])
+    assert not np.array_equal(source, source_ring)
+
+
+def test_only_opaque_palette_colours() -> None:
+    for picture in all_pictures().values():
+        assert picture.shape == (SIZE, SIZE) and picture.dtype == np.uint8
+        used = set(np.unique(picture).tolist())
+        assert used <= mapart.OPAQUE_COLOURS
+        assert {oracle_rgb(p) for p in used} <= PALETTE
+
+
+def test_palette_of_pillow_minecraft_map_matches_vanilla_formula() -> None:
+    for p in range(4, 248):
+        assert tuple(int(v) for v in mapart.PALETTE_RGB[p]) == oracle_rgb(p), p
+
+
+@settings(max_examples=50, deadline=None)
+@given(st.lists(st.integers(4, 247), min_size=1, max_size=64))
+def test_to_rgb_matches_oracle_for_unsigned_and_signed_bytes(values: list[int]) -> None:
+    arr = np.array(values, dtype=np.uint8)
+    expected = [oracle_rgb(v) for v in values]
+    assert [tuple(int(c) for c in px) for px in to_rgb(arr)] == expected
+    assert np.array_equal(to_rgb(arr.view(np.int8)), to_rgb(arr))  # NBT bytes are signed
+
+
+def test_to_rgb_rejects_bytes_that_are_no_map_colour() -> None:
+    with pytest.raises(ValueError, match="not a map colour"):
+        to_rgb(np.array([5, 250], dtype=np.uint8))
+
+
+@given(st.integers(0, 2**31 - 1 - PICTURE_COUNT))
+def test_all_pictures_ids_follow_the_spec_formula(base: int) -> None:
+    keys = [base + shape + 4 * cls for cls in TileClass for shape in Shape]
+    assert sorted(keys) == list(range(base, base + PICTURE_COUNT))
+    for k in range(PICTURE_COUNT):
+        shape, cls = picture_key(k)
+        assert k == int(shape) + 4 * int(cls)
+
+
+def test_all_pictures_are_the_rendered_ones() -> None:
+    pictures = all_pictures(5000)
+    assert sorted(pictures) == list(range(5000, 5000 + PICTURE_COUNT))
+    for map_id, picture in pictures.items():
+        shape, cls = picture_key(map_id - 5000)
+        assert np.array_equal(picture, render_picture(shape, cls))
+
+
+def test_picture_key_and_render_reject_bad_input() -> None:
+    with pytest.raises(ValueError):
+        picture_key(PICTURE_COUNT)
+    with pytest.raises(ValueError):
+        render_picture(4, 0)
+    with pytest.raises(ValueError):
+        render_picture(0, 5)
+
+
+def test_default_base_agrees_with_configuration() -> None:
+    from controller.config import DEFAULT_MAP_ID_BASE as CONFIG_DEFAULT
+
+    assert DEFAULT_MAP_ID_BASE == CONFIG_DEFAULT
+    assert DEFAULT_MAP_ID_BASE + PICTURE_COUNT < 2**31
+
+
+def test_preview_png_is_cells_of_128_in_palette_colours(tmp_path: Path) -> None:
+    out = preview_png(tmp_path / "maps.png", base=7000)
+    with Image.open(out) as image:
+        rgb = np.asarray(image.convert("RGB"))
+    height, width, _ = rgb.shape
+    assert height % SIZE == 0 and width % SIZE == 0
+    assert (height // SIZE) * (width // SIZE) >= PICTURE_COUNT
+    colours = {tuple(int(v) for v in px) for px in np.unique(rgb.reshape(-1, 3), axis=0)}
+    assert colours <= PALETTE
+    # every picture sits somewhere on the sheet, on a 128-pixel cell
+    cells = {
+        rgb[y : y + SIZE, x : x + SIZE].tobytes()
+        for y in range(0, height, SIZE)
+        for x in range(0, width, SIZE)
+    }
+    for picture in all_pictures(7000).values():
+        assert to_rgb(picture).tobytes() in cells
+
+
+def test_preview_labels_are_drawn() -> None:
+    plain = preview_image(0)
+    sheet = np.asarray(plain)
+    label_column = sheet[:, :SIZE]
+    assert len(np.unique(label_column)) >= 2  # text on the label background
+    assert not np.array_equal(np.asarray(preview_image(0)), np.asarray(preview_image(123456)))
