@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import json
 import time
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Annotated, Any
 
@@ -20,7 +22,7 @@ from controller.runtime.link import Link
 from controller.runtime.pipes_room import PipesRoom
 from controller.runtime.state import RoomState, state_path
 from controller.world import commands as cmd
-from controller.world.replies import parse_frame_values
+from controller.world.replies import parse_count, parse_frame_values
 
 __all__ = ["register"]
 
@@ -51,9 +53,14 @@ def _room(cfg: Config, world: str) -> PipesRoom:
     return PipesRoom(world, cfg.worlds[world], Path(cfg.state_dir))
 
 
-def _link(cfg: Config, room: PipesRoom) -> Link:
+@contextmanager
+def _link(cfg: Config, room: PipesRoom) -> Iterator[Link]:
     server = room.cfg.server
-    return Link(connect_server(server, cfg.servers[server]), server)
+    client = connect_server(server, cfg.servers[server])
+    try:
+        yield Link(client, server)
+    finally:
+        client.close()
 
 
 def _status_of(cfg: Config, name: str) -> dict[str, Any]:
@@ -78,13 +85,10 @@ def _status_of(cfg: Config, name: str) -> dict[str, Any]:
             last_solve=None if last is None else vars(last),
         )
     try:
-        link = _link(cfg, room)
-        reply = link.send(cmd.count_frames(room.geom, room.frame_kind))
+        with _link(cfg, room) as link:
+            reply = link.send(cmd.count_frames(room.geom, room.frame_kind))
         info["server_reachable"] = True
-        info["frames"] = int(reply.rsplit(" ", 1)[-1]) if "Count" in reply else 0
-        close = getattr(link.client, "close", None)
-        if callable(close):
-            close()
+        info["frames"] = parse_count(reply)
     except RconError as exc:
         info["server_reachable"] = False
         info["server_error"] = str(exc)
@@ -139,8 +143,8 @@ def show(
     if state is None:
         raise fail(f"room {world} has no state yet; run `pipesctl start --world {world}`")
     board = state.board.copy()
-    link = _link(cfg, room)
-    reply = link.send(cmd.read_rotations(room.geom, room.frame_kind))
+    with _link(cfg, room) as link:
+        reply = link.send(cmd.read_rotations(room.geom, room.frame_kind))
     for fv in parse_frame_values(reply, byte=True):
         if fv.room == world and fv.i < board.width and fv.j < board.height:
             board.rotations[fv.j * board.width + fv.i] = fv.value % 4
@@ -180,9 +184,9 @@ def reset(
         typer.confirm(f"Replace the puzzle in room {world}?", abort=True)
     room = _act(cfg, world, "reset", seed=seed)
     if room is not None:
-        link = _link(cfg, room)
-        room.start(link)
-        room.reset(link, seed)
+        with _link(cfg, room) as link:
+            room.start(link)
+            room.reset(link, seed)
         typer.echo(f"{world}: new puzzle #{room.state.puzzle_number if room.state else '?'}")
 
 
@@ -191,7 +195,8 @@ def repair(world: WorldOpt, config: ConfigOpt = None) -> None:
     cfg = load_config(config)
     room = _act(cfg, world, "repair")
     if room is not None:
-        rep = room.start(_link(cfg, room))
+        with _link(cfg, room) as link:
+            rep = room.start(link)
         typer.echo(
             f"{world}: {rep.total} repair(s): {rep.adopted_moves} turns adopted, "
             f"{rep.frames_summoned} frames summoned, {rep.frames_fixed} frames fixed, "
@@ -208,7 +213,8 @@ def remove(world: WorldOpt, config: ConfigOpt = None, yes: YesOpt = False) -> No
     if not yes:
         typer.confirm(f"Remove room {world} from the world?", abort=True)
     room = _room(cfg, world)
-    archived = room.remove(_link(cfg, room))
+    with _link(cfg, room) as link:
+        archived = room.remove(link)
     typer.echo(f"{world}: removed" + (f"; state archived to {archived}" if archived else ""))
 
 
@@ -217,9 +223,9 @@ def hint(world: WorldOpt, config: ConfigOpt = None) -> None:
     cfg = load_config(config)
     room = _act(cfg, world, "hint")
     if room is not None:
-        link = _link(cfg, room)
-        room.start(link)
-        found = room.hint(link)
+        with _link(cfg, room) as link:
+            room.start(link)
+            found = room.hint(link)
         typer.echo("solved: no hint" if found is None else f"hint sent: tile {found[0]}")
 
 

@@ -12,19 +12,22 @@ The solver works on arm masks only (it ignores the current rotations):
   kept equal on both sides). Fixing an edge filters the neighbour's set and re-queues it.
 * **loop avoidance:** a union-find over tiles joined by open edges; a mask that opens an edge
   into the tile's own class, or two edges into the same class, is removed.
-* **island avoidance:** every class counts its unknown edge ends (``ex``); a class smaller than
-  the board with no unknown end is a contradiction, one with a single unknown end must open it,
-  and a mask that would close its class off (the merged class would have no unknown end left)
-  is removed.
+* **island avoidance:** every class counts its arms not yet joined (``ex``: open ends); a class
+  smaller than the board with no open end is a contradiction, and a mask is removed when the
+  classes it would join would be left with no open end (this also forbids end-to-end links).
 * when the work queue is empty, a sweep re-checks every undetermined tile (the global rules
   depend on classes that changed elsewhere), until a sweep changes nothing.
 * then a depth-first search on the most constrained tile (cloning the flat state) finds a
   second solution or proves there is none.
 
-Deduction alone is sound, so a board it solves completely has exactly one solution;
-:func:`make_unique` repairs a tree until that happens (Net's perturbation: add a link across an
-ambiguous region, cut the loop it closes elsewhere), which also means generated puzzles never
-need guessing.
+Deduction alone is sound, so a board it solves completely has exactly one solution.
+:func:`make_unique` repairs a tree until that happens (Net's perturbation: in every region that
+deduction leaves undecided, add a link that gives no tile a 4th arm and cut the loop it closes at
+a random edge near the region). After a repair only the repaired neighbourhood is re-solved, with
+the rest of the board fixed to the tree; when that succeeds, a from-scratch deduction over the
+whole board is the proof, and any region it leaves undecided is repaired in turn. Every
+``_SEARCH_EVERY`` rounds a search checks whether the rest is really ambiguous (then it repairs
+where two solutions differ) or unique though beyond deduction (then it stops).
 """
 
 from __future__ import annotations
@@ -697,10 +700,12 @@ _MARGIN = 3  # tiles around a repair that are re-solved with it
 
 def make_unique(board: Board, rng: random.Random) -> None:
     """Change the board's tree (shapes and solution together) until its puzzle has exactly one
-    solution, found by deduction alone; repairs only where the solver is left undecided.
+    solution, proved by deduction (or, after many rounds, by search); repairs only where the
+    solver is left undecided and re-solves only around the repairs until the final proof.
 
     The tree stays a spanning tree with at most 3 arms per tile. Changed tiles get their new
-    solution rotation as current rotation; other rotations are kept.
+    solution rotation as current rotation; other rotations are kept. Raises ValueError when the
+    board's solution is not a spanning tree of its shapes with at most 3 arms per tile.
     """
     w, h, n = board.width, board.height, board.size
     nb = _neighbours(w, h)
@@ -749,6 +754,8 @@ def make_unique(board: Board, rng: random.Random) -> None:
                 if changed:
                     touched = touched + changed
                     break
+                if len(spot) == n:  # pragma: no cover - a tree always has a free link
+                    raise RuntimeError("make_unique: no link can be added anywhere")
                 spot = _grow_region(spot, nb)
         # Next round: re-solve only around the undecided and changed tiles, the rest fixed.
         free = _marked(touched, nb, n, _MARGIN)
@@ -788,12 +795,21 @@ def _conditional_state(
     st = _State(w, h)
     n = st.n
     nb = st.nb
-    cand = [0] * n
-    dec = [0] * n
-    opn = [0] * n
+    cand = [1 << m for m in arms]
+    dec = [15] * n
+    opn = list(arms)
     nund = 0
     queue: list[int] = []
+    edge = bytearray(n)  # tiles with an edge to a flagged tile: their knowledge is partial
     for t in range(n):
+        if free[t]:
+            edge[t] = 1
+            for u in nb[4 * t : 4 * t + 4]:
+                if u >= 0:
+                    edge[u] = 1
+    for t in range(n):
+        if not edge[t]:
+            continue
         m = arms[t]
         known = 0
         k = 4 * t
@@ -809,13 +825,9 @@ def _conditional_state(
             cand[t] = c
             if _POP[c] > 1:
                 nund += 1
-            queue.append(t)
-        else:
-            cand[t] = 1 << m
-            opn[t] = m & known
-            if known != 15:
-                queue.append(t)
+        opn[t] = m & known
         dec[t] = known
+        queue.append(t)
     par = list(range(n))
     sz = [1] * n
     ex = [_ARMS[arms[t]] - _ARMS[opn[t]] for t in range(n)]

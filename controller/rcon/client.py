@@ -65,8 +65,10 @@ class RconClient(MCRcon):  # type: ignore[misc]  # mcrcon ships no type informat
     ``timeout`` is the longest silence (seconds, float) tolerated while waiting for reply bytes;
     ``connect_timeout`` bounds the TCP connect; ``backoff`` is ``(first, cap)`` of the jittered
     exponential delay between failed connection attempts; ``connect_attempts`` is how many
-    attempts one call makes before raising :class:`RconUnavailable`. ``flavour`` fixes the
-    server flavour instead of detecting it with ``minecraft:list`` on every connect.
+    attempts one call makes before raising :class:`RconUnavailable`; ``sleep``, ``clock`` and
+    ``rng`` are injectable for tests (the default sleep is cut short by :meth:`close`).
+    ``flavour`` fixes the server flavour instead of detecting it with ``minecraft:list`` (one
+    command, counted in ``commands_sent``) on every connect.
     ``skip_short_probe`` skips the end-of-reply probe after a first packet shorter than 4096
     UTF-16 units (safe on vanilla and Paper, which fill every chunk but the last; never used
     against SRCDS-style servers, which split by bytes).
@@ -84,7 +86,7 @@ class RconClient(MCRcon):  # type: ignore[misc]  # mcrcon ships no type informat
         connect_attempts: int = 3,
         flavour: Flavour | None = None,
         skip_short_probe: bool = False,
-        sleep: Callable[[float], None] = time.sleep,
+        sleep: Callable[[float], object] | None = None,
         clock: Callable[[], float] = time.monotonic,
         rng: random.Random | None = None,
     ) -> None:
@@ -112,7 +114,8 @@ class RconClient(MCRcon):  # type: ignore[misc]  # mcrcon ships no type informat
         self.backoff_delays: list[float] = []
         self.__password = password
         self._fixed_flavour = flavour
-        self._sleep = sleep
+        self._wake = threading.Event()
+        self._sleep: Callable[[float], object] = sleep or self._wake.wait
         self._clock = clock
         self._rng = rng or random.Random()
         self._lock = threading.Lock()
@@ -147,16 +150,16 @@ class RconClient(MCRcon):  # type: ignore[misc]  # mcrcon ships no type informat
         return self.socket is not None
 
     def connect(self) -> None:
-        """Connect and log in now (with backoff) unless already connected."""
+        """Connect and log in now (with backoff) unless already connected; reopens if closed."""
         with self._lock:
-            self._closed = False
+            self._reopen()
             if self.socket is None:
                 self._connect_with_backoff()
 
     def reconnect(self) -> None:
         """Drop the current connection (if any) and connect again, with backoff."""
         with self._lock:
-            self._closed = False
+            self._reopen()
             self._drop("reconnect requested")
             self._connect_with_backoff()
 
@@ -166,8 +169,12 @@ class RconClient(MCRcon):  # type: ignore[misc]  # mcrcon ships no type informat
             self._drop("disconnect requested")
 
     def close(self) -> None:
-        """Close for good: wakes a command blocked in another thread; later commands fail."""
+        """Close: wakes a command or backoff wait in another thread; commands then fail.
+
+        Only :meth:`connect` or :meth:`reconnect` open the client again.
+        """
         self._closed = True
+        self._wake.set()
         sock = self.socket
         if sock is not None:
             try:
@@ -245,6 +252,11 @@ class RconClient(MCRcon):  # type: ignore[misc]  # mcrcon ships no type informat
         """The known flavour; vanilla (no prefix) when detection was skipped."""
         return self.flavour or "vanilla"
 
+    def _reopen(self) -> None:
+        """Clear a previous :meth:`close` (caller holds the lock)."""
+        self._closed = False
+        self._wake.clear()
+
     def _new_id(self) -> int:
         """The next positive request id (rconx rejects ids <= 0)."""
         self._next_id = self._next_id % _MAX_ID + 1
@@ -277,6 +289,8 @@ class RconClient(MCRcon):  # type: ignore[misc]  # mcrcon ships no type informat
                 if wait > 0:
                     self.backoff_delays.append(wait)
                     self._sleep(wait)
+                if self._closed:
+                    raise RconUnavailable(f"RCON client for {self._where} is closed")
             try:
                 self._open()
             except (RconUnavailable, RconProtocolError) as exc:

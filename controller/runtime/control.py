@@ -16,7 +16,14 @@ from typing import IO, Any
 
 from controller.errors import RoomError
 
-__all__ = ["RoomLock", "is_running", "write_request", "take_request", "wait_done"]
+__all__ = [
+    "RoomLock",
+    "is_running",
+    "write_request",
+    "take_request",
+    "finish_request",
+    "wait_done",
+]
 
 
 def _lock_path(state_dir: Path, room: str) -> Path:
@@ -83,25 +90,41 @@ def write_request(state_dir: Path, room: str, request: dict[str, Any]) -> Path:
     return path
 
 
+def _working_path(state_dir: Path, room: str) -> Path:
+    return state_dir / f"{room}.request.working"
+
+
 def take_request(state_dir: Path, room: str) -> dict[str, Any] | None:
-    """The pending request, removed from disk; None when there is none (or it is unreadable)."""
-    path = _request_path(state_dir, room)
+    """The pending request, moved aside while it is carried out; None when there is none.
+
+    An unreadable request is dropped. Call `finish_request` once it has been carried out.
+    """
+    path, working = _request_path(state_dir, room), _working_path(state_dir, room)
     try:
-        text = path.read_text(encoding="utf-8")
+        os.replace(path, working)
     except FileNotFoundError:
         return None
-    path.unlink(missing_ok=True)
     try:
-        data = json.loads(text)
-    except json.JSONDecodeError:
+        data = json.loads(working.read_text(encoding="utf-8"))
+    except (OSError, json.JSONDecodeError):
+        working.unlink(missing_ok=True)
         return None
-    return data if isinstance(data, dict) else None
+    if not isinstance(data, dict):
+        working.unlink(missing_ok=True)
+        return None
+    return data
+
+
+def finish_request(state_dir: Path, room: str) -> None:
+    """Mark the request taken by `take_request` as done."""
+    _working_path(state_dir, room).unlink(missing_ok=True)
 
 
 def wait_done(path: Path, timeout: float = 15.0) -> bool:
-    """Wait until the daemon has taken a request."""
+    """Wait until the daemon has carried out a request (written to `path`)."""
+    working = path.with_name(path.name.removesuffix(".json") + ".working")
     deadline = time.monotonic() + timeout
-    while path.exists():
+    while path.exists() or working.exists():
         if time.monotonic() > deadline:
             return False
         time.sleep(0.05)

@@ -10,7 +10,7 @@ from pathlib import Path
 
 from controller.config import Config, ServerConfig
 from controller.errors import ConfigError, RconError, RconUnavailable
-from controller.runtime.control import RoomLock, take_request
+from controller.runtime.control import RoomLock, finish_request, take_request
 from controller.runtime.link import CommandClient, Link
 from controller.runtime.pipes_room import PipesRoom, Progress
 from controller.world.commands import poll_commands
@@ -118,7 +118,10 @@ class Daemon:
                 for room in rooms:
                     request = take_request(self.state_dir, room.name)
                     if request is not None:
-                        room.handle_request(link, request)
+                        try:
+                            room.handle_request(link, request)
+                        finally:
+                            finish_request(self.state_dir, room.name)
                     room.periodic(link)
             except RconUnavailable as exc:
                 if server not in self.down:

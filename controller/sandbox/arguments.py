@@ -9,6 +9,7 @@ NBT parsing and printing come from helper-N's ``controller.sandbox.nbt`` package
 from __future__ import annotations
 
 import math
+import re
 from dataclasses import dataclass
 from typing import Any
 
@@ -88,16 +89,15 @@ def parse_component(reader: StringReader) -> Any:
 
 
 # ------------------------------------------------------------------------------ ids & ranges
-def _allowed_in_identifier(c: str) -> bool:
-    return "0" <= c <= "9" or "a" <= c <= "z" or c in "_:/.-"
+_IDENT = re.compile(r"[0-9a-z_:/.\-]*")
 
 
 def parse_identifier(reader: StringReader) -> str:
     """Identifier.read: `[0-9a-z_:/.-]*`, namespace defaults to minecraft (`Invalid ID`)."""
     start = reader.cursor
-    while reader.can_read() and _allowed_in_identifier(reader.peek()):
-        reader.skip()
-    text = reader.string[start : reader.cursor]
+    m = _IDENT.match(reader.string, start)
+    text = m.group(0) if m else ""
+    reader.cursor = start + len(text)
     if text.count(":") > 1:
         reader.cursor = start
         raise reader.error(tr("argument.id.invalid"))
@@ -286,8 +286,11 @@ def _world_double(reader: StringReader, center: bool) -> tuple[float, bool]:
     return value, rel
 
 
-def _local_coord(reader: StringReader) -> float:
-    if not reader.can_read() or reader.peek() != "^":
+def _local_coord(reader: StringReader, start: int) -> float:
+    if not reader.can_read():
+        raise reader.error(tr("argument.pos.missing.double"))
+    if reader.peek() != "^":
+        reader.cursor = start
         raise reader.error(tr("argument.pos.mixed"))
     reader.skip()
     return reader.read_float() if reader.can_read() and reader.peek() != " " else 0.0
@@ -307,7 +310,8 @@ def _three(reader: StringReader, read: Any, incomplete: str) -> Coordinates:
 
 
 def _parse_local(reader: StringReader) -> Coordinates:
-    c = _three(reader, lambda r, i: (_local_coord(r), True), "argument.pos3d.incomplete")
+    start = reader.cursor
+    c = _three(reader, lambda r, i: (_local_coord(r, start), True), "argument.pos3d.incomplete")
     return Coordinates(c.values, (True, True, True), local=True)
 
 

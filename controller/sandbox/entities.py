@@ -62,19 +62,12 @@ def uuid_from_ints(values: list[int]) -> uuidlib.UUID:
 
 
 def _jhash(s: str) -> int:
+    """String.hashCode over UTF-16 code units."""
+    data = s.encode("utf-16-be", "surrogatepass")
     h = 0
-    for ch in s.encode("utf-16-be").decode("utf-16-be"):
-        for unit in _utf16_units(ch):
-            h = (31 * h + unit) & 0xFFFFFFFF
+    for i in range(0, len(data), 2):
+        h = (31 * h + ((data[i] << 8) | data[i + 1])) & 0xFFFFFFFF
     return h
-
-
-def _utf16_units(ch: str) -> list[int]:
-    o = ord(ch)
-    if o < 0x10000:
-        return [o]
-    o -= 0x10000
-    return [0xD800 + (o >> 10), 0xDC00 + (o & 0x3FF)]
 
 
 def java_hash_order(keys: list[str], capacity: int = 16) -> list[str]:

@@ -15,7 +15,6 @@ import logging
 import threading
 import time
 from collections.abc import Callable
-from dataclasses import dataclass, field
 from typing import Any, Generic, Literal, Protocol, TypeVar
 
 __all__ = ["MainThread", "MainThreadStopped", "TickingGame"]
@@ -39,15 +38,18 @@ class MainThreadStopped(RuntimeError):
     """Raised to callers whose task could not run because the main thread stopped."""
 
 
-@dataclass(eq=False)
 class _Task(Generic[T]):
     """A queued task (vanilla ``TickTask``: a runnable stamped with the tick it was queued at)."""
 
-    fn: Callable[[], T]
-    tick: int
-    done: threading.Event = field(default_factory=threading.Event)
-    result: T | None = None
-    error: BaseException | None = None
+    __slots__ = ("_done", "error", "fn", "result", "tick")
+
+    def __init__(self, fn: Callable[[], T], tick: int) -> None:
+        self.fn = fn
+        self.tick = tick
+        self.result: T | None = None
+        self.error: BaseException | None = None
+        self._done = threading.Lock()  # held until the task completes (cheaper than an Event)
+        self._done.acquire()
 
     def run(self) -> None:
         """Run the task, capturing its result or exception, then wake the waiter."""
@@ -55,12 +57,23 @@ class _Task(Generic[T]):
             self.result = self.fn()
         except BaseException as exc:  # handed back to the caller's thread
             self.error = exc
-        self.done.set()
+        self._done.release()
 
     def fail(self, exc: BaseException) -> None:
         """Complete the task without running it."""
         self.error = exc
-        self.done.set()
+        self._done.release()
+
+    def wait(self, timeout: float | None = None) -> bool:
+        """Wait until the task completed; False on timeout."""
+        if self._done.acquire(timeout=-1 if timeout is None else timeout):
+            self._done.release()
+            return True
+        return False
+
+    def is_done(self) -> bool:
+        """Whether the task has completed."""
+        return not self._done.locked()
 
     def outcome(self) -> T:
         """The task's result, or raise its exception."""
@@ -159,7 +172,7 @@ class MainThread:
         if self.is_current():
             return fn()
         task = self.submit(fn)
-        if not task.done.wait(timeout):
+        if not task.wait(timeout):
             raise TimeoutError("main thread did not run the task in time")
         return task.outcome()
 

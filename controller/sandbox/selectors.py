@@ -9,6 +9,7 @@ then the box and the distance. Every entity a search looks at is counted in the 
 from __future__ import annotations
 
 import random
+import re
 import uuid as uuidlib
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -25,6 +26,7 @@ if TYPE_CHECKING:
 __all__ = ["EntitySelector", "compare_nbt", "parse_selector"]
 
 _MAX = 2**31 - 1
+_UNQUOTED = re.compile(r"[0-9A-Za-z_.+\-]*")
 
 
 def compare_nbt(expected: Any, actual: Any) -> bool:
@@ -384,7 +386,12 @@ def parse_selector(reader: StringReader) -> EntitySelector:
             reader.skip()
         return sel
     start = reader.cursor
-    text = reader.read_string()
+    if reader.can_read() and reader.peek() in "\"'":
+        text = reader.read_string()
+    else:  # Brigadier readUnquotedString, with a regex for speed
+        m = _UNQUOTED.match(reader.string, start)
+        text = m.group(0) if m else ""
+        reader.cursor = start + len(text)
     try:
         if len(text) != 36:
             raise ValueError(text)

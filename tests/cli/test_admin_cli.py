@@ -33,7 +33,9 @@ def test_init_writes_the_commented_config_and_never_overwrites(
 
 def test_bad_config_exits_3_listing_every_problem(tmp_path: Path) -> None:
     cfg = tmp_path / "pipes.yaml"
-    cfg.write_text("servers: {main: {port: 99999}}\nworlds: {lobby: {origin: [0, 64], size: [1, 2]}}\n")
+    cfg.write_text(
+        "servers: {main: {port: 99999}}\nworlds: {lobby: {origin: [0, 64], size: [1, 2]}}\n"
+    )
     result = runner.invoke(app, ["status", "--config", str(cfg)])
     assert result.exit_code == 3
     assert "servers.main.port" in result.output
@@ -56,9 +58,7 @@ def test_unreachable_server_exits_4(tmp_path: Path, monkeypatch: pytest.MonkeyPa
 
 def test_unknown_world_is_a_config_error(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     cfg = tmp_path / "pipes.yaml"
-    cfg.write_text(
-        "servers: {main: {password_env: PW}}\nworlds: {lobby: {origin: [0, 64, 0]}}\n"
-    )
+    cfg.write_text("servers: {main: {password_env: PW}}\nworlds: {lobby: {origin: [0, 64, 0]}}\n")
     monkeypatch.setenv("PW", "x")
     result = runner.invoke(app, ["start", "--world", "nope", "--config", str(cfg)])
     assert result.exit_code == 3

@@ -80,6 +80,8 @@ def brute_force_solutions(board: Board) -> list[tuple[int, ...]]:
     out: list[tuple[int, ...]] = []
 
     def connected_tree() -> bool:
+        if sum(bin(m).count("1") for m in masks) != 2 * (n - 1):
+            return False  # n - 1 edges and connected <=> a spanning tree
         seen = {0}
         stack = [0]
         while stack:

@@ -402,9 +402,10 @@ def test_disconnect_then_command_reconnects(server: FakeServer) -> None:
         assert server.connections == 2 and client.connects == 2
 
 
-reply_texts = st.text(
-    alphabet=st.sampled_from(["a", "é", "§", "€", "😀", " ", "\n", "<--[HERE]"]),
-    max_size=14000,
+reply_texts = st.one_of(
+    st.text(alphabet=st.sampled_from("aé§€😀 \n"), max_size=14000),
+    st.integers(min_value=4090, max_value=12300).map(lambda n: "x" * n),
+    st.integers(min_value=2040, max_value=4100).map(lambda n: "a" + "😀" * n),
 )
 
 
@@ -426,3 +427,24 @@ def test_any_reply_comes_back_exactly_as_vanilla_sent_it(
         assert client.command("gen") == as_vanilla_sends(text)
         assert client.command("ping") == "echo:ping"
     assert shared_server.bad_reads == 0
+
+
+def test_close_cuts_a_backoff_wait_short() -> None:
+    client = RconClient("127.0.0.1", free_port(), "pw", backoff=(30.0, 30.0), connect_attempts=3)
+    outcome: list[BaseException] = []
+
+    def worker() -> None:
+        try:
+            client.connect()
+        except BaseException as exc:  # noqa: BLE001
+            outcome.append(exc)
+
+    thread = threading.Thread(target=worker)
+    thread.start()
+    while not client.backoff_delays:  # the first attempt failed, the 30 s wait began
+        threading.Event().wait(0.005)
+    client.close()
+    thread.join(timeout=5)
+    assert not thread.is_alive()
+    assert isinstance(outcome[0], RconUnavailable) and "closed" in str(outcome[0])
+    assert client.connect_failures == 1

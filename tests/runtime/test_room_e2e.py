@@ -244,3 +244,23 @@ def test_build_cost_at_31x31_is_at_most_1_1_commands_per_tile(
     state = RoomState.load(daemon.rooms["lobby"].path)
     assert state is not None and state.board.width == 31
     daemon.close()
+
+
+def test_paper_flavour_builds_and_plays_with_prefixed_commands(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    with Sandbox(flavour="paper") as sb:
+        monkeypatch.setenv("SANDBOX_PW", sb.password)
+        daemon = Daemon(make_config(sb, tmp_path), ["lobby"], connect=connect_server)
+        daemon.start()
+        room = daemon.rooms["lobby"]
+        assert getattr(daemon.links["main"].client, "flavour", None) == "paper"
+        sb.join("Alex", (0.5, 101, 0.5))
+        assert sb.use_entity("Alex", room.uuids[0])
+        daemon.poll("main")
+        assert room.state is not None and room.state.moves == 1
+        assert world_mismatches(sb, room) == []
+        sent = [e.command for e in sb.log_entries()]
+        assert any(c.startswith("minecraft:summon ") for c in sent)
+        assert any(" run minecraft:data get entity @s ItemRotation" in c for c in sent)
+        daemon.close()

@@ -26,5 +26,7 @@ def check_rows(game: Game, rows: list[tuple[str, str, str]]) -> None:
     for command, expected, source in rows:
         got = reply(game, command)
         if got != expected:
-            failures.append(f"{command!r}\n  expected {expected!r}\n  got      {got!r}\n  ({source})")
+            failures.append(
+                f"{command!r}\n  expected {expected!r}\n  got      {got!r}\n  ({source})"
+            )
     assert not failures, "\n".join(failures)

@@ -10,12 +10,34 @@ from controller.sandbox.game import Game
 from .game_helpers import FRAME, UUID1, check_rows, reply
 
 FRAME_A = FRAME.format(
-    x=0, y=64, z=0, rot=2, u0=1, u1=-2, u2=3, u3=4, room="lobby", i=3, j=7,
-    extra=',"pipes.ae"', map=1000005,
+    x=0,
+    y=64,
+    z=0,
+    rot=2,
+    u0=1,
+    u1=-2,
+    u2=3,
+    u3=4,
+    room="lobby",
+    i=3,
+    j=7,
+    extra=',"pipes.ae"',
+    map=1000005,
 )
 FRAME_B = FRAME.format(
-    x=1, y=64, z=0, rot=0, u0=5, u1=6, u2=7, u3=8, room="lobby", i=4, j=7,
-    extra=',"pipes.aw"', map=1000006,
+    x=1,
+    y=64,
+    z=0,
+    rot=0,
+    u0=5,
+    u1=6,
+    u2=7,
+    u3=8,
+    room="lobby",
+    i=4,
+    j=7,
+    extra=',"pipes.aw"',
+    map=1000006,
 )
 PRELOAD = (
     "summon minecraft:item_frame 0 60 0 {Facing:0b,Fixed:1b,Invisible:1b,UUID:[I;9,9,9,9],"
@@ -48,13 +70,25 @@ ROWS = [
         "Chunk at [2, 0] in minecraft:overworld is not marked for force loading",
         "vanilla.md §3.9",
     ),
-    ("execute if loaded 0 64 0", "Test failed", "vanilla.md Chunk ticket levels (entities load next tick)"),
+    (
+        "execute if loaded 0 64 0",
+        "Test failed",
+        "vanilla.md Chunk ticket levels (entities load next tick)",
+    ),
     ("fill -1 61 -1 2 63 2 minecraft:oak_log[axis=y]", "Successfully filled 48 block(s)", "§3.1"),
     ("fill 0 61 0 1 63 1 minecraft:melon", "Successfully filled 12 block(s)", "vanilla.md §3.1"),
     ("fill 0 61 0 1 63 1 minecraft:melon", "No blocks were filled", "vanilla.md §3.1"),
-    ("fill 0 61 0 1 61 1 minecraft:pumpkin replace minecraft:melon", "Successfully filled 4 block(s)", "§3.1"),
+    (
+        "fill 0 61 0 1 61 1 minecraft:pumpkin replace minecraft:melon",
+        "Successfully filled 4 block(s)",
+        "§3.1",
+    ),
     ("fill 0 64 0 1 64 1 minecraft:air", "No blocks were filled", "vanilla.md §3.1"),
-    ("fill 0 65 0 1 65 1 minecraft:stone keep", "Successfully filled 4 block(s)", "vanilla.md §3.1"),
+    (
+        "fill 0 65 0 1 65 1 minecraft:stone keep",
+        "Successfully filled 4 block(s)",
+        "vanilla.md §3.1",
+    ),
     ("fill 0 65 0 1 65 1 minecraft:pumpkin keep", "No blocks were filled", "vanilla.md §3.1"),
     ("fill 0 65 0 1 65 1 minecraft:air", "Successfully filled 4 block(s)", "vanilla.md §3.1"),
     (
@@ -142,7 +176,11 @@ ROWS = [
         "Modified entity data of pipes:lobby:3:7",
         "vanilla.md §3.5",
     ),
-    (f"data get entity {UUID1} ItemRotation", "pipes:lobby:3:7 has the following entity data: 1b", "§3.5"),
+    (
+        f"data get entity {UUID1} ItemRotation",
+        "pipes:lobby:3:7 has the following entity data: 1b",
+        "§3.5",
+    ),
     (
         f'data modify entity {UUID1} Item.components."minecraft:map_id" set value 1000009',
         "Modified entity data of pipes:lobby:3:7",
@@ -164,7 +202,8 @@ ROWS = [
         "vanilla.md §3.5",
     ),
     (
-        "execute as @e[type=minecraft:item_frame,tag=pipes.lobby] run data get entity @s ItemRotation",
+        "execute as @e[type=minecraft:item_frame,tag=pipes.lobby] run"
+        " data get entity @s ItemRotation",
         "pipes:lobby:3:7 has the following entity data: 1b"
         "pipes:lobby:4:7 has the following entity data: 0b"
         "Item Frame has the following entity data: 0b",
@@ -193,7 +232,7 @@ ROWS = [
         "Test failed. Count: 3",
         "vanilla.md §3.8",
     ),
-    (f"title {BOX} title \"Solved!\"", "No player was found", "vanilla.md §3.10"),
+    (f'title {BOX} title "Solved!"', "No player was found", "vanilla.md §3.10"),
     (f'tellraw {BOX} "text"', "No player was found", "vanilla.md §3.10"),
     (
         f"playsound minecraft:ui.toast.challenge_complete master {BOX}",
@@ -270,7 +309,9 @@ def test_command_forms_vanilla() -> None:
 def test_paper_differences_on_the_same_forms() -> None:
     game = Game("paper")
     assert game.execute("minecraft:list") == ["There are 0 of a max of 20 players online: "]
-    assert game.execute("foo") == ["Unknown or incomplete command. See below for error\nfoo<--[HERE]"]
+    assert game.execute("foo") == [
+        "Unknown or incomplete command. See below for error\nfoo<--[HERE]"
+    ]
     assert reply(game, "forceload add 0 0") == (
         "Marked chunk [0, 0] in minecraft:overworld to be force loaded"
     )

@@ -1,5 +1,6 @@
 """World behaviour of the sandbox game: chunk loading timing, frames popping, players, save/load,
-cost counters and the Paper differences (vanilla.md §5, §9, "Chunk ticket levels"; paper.md §3.4)."""
+cost counters and Paper differences (vanilla.md §5, §9, "Chunk ticket levels"; paper.md §3.4).
+"""
 
 from __future__ import annotations
 
@@ -112,9 +113,7 @@ def test_non_fixed_frame_without_support_pops_on_its_100_tick_check() -> None:
 
 def test_supported_and_fixed_frames_survive() -> None:
     game = frame_world()
-    game.execute(
-        "summon minecraft:item_frame 2 64 0 {Facing:1b,Fixed:1b,UUID:[I;7,7,7,7]}"
-    )
+    game.execute("summon minecraft:item_frame 2 64 0 {Facing:1b,Fixed:1b,UUID:[I;7,7,7,7]}")
     for _ in range(250):
         game.tick()
     assert game.entity_nbt(U1) is not None
@@ -172,7 +171,7 @@ def test_frame_position_and_default_facing() -> None:
 
 def test_save_and_load_round_trip(tmp_path: pathlib.Path) -> None:
     game = frame_world()
-    game.execute("scoreboard objectives add pipes_best dummy \"Best\"")
+    game.execute('scoreboard objectives add pipes_best dummy "Best"')
     game.execute("scoreboard players set #lobby pipes_best 7")
     game.execute("gamerule max_block_modifications 100")
     game.tick()
@@ -200,8 +199,19 @@ def room_with_frames(n: int = 31) -> Game:
     for i in range(n):
         for j in range(n):
             cmd = FRAME.format(
-                x=i, y=64, z=j, rot=(i + j) % 4, u0=0, u1=0, u2=i, u3=j + 1, room="R",
-                i=i, j=j, extra="", map=1000000 + i,
+                x=i,
+                y=64,
+                z=j,
+                rot=(i + j) % 4,
+                u0=0,
+                u1=0,
+                u2=i,
+                u3=j + 1,
+                room="R",
+                i=i,
+                j=j,
+                extra="",
+                map=1000000 + i,
             )
             assert reply(game, cmd).startswith("Summoned new")
     game.tick()
@@ -231,7 +241,8 @@ def test_cost_of_the_poll_command_scales_with_players_not_frames() -> None:
         1
         for i in range(31)
         for j in range(31)
-        if (i + j) % 4 == 0 and (i + 0.5 - 15.5) ** 2 + (64.03125 - 65) ** 2 + (j + 0.5 - 15.5) ** 2 <= 36
+        if (i + j) % 4 == 0
+        and (i + 0.5 - 15.5) ** 2 + (64.03125 - 65) ** 2 + (j + 0.5 - 15.5) ** 2 <= 36
     )
     assert one["nbt_serializations"] == near_r0
     assert 0 < one["entities_examined"] < 961

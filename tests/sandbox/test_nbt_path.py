@@ -13,6 +13,7 @@ from nbtlib.tag import Byte, Compound, Double, Float, Int, IntArray, List, Short
 from controller.sandbox.nbt.path import (
     NbtPath,
     NbtPathRuntimeError,
+    as_number,
     compare_nbt,
     copy_tag,
     data_get,
@@ -278,9 +279,12 @@ def test_format_scale(scale: float, text: str) -> None:
 
 
 def test_numeric_value_and_floor() -> None:
-    assert numeric_value(Float(0.1)) == pytest.approx(0.10000000149011612, abs=0)
-    assert numeric_value(Short(3)) == 3.0
-    assert numeric_value(String("3")) is None
+    assert numeric_value(Float(0.1), "x") == pytest.approx(0.10000000149011612, abs=0)
+    assert numeric_value(Short(3), "x") == 3.0
+    assert as_number(String("3")) is None
+    with pytest.raises(CommandSyntaxError) as info:
+        numeric_value(String("3"), NbtPath.of("Item.id"))
+    assert info.value.message == "Can't get Item.id; only numeric tags are allowed"
     assert java_floor(math.nan) == 0
     assert java_floor(-0.5) == -1
     assert java_floor(-math.inf) == -(2**31)

@@ -84,7 +84,7 @@ def test_tasks_run_in_submission_order(vanilla: MainThread) -> None:
     tasks = [vanilla.submit(lambda i=i: order.append(i)) for i in range(20)]
     gate.set()
     for task in [blocker, *tasks]:
-        assert task.done.wait(10)
+        assert task.wait(10)
     assert order == list(range(20))
 
 
@@ -102,7 +102,7 @@ def test_vanilla_lag_makes_tasks_wait_until_older_than_3_ticks(vanilla: MainThre
     vanilla.wait_ticks(2, timeout=30)
     for _ in range(3):
         task = vanilla.submit(lambda: vanilla.tick_count)
-        assert task.done.wait(10)
+        assert task.wait(10)
         assert task.outcome() > task.tick + 3
     vanilla.set_tick_ms(0)
 
@@ -113,7 +113,7 @@ def test_paper_drains_tasks_at_tick_start_even_when_lagging(paper: MainThread) -
     paper.wait_ticks(2, timeout=30)
     for _ in range(3):
         task = paper.submit(lambda: paper.tick_count)
-        assert task.done.wait(10)
+        assert task.wait(10)
         assert task.outcome() <= task.tick + 1
     paper.set_tick_ms(0)
 
@@ -129,8 +129,8 @@ def test_stop_fails_queued_tasks(game: CountingGame) -> None:
     stopper.start()
     gate.set()
     stopper.join(10)
-    assert blocker.done.is_set()
-    assert queued.done.wait(10)
+    assert blocker.is_done()
+    assert queued.wait(10)
     with pytest.raises(MainThreadStopped):
         queued.outcome()
     with pytest.raises(MainThreadStopped):

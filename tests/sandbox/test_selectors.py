@@ -17,7 +17,7 @@ PARSE_ROWS = [
         "Unknown selector type '@x'kill @x<--[HERE]",
         "lang argument.entity.selector.unknown; EntitySelectorParser cursor reset",
     ),
-    ("kill @", "Missing selector type" "kill @<--[HERE]", "lang argument.entity.selector.missing"),
+    ("kill @", "Missing selector typekill @<--[HERE]", "lang argument.entity.selector.missing"),
     ("kill @e[foo=1]", "Unknown option 'foo'kill @e[foo=1]<--[HERE]", "EntitySelectorOptions.get"),
     (
         "kill @e[type=minecraft:nope]",
@@ -59,7 +59,7 @@ PARSE_ROWS = [
         "vanilla.md §4.2 (whole command)",
     ),
     (
-        "title @e title \"x\"",
+        'title @e title "x"',
         "Only players may be affected by this command, but the provided selector includes entities"
         'title @e title "x"<--[HERE]',
         "lang argument.player.entities",
@@ -109,7 +109,8 @@ def test_selector_options_against_rows() -> None:
         ("execute if entity @e[x=0,y=63,z=0,dx=5,dy=2,dz=2]", "Test passed. Count: 2", "dx box"),
         ("execute if entity @e[limit=2]", "Test passed. Count: 2", "limit"),
         (
-            "execute as @e[x=10,y=64,z=1,sort=nearest,limit=1,type=marker] run data get entity @s UUID",
+            "execute as @e[x=10,y=64,z=1,sort=nearest,limit=1,type=marker] run"
+            " data get entity @s UUID",
             "Marker has the following entity data: [I; 0, 0, 0, 2]",
             "sort=nearest",
         ),
@@ -119,7 +120,7 @@ def test_selector_options_against_rows() -> None:
             "sort=furthest",
         ),
         (
-            "execute as @e[nbt={Tags:[\"b\"]}] run data get entity @s CustomName",
+            'execute as @e[nbt={Tags:["b"]}] run data get entity @s CustomName',
             'm1 has the following entity data: "m1"',
             "nbt= with partial list",
         ),

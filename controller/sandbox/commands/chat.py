@@ -130,10 +130,8 @@ def _playsound(game: Game) -> Callable[[Ctx, Source], int]:
 
 
 def _particle_id(reader: StringReader) -> str:
-    start = reader.cursor
     ident = parse_identifier(reader)
     if not ident.startswith("minecraft:") or strip_namespace(ident) not in registry().particles:
-        reader.cursor = start
         raise reader.error(tr("particle.notFound", ident))
     return ident
 

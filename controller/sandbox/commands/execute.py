@@ -36,11 +36,13 @@ Test = Callable[[Ctx, Source], int]  # >0 / 0; boolean tests return 1 / 0
 
 
 def _dimension(reader: StringReader) -> str:
-    start = reader.cursor
-    ident = parse_identifier(reader)
+    """DimensionArgument: an id, looked up when the command runs."""
+    return parse_identifier(reader)
+
+
+def _level(ident: str) -> str:
     if ident not in DIMENSIONS:
-        reader.cursor = start
-        raise reader.error(tr("argument.dimension.invalid", ident))
+        raise CommandSyntaxError(tr("argument.dimension.invalid", ident))
     return ident
 
 
@@ -126,7 +128,7 @@ def _if_branch(game: Game, execute: Node, expected: bool) -> Node:
         return 1 if game.world.is_loaded_for_execute(source.dimension, x, z) else 0
 
     def dimension_test(ctx: Ctx, source: Source) -> int:
-        return 1 if source.dimension == ctx["dimension"] else 0
+        return 1 if source.dimension == _level(ctx["dimension"]) else 0
 
     def score_match(ctx: Ctx, source: Source) -> int:
         return (
@@ -354,7 +356,7 @@ def register(root: Node, game: Game) -> None:
         ]
 
     def in_mod(ctx: Ctx, source: Source) -> list[Source]:
-        return [replace(source, dimension=ctx["dimension"])]
+        return [replace(source, dimension=_level(ctx["dimension"]))]
 
     def align_mod(ctx: Ctx, source: Source) -> list[Source]:
         axes: str = ctx["axes"]

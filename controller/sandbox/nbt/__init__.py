@@ -2,6 +2,7 @@
 
 from controller.sandbox.nbt.path import (
     NbtPath,
+    as_number,
     compare_nbt,
     copy_tag,
     data_get,
@@ -17,6 +18,7 @@ from controller.sandbox.nbt.snbt import parse_compound, parse_tag, parse_tag_ful
 
 __all__ = [
     "NbtPath",
+    "as_number",
     "compact",
     "compare_nbt",
     "copy_tag",

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 import math
 import struct
 from fractions import Fraction
@@ -12,6 +13,7 @@ __all__ = [
     "java_float_str",
     "parse_java_double",
     "parse_java_float",
+    "shortest_exact",
     "to_float32",
 ]
 
@@ -160,6 +162,12 @@ def _special(value: float) -> str | None:
 
 def java_double_str(value: float) -> str:
     """Java's Double.toString / String.valueOf(double) (JDK 19+ shortest-decimal rules)."""
+    return _double_str_bits(struct.unpack("<Q", struct.pack("<d", value))[0])
+
+
+@functools.lru_cache(maxsize=8192)
+def _double_str_bits(bits: int) -> str:
+    value: float = struct.unpack("<d", struct.pack("<Q", bits))[0]
     special = _special(value)
     if special is not None:
         return special
@@ -169,7 +177,12 @@ def java_double_str(value: float) -> str:
 
 def java_float_str(value: float) -> str:
     """Java's Float.toString of `value` rounded to float32 (JDK 19+ shortest-decimal rules)."""
-    value = to_float32(value)
+    return _float_str_bits(struct.unpack("<I", struct.pack("<f", to_float32(value)))[0])
+
+
+@functools.lru_cache(maxsize=8192)
+def _float_str_bits(bits: int) -> str:
+    value: float = struct.unpack("<f", struct.pack("<I", bits))[0]
     special = _special(value)
     if special is not None:
         return special

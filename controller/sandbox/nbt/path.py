@@ -39,6 +39,8 @@ from controller.sandbox.reader import CommandSyntaxError, StringReader
 
 __all__ = [
     "NbtPath",
+    "NbtPathRuntimeError",
+    "as_number",
     "compare_nbt",
     "copy_tag",
     "data_get",
@@ -254,7 +256,15 @@ def merge_data(old: Tag, nbt: Tag) -> Tag:
 # -- numbers for `data get` ----------------------------------------------------------------------
 
 
-def numeric_value(tag: Tag) -> float | None:
+def numeric_value(tag: Tag, path: NbtPath | str) -> float:
+    """``NumericTag.doubleValue()``; other tags fail like ``data get <path> <scale>``."""
+    number = as_number(tag)
+    if number is None:
+        raise CommandSyntaxError(tr("commands.data.get.invalid", str(path)))
+    return number
+
+
+def as_number(tag: Tag) -> float | None:
     """``NumericTag.doubleValue()``, or None for non-numeric tags."""
     if isinstance(tag, Float):
         return to_float32(float(tag))
@@ -297,7 +307,7 @@ def data_get(root: Tag, path: NbtPath) -> tuple[Tag, int]:
     Result: floor of a number, size of a list/array/compound, length of a string.
     """
     tag = _single(root, path)
-    number = numeric_value(tag)
+    number = as_number(tag)
     if number is not None:
         return tag, java_floor(number)
     if _is_collection(tag) or isinstance(tag, Compound):
@@ -309,10 +319,7 @@ def data_get(root: Tag, path: NbtPath) -> tuple[Tag, int]:
 
 def data_get_scaled(root: Tag, path: NbtPath, scale: float) -> int:
     """``data get … <path> <scale>``: floor(value × scale), numeric tags only."""
-    number = numeric_value(_single(root, path))
-    if number is None:
-        raise CommandSyntaxError(tr("commands.data.get.invalid", str(path)))
-    return java_floor(number * scale)
+    return java_floor(numeric_value(_single(root, path), path) * scale)
 
 
 def _single(root: Tag, path: NbtPath) -> Tag:

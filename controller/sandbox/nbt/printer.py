@@ -14,6 +14,7 @@ every command, so neither occurs for the sandbox's compounds.
 
 from __future__ import annotations
 
+import functools
 import math
 import re
 from collections.abc import Iterable
@@ -53,7 +54,6 @@ _MAX_DEPTH = 64
 _MAX_LENGTH = 128
 _SIMPLE_VALUE = re.compile(r"[A-Za-z0-9._+-]+")
 _UNQUOTED_KEY = re.compile(r"[A-Za-z._]+[A-Za-z0-9._+-]*")
-_NUMERIC = (Byte, Short, Int, Long, Float, Double)
 _CONTROL_ESCAPES = {"\b": "b", "\t": "t", "\n": "n", "\f": "f", "\r": "r"}
 _PAPER_LOAD = 0.800000011920929  # (double) 0.8f
 
@@ -133,8 +133,12 @@ def paper_order(keys: Iterable[str]) -> list[str]:
 
 def key_order(compound: Any, order: Order = "vanilla") -> list[str]:
     """The order in which the server iterates (and so prints) a compound's keys."""
-    keys = list(compound.keys())
-    return hashmap_order(keys) if order == "vanilla" else paper_order(keys)
+    return list(_cached_order(tuple(compound.keys()), order))
+
+
+@functools.lru_cache(maxsize=4096)
+def _cached_order(keys: tuple[str, ...], order: Order) -> tuple[str, ...]:
+    return tuple(hashmap_order(keys) if order == "vanilla" else paper_order(keys))
 
 
 def quote_and_escape(text: str) -> str:
@@ -211,11 +215,9 @@ def _visit(tag: Any, depth: int, order: Order) -> str:
         if depth >= _MAX_DEPTH:
             return "[<...>]"
         elements = [_unwrap(e) for e in tag] if tag.subtype is Compound else list(tag)
-        wrap = len(elements) < 8 and not all(isinstance(e, _NUMERIC) for e in elements)
-        shown = elements[:_MAX_LENGTH] if wrap else elements
-        body = ", ".join(_visit(e, depth + 1, order) for e in shown)
-        if wrap and len(elements) > _MAX_LENGTH:  # pragma: no cover - wrap needs < 8 elements
-            body += "<...>"
+        # Vanilla only cuts lists at 128 in its "wrapped" branch, which needs fewer than 8
+        # elements: in effect lists are never cut, and both branches print "a, b".
+        body = ", ".join(_visit(e, depth + 1, order) for e in elements)
         return f"[{body}]"
     if isinstance(tag, Compound):
         if len(tag) == 0:
