@@ -14,13 +14,12 @@ have. The argument holds for any starting subtree, so it covers ``prim``, the gr
 
 from __future__ import annotations
 
-import importlib
 import math
 import random
-from collections.abc import Callable
-from typing import Any
 
 from controller.puzzle.model import DELTA, MAX_SIZE, MIN_SIZE, Board, shape_of_mask
+from controller.puzzle.shuffle import shuffle
+from controller.puzzle.solver import make_unique
 
 __all__ = [
     "GENERATORS",
@@ -435,18 +434,6 @@ def build_tree(
     return board_from_arms(width, height, src, arms, seed=seed, generator=generator, meta=meta)
 
 
-def _solver_hook(name: str) -> Callable[..., Any] | None:
-    """A function of helper-2b's solver module, or None while it does not exist."""
-    try:
-        solver = importlib.import_module("controller.puzzle.solver")
-    except ModuleNotFoundError as exc:
-        if exc.name != "controller.puzzle.solver":
-            raise
-        return None
-    fn = getattr(solver, name, None)
-    return fn if callable(fn) else None
-
-
 def generate(
     width: int,
     height: int,
@@ -458,9 +445,11 @@ def generate(
     source: tuple[int, int] | None = None,
     unique: bool = True,
 ) -> Board:
-    """Build a tree, make its solution unique when asked (and the solver exists), then shuffle."""
-    from controller.puzzle.shuffle import shuffle
+    """Build a tree, make its solution unique when asked, then shuffle the rotations.
 
+    ``unique`` runs :func:`controller.puzzle.solver.make_unique`, which may change the tree
+    locally (``meta["coverage"]`` of ``walk`` describes the route before that repair).
+    """
     rng = random.Random(seed)
     board = build_tree(
         width,
@@ -472,17 +461,11 @@ def generate(
         source=source,
         rng=rng,
     )
-    made_unique = False
     if unique:
-        make_unique = _solver_hook("make_unique")
-        if make_unique is not None:
-            result = make_unique(board, rng)
-            if isinstance(result, Board):
-                board = result
-            made_unique = True
+        make_unique(board, rng)
     board.rotations = list(board.solution)
     board.seed = seed
     board.generator = generator
-    board.meta["unique"] = made_unique
+    board.meta["unique"] = unique
     shuffle(board, rng)
     return board

@@ -27,6 +27,7 @@ __all__ = [
     "parse_block_pos",
     "parse_block_predicate",
     "parse_block_state",
+    "parse_column_pos",
     "parse_component",
     "parse_compound",
     "parse_identifier",
@@ -331,18 +332,18 @@ def parse_vec3(reader: StringReader, center: bool = True) -> Coordinates:
     )
 
 
-def parse_column_pos(reader: StringReader) -> tuple[int, int]:
-    """ColumnPosArgument: two block coordinates (relative to the origin: source at 0,0)."""
+def parse_column_pos(reader: StringReader) -> Coordinates:
+    """ColumnPosArgument: `x z`, each absolute or `~` (y is unused)."""
     start = reader.cursor
     if not reader.can_read():
         raise reader.error(tr("argument.pos.missing.int"))
-    x, _ = _world_int(reader)
+    x, rx = _world_int(reader)
     if not reader.can_read() or reader.peek() != " ":
         reader.cursor = start
         raise reader.error(tr("argument.pos2d.incomplete"))
     reader.skip()
-    z, _ = _world_int(reader)
-    return int(x), int(z)
+    z, rz = _world_int(reader)
+    return Coordinates((x, 0.0, z), (rx, False, rz))
 
 
 # ------------------------------------------------------------------------------ block states

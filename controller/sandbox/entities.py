@@ -303,6 +303,10 @@ class ItemFrame(Entity):
     invisible: bool = False
     fixed: bool = False
     check_interval: int = 0
+    _box_key: Any = field(default=None, repr=False)
+    _box: tuple[float, float, float, float, float, float] = field(
+        default=(0.0, 0.0, 0.0, 0.0, 0.0, 0.0), repr=False
+    )
 
     def set_direction(self, facing: int) -> None:
         """ItemFrame.setDirection: rotation follows the facing; the box is recomputed."""
@@ -337,7 +341,15 @@ class ItemFrame(Entity):
         )
 
     def bounding_box(self) -> tuple[float, float, float, float, float, float]:
-        """ItemFrame.calculateBoundingBox: 1/16 deep, 0.75 (1.0 with a map) wide."""
+        """ItemFrame.calculateBoundingBox: 1/16 deep, 0.75 (1.0 with a map) wide (cached)."""
+        key = (self.pos, self.facing, id(self.item))
+        if self._box_key == key:
+            return self._box
+        self._box_key = key
+        self._box = self._compute_box()
+        return self._box
+
+    def _compute_box(self) -> tuple[float, float, float, float, float, float]:
         half = 0.5 if self.has_map() else 0.375
         depth = 0.03125
         x, y, z = self.pos

@@ -1,11 +1,20 @@
 """The sandbox's single "server thread": a 20 TPS tick loop that runs queued tasks between ticks.
 
-Modelled on vanilla ``MinecraftServer.runServer`` (reference vanilla.md §2.1): after each tick the
-server waits for the next tick time and, while it waits (``waitUntilNextTick`` → ``managedBlock``),
-runs queued tasks; a task also runs when it is older than 3 ticks even if the server has no time
-left (``shouldRun(task) = task.getTick() + 3 < tickCount || haveTime()``). So an RCON command is
-answered promptly when the server is idle and waits while a (slow) tick is running. On Paper
-(paper.md §1.2, "improve tick loop") queued tasks are also drained at the start of every tick.
+A transcription of vanilla 26.1 ``MinecraftServer.runServer`` (vanilla.md §2.1; [C261]
+``server/MayaanServer.java``: ``runServer``, ``haveTime``, ``waitUntilNextTick``, ``pollTask``,
+``shouldRun``):
+
+- ``tickCount`` is incremented at the start of each tick; a queued task is stamped with it.
+- After a tick: ``mayHaveDelayedTasks = true``, ``delayedTasksMaxNextTickTimeNanos =
+  max(now + 50 ms, nextTickTime)``, then ``waitUntilNextTick``: ``runAllTasks()`` and
+  ``managedBlock(() -> !haveTime())``, polling tasks and parking until the next tick time.
+- ``haveTime() = now < (mayHaveDelayedTasks ? delayedMax : nextTickTime)``; ``pollTask`` sets
+  ``mayHaveDelayedTasks`` to whether it ran a task; ``shouldRun(task) = task.tick + 3 < tickCount
+  || haveTime()``.
+
+So a command is run promptly when the server is idle, waits while a (slow) tick runs, gets up to
+about 50 ms of task time after each tick, and is run regardless once older than 3 ticks. Paper
+(paper.md §1.2, "improve tick loop") also drains every queued task at the start of each tick.
 """
 
 from __future__ import annotations
@@ -23,7 +32,8 @@ T = TypeVar("T")
 logger = logging.getLogger("controller.sandbox")
 
 TICK_SECONDS = 0.05  # 20 ticks per second
-_OVERLOAD_SECONDS = 2.0  # vanilla skips ahead ("Can't keep up!") when more than 2 s behind
+_OVERLOAD_SECONDS = 2.0  # OVERLOADED_THRESHOLD (1 s) + 20 ticks: then "Can't keep up!" skips
+_WARNING_INTERVAL = 15.0  # OVERLOADED_WARNING_INTERVAL (10 s) + 100 ticks
 _OLD_TASK_TICKS = 3  # vanilla.md §2.1: task.getTick() + 3 < tickCount
 
 
@@ -96,7 +106,11 @@ class MainThread:
         self._name = name
         self._cond = threading.Condition()
         self._queue: collections.deque[_Task[Any]] = collections.deque()
-        self._tick_count = 0
+        self._tick_count = 0  # vanilla tickCount: ticks started
+        self._ticks_done = 0
+        self._next_tick = 0.0
+        self._delayed_max = 0.0
+        self._may_have_delayed = False
         self._tick_ms: float = 0.0  # extra time each tick takes (lag injection); 0 = normal
         self._stopping = False
         self._thread: threading.Thread | None = None
@@ -130,7 +144,7 @@ class MainThread:
 
     @property
     def tick_count(self) -> int:
-        """Ticks completed since start."""
+        """Vanilla ``tickCount``: ticks started since start (a running tick counts)."""
         return self._tick_count
 
     def pending(self) -> int:
@@ -176,48 +190,64 @@ class MainThread:
             raise TimeoutError("main thread did not run the task in time")
         return task.outcome()
 
+    @property
+    def ticks_done(self) -> int:
+        """Ticks completed since start."""
+        return self._ticks_done
+
     def wait_ticks(self, n: int, timeout: float | None = None) -> int:
-        """Block until ``n`` more ticks have completed; returns the tick count reached."""
+        """Block until ``n`` more ticks have completed; returns the completed-tick count."""
         if self.is_current():
             raise RuntimeError("cannot wait for ticks on the main thread itself")
         deadline = None if timeout is None else time.monotonic() + timeout
         with self._cond:
-            target = self._tick_count + n
-            while self._tick_count < target:
+            target = self._ticks_done + n
+            while self._ticks_done < target:
                 if self._stopping:
                     raise MainThreadStopped("the server stopped")
                 remaining = None if deadline is None else deadline - time.monotonic()
                 if remaining is not None and remaining <= 0:
                     raise TimeoutError(f"waited for {n} ticks")
                 self._cond.wait(remaining)
-            return self._tick_count
+            return self._ticks_done
 
     # -- the loop ----------------------------------------------------------------------------
 
-    def _pop_runnable(self, have_time: bool) -> _Task[Any] | None:
-        """Next task allowed to run now (vanilla ``shouldRun``), or None. Caller holds the lock."""
-        if not self._queue:
-            return None
-        task = self._queue[0]
-        if have_time or task.tick + _OLD_TASK_TICKS < self._tick_count:
-            return self._queue.popleft()
-        return None
+    def _have_time(self) -> bool:
+        """Vanilla ``haveTime()`` (no task is ever running when this is asked here)."""
+        limit = self._delayed_max if self._may_have_delayed else self._next_tick
+        return time.monotonic() < limit
 
-    def _run_tasks(self, next_tick: float, drain: bool = False) -> None:
-        """Run queued tasks that may run now (all of them when ``drain``)."""
-        while True:
-            with self._cond:
-                if self._stopping:
-                    return
-                have_time = drain or time.monotonic() < next_tick
-                task = self._pop_runnable(have_time)
-            if task is None:
-                return
+    def _poll_task(self, drain: bool = False) -> bool:
+        """Vanilla ``pollTask``: run the head task if ``shouldRun`` allows it."""
+        with self._cond:
+            if self._stopping or not self._queue:
+                task = None
+            else:
+                head = self._queue[0]
+                if drain or head.tick + _OLD_TASK_TICKS < self._tick_count or self._have_time():
+                    task = self._queue.popleft()
+                else:
+                    task = None
+        if task is not None:
             task.run()
+        self._may_have_delayed = task is not None
+        return task is not None
+
+    def _wait_for_tasks(self) -> None:
+        """Vanilla ``waitForTasks``: park until the next tick time or until a task is queued."""
+        with self._cond:
+            if self._stopping or self._queue:
+                return
+            remaining = self._next_tick - time.monotonic()
+            if remaining > 0:
+                self._cond.wait(remaining)
 
     def _do_tick(self) -> None:
-        """One game tick, stretched to ``tick_ms`` when lag is injected."""
+        """One game tick (counted in ``tickCount`` at its start), stretched to ``tick_ms``."""
         started = time.monotonic()
+        with self._cond:
+            self._tick_count += 1
         try:
             self.game.tick()
         except Exception:  # a crashing tick would stop vanilla; the sandbox logs and goes on
@@ -227,33 +257,34 @@ class MainThread:
             while (left := end - time.monotonic()) > 0:
                 time.sleep(left)
         with self._cond:
-            self._tick_count += 1
+            self._ticks_done += 1
             self._cond.notify_all()
 
     def _run(self) -> None:
-        """The server loop: tick, then serve tasks until the next tick is due."""
-        next_tick = time.monotonic()
-        while True:
-            with self._cond:
-                if self._stopping:
-                    return
-            now = time.monotonic()
-            if now - next_tick > _OVERLOAD_SECONDS:
-                next_tick = now  # "Can't keep up!": skip the missed ticks
-            next_tick += TICK_SECONDS
+        """``runServer``: overload skip, tick, then ``waitUntilNextTick``."""
+        self._next_tick = time.monotonic()
+        last_warning = self._next_tick - _WARNING_INTERVAL
+        while not self._stopping:
+            behind = time.monotonic() - self._next_tick
+            if behind > _OVERLOAD_SECONDS and self._next_tick - last_warning >= _WARNING_INTERVAL:
+                skipped = int(behind / TICK_SECONDS)
+                logger.warning(
+                    "Can't keep up! Is the server overloaded? Running %dms or %d ticks behind",
+                    int(behind * 1000),
+                    skipped,
+                )
+                self._next_tick += skipped * TICK_SECONDS
+                last_warning = self._next_tick
+            self._next_tick += TICK_SECONDS
             if self.flavour == "paper":
-                self._run_tasks(next_tick, drain=True)  # runAllTasksAtTickStart
+                while self._poll_task(drain=True):  # Paper: runAllTasksAtTickStart
+                    pass
             self._do_tick()
-            # waitUntilNextTick: runAllTasks, then managedBlock until !haveTime()
-            self._run_tasks(next_tick)
-            while True:
-                with self._cond:
-                    if self._stopping:
-                        return
-                    remaining = next_tick - time.monotonic()
-                    if remaining <= 0:
-                        break
-                    if not self._queue:
-                        self._cond.wait(remaining)
-                        continue
-                self._run_tasks(next_tick)
+            self._may_have_delayed = True
+            self._delayed_max = max(time.monotonic() + TICK_SECONDS, self._next_tick)
+            # waitUntilNextTick: runAllTasks(), then managedBlock(() -> !haveTime())
+            while self._poll_task():
+                pass
+            while not self._stopping and self._have_time():
+                if not self._poll_task():
+                    self._wait_for_tasks()

@@ -305,9 +305,16 @@ class World:
 
     def visible_entities(self) -> Iterator[Entity]:
         """Every loaded entity in level-list order, overworld first."""
-        for dim in DIMENSIONS:
-            for e in list(self.entities.values()):
-                if e.dimension == dim and self.is_visible(e):
+        later: dict[str, list[Entity]] = {}
+        for e in list(self.entities.values()):
+            if e.dimension == DIMENSIONS[0]:
+                if self.is_visible(e):
+                    yield e
+            else:
+                later.setdefault(e.dimension, []).append(e)
+        for dim in DIMENSIONS[1:]:
+            for e in later.get(dim, []):
+                if self.is_visible(e):
                     yield e
 
     def entities_in_box(
@@ -333,8 +340,9 @@ class World:
         # SectionPos.asLong order: x, then z (22-bit unsigned), then y (20-bit unsigned)
         keys.sort(key=lambda k: (k[0], k[2] & 0x3FFFFF, k[1] & 0xFFFFF))
         for sx, sy, sz in keys:
+            chunk_loaded = (dimension, sx, sz) in self.entity_status  # section column = chunk
             for e in list(self.sections.get((dimension, sx, sy, sz), [])):
-                if not self.is_visible(e):
+                if e.removed or not (isinstance(e, Player) or (chunk_loaded and not e.stored)):
                     continue
                 bx = e.bounding_box()
                 if bx[0] <= x1 and bx[3] >= x0 and bx[1] <= y1 and bx[4] >= y0:

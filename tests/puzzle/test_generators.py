@@ -269,3 +269,16 @@ def test_bad_parameters_name_the_field(kwargs: dict[str, object], field: str) ->
 def test_board_from_arms_rejects_non_pipes() -> None:
     with pytest.raises(ValueError, match="^arms:"):
         board_from_arms(3, 3, (1, 1), [15] + [1] * 8)
+
+
+def test_prim_tile_mix_is_nets() -> None:
+    # Net's no-cross frontier growth at 30x30: ends ~31%, straights ~17%, corners ~22%, tees ~30%
+    counts: Counter[Shape] = Counter()
+    for seed in range(5):
+        counts.update(Shape(s) for s in build_tree(30, 30, seed=seed).shapes)
+    total = sum(counts.values())
+    share = {shape: counts[shape] / total for shape in Shape}
+    assert 0.26 < share[Shape.END] < 0.36
+    assert 0.12 < share[Shape.STRAIGHT] < 0.22
+    assert 0.17 < share[Shape.CORNER] < 0.27
+    assert 0.25 < share[Shape.TEE] < 0.35

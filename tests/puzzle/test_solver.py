@@ -187,6 +187,16 @@ def test_no_solution_is_zero() -> None:
     assert ambiguous_tiles(board) == set(range(9))
 
 
+def test_shape_that_fits_nowhere() -> None:
+    """A tee in a corner has no orientation: no solution, and every query copes."""
+    board = random_tree_board(4, 4, 5)
+    board.shapes[0] = 2
+    assert brute_force_solutions(board) == []
+    assert count_solutions(board) == 0
+    assert solve(board) is None
+    assert ambiguous_tiles(board) == set(range(16))
+
+
 def test_is_solution_rejects_loops_and_leaks() -> None:
     """is_solution accepts the tree and rejects a leak and a disconnected/cyclic assignment."""
     board = random_tree_board(4, 4, 3)
@@ -242,6 +252,23 @@ def brute_force_par_tile(board: Board, t: int) -> int:
 def brute_force_par(board: Board) -> int:
     """Fewest clockwise clicks to reach the solution's arms, trying every rotation per tile."""
     return sum(brute_force_par_tile(board, t) for t in range(board.size))
+
+
+@settings(max_examples=40, deadline=None)
+@given(st.integers(3, 5), st.integers(3, 5), st.integers(0, 10_000), st.integers(0, 2**32))
+def test_par_is_fewest_clicks_to_any_solution(w: int, h: int, seed: int, shuffle: int) -> None:
+    """On unique boards par() is the fewest clicks to reach any brute-force solution."""
+    board = _unique_board(w, h, seed)
+    rng = random.Random(shuffle)
+    board.rotations = [rng.randrange(4) for _ in board.rotations]
+    best = min(
+        sum(
+            min(k for k in range(4) if mask_of(s, (r + k) % 4) == m)
+            for s, r, m in zip(board.shapes, board.rotations, sol, strict=True)
+        )
+        for sol in brute_force_solutions(board)
+    )
+    assert par(board) == best
 
 
 def test_par_after_solving_is_zero() -> None:

@@ -9,6 +9,8 @@ import pytest
 
 from tests.rcon.fake_server import FakeServer
 
+__all__ = ["ServerFactory", "make_server", "server"]
+
 ServerFactory = Callable[..., FakeServer]
 
 

@@ -132,12 +132,15 @@ class FakeServer:
             conn.close()
 
     def __enter__(self) -> FakeServer:
+        """Start serving."""
         return self.start()
 
     def __exit__(self, *exc: object) -> None:
+        """Stop serving."""
         self.stop()
 
     def _accept(self, listener: socket.socket) -> None:
+        """Accept loop: one thread per connection, as vanilla's ``RconThread``."""
         while self._running:
             try:
                 conn, _ = listener.accept()
@@ -152,6 +155,7 @@ class FakeServer:
             threading.Thread(target=self._serve, args=(conn,), daemon=True).start()
 
     def _reply_text(self, body: str) -> str:
+        """The whole reply text of one command (before splitting)."""
         if body.startswith("/"):
             body = body[1:]
         if body in self.responses:
@@ -169,11 +173,13 @@ class FakeServer:
         return "echo:" + body
 
     def _parse_error(self, message: str, command: str) -> str:
+        """A parse error in this flavour's form (cursor at the end of the command)."""
         context = command if len(command) <= 10 else "..." + command[-10:]
         sep = "\n" if self.flavour == "paper" else ""
         return f"{message}{sep}{context}<--[HERE]"
 
     def _serve(self, conn: socket.socket) -> None:
+        """``RconClient.run``: one read per packet; any framing error closes the socket."""
         authed = False
         try:
             while True:

@@ -49,9 +49,11 @@ class FakeTime:
         self.on_sleep = on_sleep
 
     def clock(self) -> float:
+        """The fake monotonic time."""
         return self.now
 
     def sleep(self, seconds: float) -> None:
+        """Record, advance the clock, run the hook."""
         self.sleeps.append(seconds)
         self.now += seconds
         if self.on_sleep is not None:

@@ -170,6 +170,10 @@ def Long_(value: int) -> Any:  # noqa: N802 - a tag constructor alias
         ("{a:[{k:1},{k:2}]}", "a[{k:2}].k", "5", 1, "{a: [{k: 1}, {k: 5}]}"),
         ("{a:[I;1,2]}", "a[0]", "9b", 1, "{a: [I; 9, 2]}"),
         ("{a:[I;1,2]}", "a[0]", '"x"', 0, "{a: [I; 1, 2]}"),
+        ("{a:[I;1,2]}", "a[0]", "-1.5d", 1, "{a: [I; -2, 2]}"),  # intValue = Mth.floor
+        ("{a:[B;1b]}", "a[0]", "300", 1, "{a: [B; 44b]}"),  # byteValue narrows
+        ("{a:[L;1L]}", "a[0]", "-1.5f", 1, "{a: [L; -1L]}"),  # FloatTag.longValue truncates
+        ("{a:[L;1L]}", "a[0]", "-1.5d", 1, "{a: [L; -2L]}"),  # DoubleTag.longValue floors
         ("{a:1}", "a", "1", 0, "{a: 1}"),
         ("{a:1}", "a", "1b", 1, "{a: 1b}"),
     ],

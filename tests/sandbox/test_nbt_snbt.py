@@ -153,6 +153,8 @@ def test_summon_item_frame_types() -> None:
         ),
         ("1e999", Int(1), 1),  # the float fails (not finite); the integer rule then matches "1"
         ("1a", Int(1), 1),
+        # scope leak in the packrat grammar: the arguments survive a missing ')'
+        ("bool(1", Byte(1), 4),
     ],
 )
 def test_values(text: str, expected: Any, end: int) -> None:
@@ -210,6 +212,9 @@ def test_heterogeneous_list_is_wrapped_like_vanilla_on_disk() -> None:
         ("[1,2", "Expected literal .", 4),
         ("[1 2]", "Expected literal .", 3),
         ("foo(1)", "No such operation: foo/1", 6),
+        ("foo(", "Expected a valid unquoted string", 4),
+        ("foo()", "No such operation: foo/0", 5),
+        ("foo(1", "Expected literal .", 5),
         ("bool(a)", "Expected a number or a boolean", 7),
         ('uuid("x")', "Expected a string representing a valid UUID", 9),
         ("1__", "Expected literal (", 3),

@@ -261,6 +261,15 @@ def test_header_only_command_closes_when_authed(client: RawClient) -> None:
     assert client.closed_without_reply()
 
 
+def test_header_only_packets_before_login(sandbox: Sandbox) -> None:
+    """Derived (RconClient.run): type 2 checks auth before reading the body; type 3 reads it."""
+    with RawClient(sandbox.port) as raw:
+        raw.send(struct.pack("<iii", 8, 4, 2))  # command, not logged in → auth failure reply
+        assert raw.read_packet() == (-1, 2, b"")
+        raw.send(struct.pack("<iii", 8, 5, 3))  # login with no body → new String throws → close
+        assert raw.closed_without_reply()
+
+
 def test_type_field_uses_the_persistent_buffer(sandbox: Sandbox) -> None:
     """Derived: RconClient.buf persists; a 10-byte read takes type bytes 10-11 from before."""
     with RawClient(sandbox.port) as raw:

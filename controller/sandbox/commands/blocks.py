@@ -13,8 +13,9 @@ from ..arguments import (
     parse_block_pos,
     parse_block_predicate,
     parse_block_state,
+    parse_column_pos,
 )
-from ..reader import CommandSyntaxError, StringReader
+from ..reader import CommandSyntaxError
 from ..registry import tr
 from ..world import AIR
 from . import Ctx, Node, Source, arg, lit
@@ -104,22 +105,6 @@ def _fill(game: Game, mode: str, filtered: bool) -> Callable[[Ctx, Source], int]
         return count
 
     return run
-
-
-def _column(reader: StringReader) -> Coordinates:
-    """ColumnPosArgument: `x z` (each absolute or `~`)."""
-    from ..arguments import _world_int  # shared coordinate reader
-
-    start = reader.cursor
-    if not reader.can_read():
-        raise reader.error(tr("argument.pos.missing.int"))
-    x, rx = _world_int(reader)
-    if not reader.can_read() or reader.peek() != " ":
-        reader.cursor = start
-        raise reader.error(tr("argument.pos2d.incomplete"))
-    reader.skip()
-    z, rz = _world_int(reader)
-    return Coordinates((x, 0.0, z), (rx, False, rz))
 
 
 def _chunk_str(cx: int, cz: int) -> str:
@@ -295,8 +280,8 @@ def register(root: Node, game: Game) -> None:
                 "add",
                 arg(
                     "from",
-                    _column,
-                    arg("to", _column, run=_forceload_change(game, True, True)),
+                    parse_column_pos,
+                    arg("to", parse_column_pos, run=_forceload_change(game, True, True)),
                     run=_forceload_change(game, True, False),
                 ),
             ),
@@ -305,13 +290,15 @@ def register(root: Node, game: Game) -> None:
                 lit("all", run=_forceload_remove_all(game)),
                 arg(
                     "from",
-                    _column,
-                    arg("to", _column, run=_forceload_change(game, False, True)),
+                    parse_column_pos,
+                    arg("to", parse_column_pos, run=_forceload_change(game, False, True)),
                     run=_forceload_change(game, False, False),
                 ),
             ),
             lit(
-                "query", arg("pos", _column, run=_forceload_query(game)), run=_forceload_list(game)
+                "query",
+                arg("pos", parse_column_pos, run=_forceload_query(game)),
+                run=_forceload_list(game),
             ),
         )
     )

@@ -104,29 +104,41 @@ def _narrow(value: int, bits: int) -> int:
     return value - (1 << bits) if value >= 1 << (bits - 1) else value
 
 
-def _java_long(tag: Tag) -> int:
-    """NumericTag.longValue (d2l for floats: saturating, NaN → 0)."""
+def _d2l(value: float) -> int:
+    """Java's saturating (long) cast of a double (NaN → 0)."""
+    if math.isnan(value):
+        return 0
+    return (
+        max(-(2**63), min(2**63 - 1, int(value)))
+        if math.isfinite(value)
+        else (2**63 - 1 if value > 0 else -(2**63))
+    )
+
+
+def _java_int_value(tag: Tag) -> int:
+    """NumericTag.intValue: narrowing for longs, ``Mth.floor`` for floats and doubles."""
     if isinstance(tag, Float | Double):
-        value = float(to_float32(tag) if isinstance(tag, Float) else tag)
-        if math.isnan(value):
-            return 0
-        if math.isinf(value):
-            return (2**63 - 1) if value > 0 else -(2**63)
-        return max(-(2**63), min(2**63 - 1, int(value)))
+        return java_floor(float(to_float32(tag) if isinstance(tag, Float) else tag))
+    return _narrow(int(tag), 32)
+
+
+def _java_long_value(tag: Tag) -> int:
+    """NumericTag.longValue: FloatTag truncates, DoubleTag floors (both saturate)."""
+    if isinstance(tag, Float):
+        return _d2l(to_float32(float(tag)))
+    if isinstance(tag, Double):
+        value = float(tag)
+        return _d2l(math.floor(value) if math.isfinite(value) else value)
     return int(tag)
 
 
 def _array_store(array: Tag, index: int, tag: Tag) -> bool:
-    """ByteArrayTag/IntArrayTag/LongArrayTag.setTag: numeric tags only, narrowed."""
+    """ByteArrayTag/IntArrayTag/LongArrayTag.setTag: numeric tags only (byteValue etc.)."""
     if not isinstance(tag, _NUMERIC):
         return False
     bits = _ARRAY_BITS[type(array)]
-    if isinstance(tag, Float | Double) and bits < 64:
-        value = float(to_float32(tag) if isinstance(tag, Float) else tag)  # d2i then narrow
-        as_int = 0 if math.isnan(value) else max(-(2**31), min(2**31 - 1, int(value)))
-        array[index] = _narrow(as_int, bits)
-    else:
-        array[index] = _narrow(_java_long(tag), bits)
+    value = _java_long_value(tag) if bits == 64 else _narrow(_java_int_value(tag), bits)
+    array[index] = value
     return True
 
 

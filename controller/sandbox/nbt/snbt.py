@@ -516,10 +516,11 @@ class _Parser:
         mark = self.pos
         args: list[Tag] | None = None
         if self.chars("("):
-            values = self.repeated(self.literal)
-            if self.chars(")"):
-                args = values
-            else:
+            # The arguments stay in the rule's scope even when ')' is missing: Term.optional
+            # and Term.sequence restore the cursor but never clear scope values. So "bool(1"
+            # is still a builtin call (ending after "bool").
+            args = self.repeated(self.literal)
+            if not self.chars(")"):
                 self.pos = mark
         if contents[0] in _NUMBER_START:
             self.store(self.pos, "snbt.parser.invalid_unquoted_start")
@@ -542,8 +543,18 @@ class _Parser:
         if name == "bool" and len(args) == 1:
             arg = args[0]
             if isinstance(arg, int | float) and not isinstance(arg, String):
-                # DynamicOps.getBooleanValue: number.byteValue() != 0 (unverified for floats)
-                as_int = int(arg) if isinstance(arg, float) else arg
+                # DynamicOps.getBooleanValue: Number.byteValue() != 0, i.e. (byte)(int) for
+                # floating-point numbers (unverified)
+                if isinstance(arg, float):
+                    value = float(arg)
+                    if value != value:
+                        as_int = 0
+                    elif value in (float("inf"), float("-inf")):
+                        as_int = 2**31 - 1 if value > 0 else -(2**31)
+                    else:
+                        as_int = max(-(2**31), min(2**31 - 1, int(value)))
+                else:
+                    as_int = int(arg)
                 return Byte(1 if (as_int & 0xFF) != 0 else 0)
             self.store(self.pos, "snbt.parser.expected_number_or_boolean")
             return None
