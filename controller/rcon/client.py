@@ -421,7 +421,14 @@ class RconClient(MCRcon):  # type: ignore[misc]  # mcrcon ships no type informat
             raise
 
     def _collect(self, cid: int) -> str:
-        """All reply packets of command ``cid``; the end is the probe's answer."""
+        """All reply packets of command ``cid``; the end is the probe's answer.
+
+        The probe goes out only after the first reply packet arrived, so the server's next
+        single read holds exactly one packet. Skipping it for a short first packet is safe on
+        vanilla and Paper: ``sendCmdResponse`` cuts ``substring(i, i + 4096)`` in UTF-16 units
+        and a lone surrogate is written as one ``?``, so every chunk but the last decodes to
+        exactly 4096 units; a shorter first chunk is the last one.
+        """
         first = self._next_of(cid, None)
         chunks = [first.body]
         if (

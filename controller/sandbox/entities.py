@@ -39,6 +39,9 @@ DIRECTIONS: tuple[tuple[str, tuple[int, int, int]], ...] = (
     ("west", (-1, 0, 0)),
     ("east", (1, 0, 0)),
 )
+_NOT_NBT = frozenset(
+    {"nbt_cache", "removed", "stored", "age", "check_interval", "_box", "_box_key", "inbox"}
+)
 _YAW_2D = {"south": 0.0, "west": 90.0, "north": 180.0, "east": 270.0}
 
 
@@ -137,6 +140,12 @@ class Entity:
     removed: bool = False
     stored: bool = False
     age: int = 0
+    nbt_cache: Any = field(default=None, repr=False, compare=False)
+
+    def __setattr__(self, name: str, value: Any) -> None:
+        object.__setattr__(self, name, value)
+        if name not in _NOT_NBT:  # any saved field changed: drop the cached serialization
+            object.__setattr__(self, "nbt_cache", None)
 
     # -- naming -----------------------------------------------------------------------------
     @property
@@ -180,12 +189,14 @@ class Entity:
             return False
         self.tags.append(tag_name)
         self._grow()
+        self.nbt_cache = None
         return True
 
     def remove_tag(self, tag_name: str) -> bool:
         """Entity.removeTag."""
         if tag_name in self.tags:
             self.tags.remove(tag_name)
+            self.nbt_cache = None
             return True
         return False
 

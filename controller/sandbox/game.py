@@ -7,6 +7,8 @@ joined by ``\\n`` on Paper), then run the context chain. It is called only from 
 
 from __future__ import annotations
 
+import copy
+import hashlib
 import json
 import pathlib
 import uuid as uuidlib
@@ -15,15 +17,21 @@ from typing import Any, Literal
 import nbtlib
 from nbtlib import tag as nbt
 
-from .commands import Node, Source, flatten, get_parse_exception, parse, run_chain
+from .commands import Ctx, Node, Source, flatten, get_parse_exception, lit, parse, run_chain
 from .entities import Entity, ItemFrame, Player, create_entity, uuid_from_ints
 from .reader import CommandSyntaxError
 from .registry import tr
 from .world import DIMENSIONS, Objective, World
 
-__all__ = ["Game", "Source"]
+__all__ = ["Game", "Source", "offline_uuid"]
 
 _COST_KEYS = ("entities_examined", "nbt_serializations")
+
+
+def offline_uuid(name: str) -> uuidlib.UUID:
+    """UUIDUtil.createOfflinePlayerUUID: UUID.nameUUIDFromBytes("OfflinePlayer:" + name)."""
+    digest = hashlib.md5(("OfflinePlayer:" + name).encode("utf-8")).digest()
+    return uuidlib.UUID(bytes=digest, version=3)
 
 
 class Game:
@@ -55,7 +63,16 @@ class Game:
                 alias.command = node.command
                 alias.redirect, alias.modifier, alias.fork = node.redirect, node.modifier, node.fork
                 root.children[alias.name] = alias
+            for name in ("version", "ver", "about"):
+                root.then(lit(name, run=self._paper_version))
         return root
+
+    def _paper_version(self, ctx: Ctx, source: Source) -> int:
+        """Paper's PaperVersionCommand (paper.md §2.3, §2.4)."""
+        # A Bukkit-sender message: legacy `§` codes and a trailing newline. The version text
+        # itself comes later from another thread and never reaches the RCON reply.
+        self.send("§f§oChecking version, please wait...\n")
+        return 1
 
     # ------------------------------------------------------------------ properties
     @property
@@ -72,10 +89,20 @@ class Game:
         x, y, z = self.world.spawn
         return Source(None, (float(x), float(y), float(z)), (0.0, 0.0), "minecraft:overworld")
 
-    def serialize(self, e: Entity) -> nbt.Compound:
-        """Entity.saveWithoutId for commands (counted as one NBT serialization)."""
+    def serialize(self, e: Entity, mutable: bool = False) -> nbt.Compound:
+        """Entity.saveWithoutId for commands (counted as one NBT serialization).
+
+        Read-only callers get a compound cached on the entity until it changes; callers that
+        edit the result must ask for a `mutable` fresh one.
+        """
         self.cost["nbt_serializations"] += 1
-        c = e.to_nbt()
+        if self.flavour == "vanilla" and not mutable:
+            cached = e.nbt_cache
+            if cached is None:
+                cached = e.to_nbt()
+                e.nbt_cache = cached
+            return cached
+        c = copy.deepcopy(e.to_nbt()) if mutable else e.to_nbt()  # never alias entity state
         if self.flavour == "paper" and not isinstance(e, Player):
             c["WorldUUIDLeast"] = nbt.Long(-5000000000000000000)
             c["WorldUUIDMost"] = nbt.Long(4000000000000000000)
@@ -134,7 +161,7 @@ class Game:
         """A simulated player joins at pos (chunks around load at the next tick)."""
         if name in self.world.players:
             return
-        uid = uuidlib.uuid3(uuidlib.NAMESPACE_OID, "OfflinePlayer:" + name)
+        uid = offline_uuid(name)
         p = Player("minecraft:player", uid, dimension, name=name)
         p.pos = (float(pos[0]), float(pos[1]), float(pos[2]))
         self.world.players[name] = p

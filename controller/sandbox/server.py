@@ -315,7 +315,8 @@ class RconServer:
     def _open_listener(self) -> None:
         """Open the listening socket and start the accept thread."""
         logger.info("Starting remote control listener")
-        listener = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
+        family = socket.AF_INET6 if ":" in self.host else socket.AF_INET
+        listener = socket.socket(family, socket.SOCK_STREAM)
         listener.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
         try:
             listener.bind((self.host, self.port))

@@ -29,7 +29,9 @@ def board_image(board: Board, classes: Sequence[int], tile_px: int = 128) -> Ima
         rows.append(np.concatenate(row, axis=1))
     image = Image.fromarray(to_rgb(np.concatenate(rows, axis=0)), "RGB")
     if tile_px != 128:
-        image = image.resize((board.width * tile_px, board.height * tile_px), Image.Resampling.NEAREST)
+        image = image.resize(
+            (board.width * tile_px, board.height * tile_px), Image.Resampling.NEAREST
+        )
     return image
 
 

@@ -171,3 +171,13 @@ def test_conditional_rounds_are_checked_in_full(monkeypatch: pytest.MonkeyPatch)
         make_unique(board, random.Random(seed))
         assert_spanning_tree(board)
         assert ambiguous_tiles(board) == set()
+
+
+def test_medium_boards_agree_with_brute_force() -> None:
+    """10x10 and 12x12: generated boards have one solution by brute force; raw counts agree."""
+    for size in (10, 12):
+        for seed in range(4):
+            board = generate(size, size, seed=seed)
+            assert len(brute_force_solutions(board)) == 1
+            raw = random_tree_board(size, size, seed)
+            assert count_solutions(raw, limit=100_000) == len(brute_force_solutions(raw))

@@ -450,3 +450,15 @@ def test_close_cuts_a_backoff_wait_short() -> None:
     assert not thread.is_alive()
     assert isinstance(outcome[0], RconUnavailable) and "closed" in str(outcome[0])
     assert client.connect_failures == 1
+
+
+def test_a_listener_that_never_answers_the_login_times_out() -> None:
+    with socket.socket() as silent:
+        silent.bind(("127.0.0.1", 0))
+        silent.listen(5)  # the kernel completes the handshake; nobody ever reads
+        client = RconClient(
+            "127.0.0.1", silent.getsockname()[1], "pw", timeout=0.15, connect_attempts=1
+        )
+        with pytest.raises(RconUnavailable, match="within 0.15 s"):
+            client.connect()
+        assert not client.connected and client.connects == 0

@@ -2,9 +2,7 @@
 
 from __future__ import annotations
 
-import uuid
-
-from controller.sandbox.game import Game
+from controller.sandbox.game import Game, offline_uuid
 
 from .game_helpers import UUID1, check_rows, reply
 
@@ -533,6 +531,15 @@ def test_uuid_strings_and_player_names_as_targets() -> None:
     game.join("alex", (0.5, 64.0, 0.5))
     game.tick()
     assert reply(game, "tag alex add t") == "Added tag 't' to alex"
-    uid = str(uuid.uuid3(uuid.NAMESPACE_OID, "OfflinePlayer:alex"))
+    uid = str(offline_uuid("alex"))
+    # Java's UUID.nameUUIDFromBytes("OfflinePlayer:Notch"), a widely published value
+    assert str(offline_uuid("Notch")) == "b50ad385-829d-3141-a216-7e7d7539ba7f"
     assert reply(game, f"tag {uid} list") == "alex has 1 tags: t"
     assert reply(game, f"data merge entity {uid} {{a:1}}") == "Unable to modify player data"
+
+
+def test_paper_bukkit_style_version_command() -> None:
+    """paper.md §2.3/§2.4: `§` codes, a `\\n` per message, async part never in the reply."""
+    assert Game("paper").execute("version") == ["§f§oChecking version, please wait...\n"]
+    vanilla = Game().execute("ver")
+    assert vanilla == ["Unknown or incomplete command. See below for error", "ver<--[HERE]"]

@@ -279,3 +279,59 @@ def test_data_get_whole_frame_prints_every_key(flavour: str) -> None:
         assert text.index("Motion") < text.index("Facing") < text.index("Fixed: 0b}")
     else:
         assert "Paper.SpawnReason" in text and "WorldUUIDMost" in text
+
+
+def test_full_frame_dump_uses_the_derived_hashmap_order() -> None:
+    """vanilla.md §4.6: the derived key order of an item frame without CustomName."""
+    game = Game()
+    game.execute("forceload add 0 0")
+    game.execute(
+        'summon minecraft:item_frame 1 64 1 {Facing:1b,UUID:[I;1,-2,3,4],Tags:["pix"],'
+        'Item:{id:"minecraft:filled_map",count:1,components:{"minecraft:map_id":5}}}'
+    )
+    text = reply(game, f"data get entity {UUID1}")
+    body = text.removeprefix("Item Frame has the following entity data: {")
+    keys = [part.split(":")[0] for part in _top_level_items(body.removesuffix("}"))]
+    assert (
+        keys
+        == (
+            "Motion Facing block_pos ItemRotation Invulnerable fall_distance Air OnGround "
+            "PortalCooldown Rotation Item ItemDropChance Pos Fire Invisible UUID Tags Fixed"
+        ).split()
+    )
+    assert (
+        'Item: {components: {"minecraft:map_id": 5}, count: 1, id: "minecraft:filled_map"}' in text
+    )
+    assert "Pos: [1.5d, 64.03125d, 1.5d]" in text and "UUID: [I; 1, -2, 3, 4]" in text
+
+
+def _top_level_items(body: str) -> list[str]:
+    items, depth, start = [], 0, 0
+    for k, ch in enumerate(body):
+        if ch in "{[":
+            depth += 1
+        elif ch in "}]":
+            depth -= 1
+        elif ch == "," and depth == 0:
+            items.append(body[start:k].strip())
+            start = k + 1
+    items.append(body[start:].strip())
+    return items
+
+
+def test_tags_print_in_java_hashset_order() -> None:
+    game = Game()
+    game.execute("forceload add 0 0")
+    game.execute(
+        "summon minecraft:marker 0 64 0 {UUID:[I;1,-2,3,4],"
+        'Tags:["pipes","pipes.R","pipes.r2","pipes.ae"]}'
+    )
+    # Entity.tags is a HashSet: same order as HashMap keys (helper-N's model is the oracle)
+    from controller.sandbox.nbt.printer import hashmap_order
+
+    expected = hashmap_order(["pipes", "pipes.R", "pipes.r2", "pipes.ae"])
+    assert expected != ["pipes", "pipes.R", "pipes.r2", "pipes.ae"]
+    shown = ", ".join(f'"{t}"' for t in expected)
+    assert reply(game, f"data get entity {UUID1} Tags") == (
+        f"Marker has the following entity data: [{shown}]"
+    )

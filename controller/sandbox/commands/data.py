@@ -85,10 +85,10 @@ class Accessor:
     storage_id: str = ""
     block_pos: tuple[int, int, int] = (0, 0, 0)
 
-    def get_data(self) -> nbt.Compound:
-        """getData (entities: one counted serialization)."""
+    def get_data(self, mutable: bool = False) -> nbt.Compound:
+        """getData (entities: one counted serialization); `mutable` for callers that edit it."""
         if self.kind == "entity":
-            return self.game.serialize(self.entity)
+            return self.game.serialize(self.entity, mutable)
         if self.kind == "storage":
             return _copy(self.game.world.storage.get(self.storage_id, nbt.Compound()))
         raise CommandSyntaxError(tr("commands.data.block.invalid"))
@@ -188,7 +188,7 @@ def _merge(game: Game, kind: str) -> Callable[[Ctx, Source], int]:
 def _remove(game: Game, kind: str) -> Callable[[Ctx, Source], int]:
     def run(ctx: Ctx, source: Source) -> int:
         acc = accessor_for(game, ctx, source, kind)
-        data = acc.get_data()
+        data = acc.get_data(mutable=True)
         count = int(ctx["path"].remove(data))
         if count == 0:
             raise CommandSyntaxError(tr("commands.data.merge.failed"))
@@ -213,7 +213,7 @@ def _source_values(game: Game, ctx: Ctx, source: Source) -> list[Any]:
 def _modify(game: Game, kind: str, op: str) -> Callable[[Ctx, Source], int]:
     def run(ctx: Ctx, source: Source) -> int:
         acc = accessor_for(game, ctx, source, kind)
-        data = acc.get_data()
+        data = acc.get_data(mutable=True)
         p = ctx["path"]
         values = _source_values(game, ctx, source)
         if op == "set":

@@ -300,7 +300,7 @@ def _store_branch(game: Game, execute: Node) -> Node:
 
                 def cb(success: bool, result: int) -> None:
                     value = result if want_result else (1 if success else 0)
-                    data = acc.get_data()
+                    data = acc.get_data(mutable=True)
                     try:
                         path.set(data, make(value * scale))
                         acc.set_data(data)

@@ -81,6 +81,8 @@ def _digits_exp(dec: Fraction) -> tuple[str, int]:
 
 
 def _pick(cands: list[Fraction], exact: Fraction) -> Fraction:
+    """The candidate closest to the exact value; ties go to an even last digit."""
+
     def key(c: Fraction) -> tuple[Fraction, int]:
         digits, _ = _digits_exp(c)
         return (abs(c - exact), int(digits[-1]) % 2)
@@ -124,6 +126,7 @@ def shortest_exact(value: float, single: bool) -> tuple[str, int]:
 
 
 def _shortest_double(value: float) -> tuple[str, int]:
+    """Shortest digits of a positive double: Python's repr, exact rule for 1 digit."""
     text = repr(value)
     mantissa, _, exp_text = text.partition("e")
     int_part, _, frac_part = mantissa.partition(".")
@@ -138,6 +141,7 @@ def _shortest_double(value: float) -> tuple[str, int]:
 
 
 def _format(value: float, digits: str, exp: int) -> str:
+    """Java's layout: plain for 1e-3 <= |x| < 1e7, else computerized scientific."""
     sign = "-" if value < 0 else ""
     if -3 <= exp < 7:
         if exp >= 0:
@@ -151,6 +155,7 @@ def _format(value: float, digits: str, exp: int) -> str:
 
 
 def _special(value: float) -> str | None:
+    """Text for NaN, infinities and zeros, else None."""
     if math.isnan(value):
         return "NaN"
     if math.isinf(value):
@@ -167,6 +172,7 @@ def java_double_str(value: float) -> str:
 
 @functools.lru_cache(maxsize=8192)
 def _double_str_bits(bits: int) -> str:
+    """Cached Double.toString keyed by the bit pattern (keeps -0.0 apart)."""
     value: float = struct.unpack("<d", struct.pack("<Q", bits))[0]
     special = _special(value)
     if special is not None:
@@ -182,6 +188,7 @@ def java_float_str(value: float) -> str:
 
 @functools.lru_cache(maxsize=8192)
 def _float_str_bits(bits: int) -> str:
+    """Cached Float.toString keyed by the bit pattern (keeps -0.0 apart)."""
     value: float = struct.unpack("<f", struct.pack("<I", bits))[0]
     special = _special(value)
     if special is not None:

@@ -96,10 +96,12 @@ def _replace_list(target: Tag, elements: list[Tag]) -> None:
 
 
 def _is_collection(tag: Tag) -> bool:
+    """CollectionTag: lists and the three array types."""
     return isinstance(tag, List | ByteArray | IntArray | LongArray)
 
 
 def _narrow(value: int, bits: int) -> int:
+    """Java's two's-complement narrowing to `bits` bits."""
     value &= (1 << bits) - 1
     return value - (1 << bits) if value >= 1 << (bits - 1) else value
 
@@ -143,6 +145,7 @@ def _array_store(array: Tag, index: int, tag: Tag) -> bool:
 
 
 def _coll_set(coll: Tag, index: int, tag: Tag) -> bool:
+    """CollectionTag.setTag(index, tag)."""
     if isinstance(coll, List):
         elements = _elements(coll)
         elements[index] = tag
@@ -152,6 +155,7 @@ def _coll_set(coll: Tag, index: int, tag: Tag) -> bool:
 
 
 def _coll_add(coll: Tag, index: int, tag: Tag) -> bool:
+    """CollectionTag.addTag(index, tag)."""
     if isinstance(coll, List):
         elements = _elements(coll)
         if not 0 <= index <= len(elements):
@@ -165,6 +169,7 @@ def _coll_add(coll: Tag, index: int, tag: Tag) -> bool:
 
 
 def _coll_remove(coll: Tag, index: int) -> None:
+    """CollectionTag.remove(index)."""
     if isinstance(coll, List):
         elements = _elements(coll)
         del elements[index]
@@ -245,6 +250,7 @@ def merge(target: Tag, source: Tag) -> bool:
 
 
 def _merge_into(target: Tag, source: Tag) -> None:
+    """CompoundTag.merge without the change check."""
     for key in hashmap_order(source.keys()):  # vanilla iterates the source's HashMap
         value = source[key]
         existing = target.get(key)
@@ -310,6 +316,7 @@ def format_scale(scale: float) -> str:
 
 
 def _java_length(text: str) -> int:
+    """String.length(): UTF-16 code units."""
     return len(text.encode("utf-16-le", "surrogatepass")) // 2
 
 
@@ -335,6 +342,7 @@ def data_get_scaled(root: Tag, path: NbtPath, scale: float) -> int:
 
 
 def _single(root: Tag, path: NbtPath) -> Tag:
+    """DataCommands.getSingleTag."""
     tags = path.get(root)
     if len(tags) > 1:
         raise CommandSyntaxError(tr("commands.data.get.multiple"))
@@ -348,27 +356,34 @@ class _Node:
     """One element of an NBT path."""
 
     def get_tag(self, parent: Tag, out: list[Tag]) -> None:
+        """Append the matches under `parent` to `out`."""
         raise NotImplementedError
 
     def get_or_create_tag(self, parent: Tag, child: Callable[[], Tag], out: list[Tag]) -> None:
+        """Like get_tag, creating missing children."""
         self.get_tag(parent, out)
 
     def preferred_parent(self) -> Tag:
+        """An empty parent of the kind this node reads from."""
         return Compound()
 
     def set_tag(self, parent: Tag, value: Callable[[], Tag]) -> int:
+        """Set matches under `parent`; the number changed."""
         return 0
 
     def remove_tag(self, parent: Tag) -> int:
+        """Remove matches under `parent`; the number removed."""
         return 0
 
     def get(self, tags: list[Tag]) -> list[Tag]:
+        """Matches under every tag of `tags`."""
         out: list[Tag] = []
         for tag in tags:
             self.get_tag(tag, out)
         return out
 
     def get_or_create(self, tags: list[Tag], child: Callable[[], Tag]) -> list[Tag]:
+        """get_or_create_tag over every tag of `tags`."""
         out: list[Tag] = []
         for tag in tags:
             self.get_or_create_tag(tag, child, out)
@@ -376,20 +391,25 @@ class _Node:
 
 
 class _CompoundChild(_Node):
+    """CompoundChildNode: `name`."""
+
     def __init__(self, name: str) -> None:
         self.name = name
 
     def get_tag(self, parent: Tag, out: list[Tag]) -> None:
+        """Append the matches under `parent` to `out`."""
         if isinstance(parent, Compound) and self.name in parent:
             out.append(parent[self.name])
 
     def get_or_create_tag(self, parent: Tag, child: Callable[[], Tag], out: list[Tag]) -> None:
+        """Like get_tag, creating missing children."""
         if isinstance(parent, Compound):
             if self.name not in parent:
                 parent[self.name] = child()
             out.append(parent[self.name])
 
     def set_tag(self, parent: Tag, value: Callable[[], Tag]) -> int:
+        """Set matches under `parent`; the number changed."""
         if isinstance(parent, Compound):
             new = value()
             previous = parent.get(self.name)
@@ -398,6 +418,7 @@ class _CompoundChild(_Node):
         return 0
 
     def remove_tag(self, parent: Tag) -> int:
+        """Remove matches under `parent`; the number removed."""
         if isinstance(parent, Compound) and self.name in parent:
             del parent[self.name]
             return 1
@@ -405,10 +426,13 @@ class _CompoundChild(_Node):
 
 
 class _Indexed(_Node):
+    """IndexedElementNode: `[i]` (negative counts from the end)."""
+
     def __init__(self, index: int) -> None:
         self.index = index
 
     def _actual(self, parent: Tag) -> int | None:
+        """The index into `parent`, or None when out of range."""
         if not _is_collection(parent):
             return None
         size = len(parent)
@@ -416,14 +440,17 @@ class _Indexed(_Node):
         return actual if 0 <= actual < size else None
 
     def get_tag(self, parent: Tag, out: list[Tag]) -> None:
+        """Append the matches under `parent` to `out`."""
         actual = self._actual(parent)
         if actual is not None:
             out.append(_elements(parent)[actual])
 
     def preferred_parent(self) -> Tag:
+        """An empty parent of the kind this node reads from."""
         return List()
 
     def set_tag(self, parent: Tag, value: Callable[[], Tag]) -> int:
+        """Set matches under `parent`; the number changed."""
         actual = self._actual(parent)
         if actual is None:
             return 0
@@ -434,6 +461,7 @@ class _Indexed(_Node):
         return 0
 
     def remove_tag(self, parent: Tag) -> int:
+        """Remove matches under `parent`; the number removed."""
         actual = self._actual(parent)
         if actual is None:
             return 0
@@ -442,14 +470,18 @@ class _Indexed(_Node):
 
 
 class _MatchElement(_Node):
+    """MatchElementNode: `[{...}]`."""
+
     def __init__(self, pattern: Tag) -> None:
         self.pattern = pattern
 
     def get_tag(self, parent: Tag, out: list[Tag]) -> None:
+        """Append the matches under `parent` to `out`."""
         if isinstance(parent, List):
             out.extend(e for e in _elements(parent) if compare_nbt(self.pattern, e))
 
     def get_or_create_tag(self, parent: Tag, child: Callable[[], Tag], out: list[Tag]) -> None:
+        """Like get_tag, creating missing children."""
         if isinstance(parent, List):
             found = [e for e in _elements(parent) if compare_nbt(self.pattern, e)]
             out.extend(found)
@@ -459,9 +491,11 @@ class _MatchElement(_Node):
                 out.append(new)
 
     def preferred_parent(self) -> Tag:
+        """An empty parent of the kind this node reads from."""
         return List()
 
     def set_tag(self, parent: Tag, value: Callable[[], Tag]) -> int:
+        """Set matches under `parent`; the number changed."""
         if not isinstance(parent, List):
             return 0
         if len(parent) == 0:
@@ -477,6 +511,7 @@ class _MatchElement(_Node):
         return changed
 
     def remove_tag(self, parent: Tag) -> int:
+        """Remove matches under `parent`; the number removed."""
         changed = 0
         if isinstance(parent, List):
             for i in range(len(parent) - 1, -1, -1):
@@ -487,11 +522,15 @@ class _MatchElement(_Node):
 
 
 class _AllElements(_Node):
+    """AllElementsNode: `[]` (one shared instance, as in vanilla)."""
+
     def get_tag(self, parent: Tag, out: list[Tag]) -> None:
+        """Append the matches under `parent` to `out`."""
         if _is_collection(parent):
             out.extend(_elements(parent))
 
     def get_or_create_tag(self, parent: Tag, child: Callable[[], Tag], out: list[Tag]) -> None:
+        """Like get_tag, creating missing children."""
         if _is_collection(parent):
             if len(parent) == 0:
                 new = child()
@@ -501,9 +540,11 @@ class _AllElements(_Node):
                 out.extend(_elements(parent))
 
     def preferred_parent(self) -> Tag:
+        """An empty parent of the kind this node reads from."""
         return List()
 
     def set_tag(self, parent: Tag, value: Callable[[], Tag]) -> int:
+        """Set matches under `parent`; the number changed."""
         if not _is_collection(parent):
             return 0
         size = len(parent)
@@ -524,6 +565,7 @@ class _AllElements(_Node):
         return changed
 
     def remove_tag(self, parent: Tag) -> int:
+        """Remove matches under `parent`; the number removed."""
         if _is_collection(parent) and len(parent) > 0:
             size = len(parent)
             if isinstance(parent, List):
@@ -534,17 +576,21 @@ class _AllElements(_Node):
 
 
 class _MatchObject(_Node):
+    """MatchObjectNode: `name{...}`."""
+
     def __init__(self, name: str, pattern: Tag) -> None:
         self.name = name
         self.pattern = pattern
 
     def get_tag(self, parent: Tag, out: list[Tag]) -> None:
+        """Append the matches under `parent` to `out`."""
         if isinstance(parent, Compound):
             result = parent.get(self.name)
             if compare_nbt(self.pattern, result):
                 out.append(result)
 
     def get_or_create_tag(self, parent: Tag, child: Callable[[], Tag], out: list[Tag]) -> None:
+        """Like get_tag, creating missing children."""
         if isinstance(parent, Compound):
             result = parent.get(self.name)
             if result is None:
@@ -555,6 +601,7 @@ class _MatchObject(_Node):
                 out.append(result)
 
     def set_tag(self, parent: Tag, value: Callable[[], Tag]) -> int:
+        """Set matches under `parent`; the number changed."""
         if isinstance(parent, Compound):
             current = parent.get(self.name)
             if compare_nbt(self.pattern, current):
@@ -565,6 +612,7 @@ class _MatchObject(_Node):
         return 0
 
     def remove_tag(self, parent: Tag) -> int:
+        """Remove matches under `parent`; the number removed."""
         if isinstance(parent, Compound) and compare_nbt(self.pattern, parent.get(self.name)):
             parent.pop(self.name, None)
             return 1
@@ -572,10 +620,13 @@ class _MatchObject(_Node):
 
 
 class _MatchRootObject(_Node):
+    """MatchRootObjectNode: a leading `{...}`."""
+
     def __init__(self, pattern: Tag) -> None:
         self.pattern = pattern
 
     def get_tag(self, parent: Tag, out: list[Tag]) -> None:
+        """Append the matches under `parent` to `out`."""
         if isinstance(parent, Compound) and compare_nbt(self.pattern, parent):
             out.append(parent)
 
@@ -584,6 +635,7 @@ _ALL_ELEMENTS = _AllElements()
 
 
 def _allowed_in_unquoted_name(c: str) -> bool:
+    """NbtPathArgument.isAllowedInUnquotedName."""
     return c not in " \"'[].{}"
 
 
@@ -631,6 +683,7 @@ class NbtPath:
 
     @staticmethod
     def _parse_node(reader: StringReader, first: bool) -> _Node:
+        """NbtPathArgument.parseNode."""
         c = reader.peek()
         if c in "\"'":
             return NbtPath._object_node(reader, reader.read_string())
@@ -662,6 +715,7 @@ class NbtPath:
 
     @staticmethod
     def _object_node(reader: StringReader, name: str) -> _Node:
+        """NbtPathArgument.readObjectNode."""
         if not name:
             raise reader.error(tr("arguments.nbtpath.node.invalid"))
         if reader.can_read() and reader.peek() == "{":
@@ -670,6 +724,7 @@ class NbtPath:
 
     # -- operations ----------------------------------------------------------------------------
     def _not_found(self, index: int) -> CommandSyntaxError:
+        """ERROR_NOTHING_FOUND with the path up to the failing node."""
         prefix = self.original[: self._positions[index]]
         return CommandSyntaxError(tr("arguments.nbtpath.nothing_found", prefix))
 
@@ -692,6 +747,7 @@ class NbtPath:
         return len(result)
 
     def _get_or_create_parents(self, root: Tag) -> list[Tag]:
+        """NbtPath.getOrCreateParents."""
         result = [root]
         for i in range(len(self.nodes) - 1):
             result = self.nodes[i].get_or_create(result, self.nodes[i + 1].preferred_parent)

@@ -88,6 +88,7 @@ def hashmap_order(keys: Iterable[str]) -> list[str]:
 
 
 def _mix(x: int) -> int:
+    """fastutil HashCommon.mix."""
     h = (x * 0x9E3779B9) & 0xFFFFFFFF
     return h ^ (h >> 16)
 
@@ -102,6 +103,7 @@ def _array_size(expected: int) -> int:
 
 
 def _max_fill(n: int) -> int:
+    """fastutil HashCommon.maxFill(n, 0.8f)."""
     return min(math.ceil(n * _PAPER_LOAD), n - 1)
 
 
@@ -138,6 +140,7 @@ def key_order(compound: Any, order: Order = "vanilla") -> list[str]:
 
 @functools.lru_cache(maxsize=4096)
 def _cached_order(keys: tuple[str, ...], order: Order) -> tuple[str, ...]:
+    """Cached key order for one key tuple."""
     return tuple(hashmap_order(keys) if order == "vanilla" else paper_order(keys))
 
 
@@ -164,6 +167,7 @@ def quote_and_escape(text: str) -> str:
 
 
 def _key(text: str) -> str:
+    """A compound key as TextComponentTagVisitor.handleEscapePretty writes it."""
     return text if _SIMPLE_VALUE.fullmatch(text) else quote_and_escape(text)
 
 
@@ -175,6 +179,7 @@ def _unwrap(element: Any) -> Any:
 
 
 def _array(prefix: str, values: Any, suffix: str) -> str:
+    """A typed array, cut after 128 elements."""
     count = len(values)
     parts = [f"[{prefix};"]
     for i in range(min(count, _MAX_LENGTH)):
@@ -189,6 +194,7 @@ def _array(prefix: str, values: Any, suffix: str) -> str:
 
 def _visit(tag: Any, depth: int, order: Order) -> str:
     # order of checks: subclasses before bases (all nbtlib numerics are distinct classes)
+    """TextComponentTagVisitor.visit* for one tag at nesting `depth`."""
     if isinstance(tag, String):
         return quote_and_escape(str(tag))
     if isinstance(tag, Byte):
@@ -237,6 +243,7 @@ def pretty(tag: Any, order: Order = "vanilla") -> str:
 
 
 def _utf16_key(text: str) -> bytes:
+    """Sort key matching Java String.compareTo."""
     return text.encode("utf-16-be", "surrogatepass")
 
 

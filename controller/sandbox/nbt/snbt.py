@@ -93,6 +93,8 @@ class _NumberFormatError(Exception):
 
 
 class _IntegerLiteral(NamedTuple):
+    """SnbtGrammar.IntegerLiteral: sign, radix, digits and suffix."""
+
     sign: str
     radix: int
     digits: str
@@ -104,11 +106,13 @@ class _IntegerLiteral(NamedTuple):
 
 
 def _for_input(text: str, radix: int) -> _NumberFormatError:
+    """NumberFormatException.forInputString."""
     suffix = "" if radix == 10 else f" under radix {radix}"
     return _NumberFormatError(f'For input string: "{text}"{suffix}')
 
 
 def _java_parse_signed(text: str, radix: int, bits: int) -> int:
+    """Integer/Long.parseInt/parseLong for `bits` 32/64."""
     value = int(text, radix)
     if not -(2 ** (bits - 1)) <= value < 2 ** (bits - 1):
         raise _for_input(text, radix)
@@ -116,6 +120,7 @@ def _java_parse_signed(text: str, radix: int, bits: int) -> int:
 
 
 def _java_parse_narrow(text: str, radix: int, kind: str) -> int:
+    """Byte/Short.parseByte/parseShort."""
     value = _java_parse_signed(text, radix, 32)
     low, high = _INT_RANGES[kind]
     if not low <= value <= high:
@@ -183,10 +188,12 @@ class _Parser:
             self.err_args = args
 
     def error(self) -> CommandSyntaxError:
+        """The collected error as a CommandSyntaxError."""
         return CommandSyntaxError(tr(self.err_key, *self.err_args), self.s, self.err_cursor)
 
     # -- terminals ---------------------------------------------------------------------------
     def skip_ws(self) -> None:
+        """Brigadier skipWhitespace (Character.isWhitespace)."""
         s, n, p = self.s, self.n, self.pos
         while p < n and s[p] in JAVA_WHITESPACE:
             p += 1
@@ -263,6 +270,7 @@ class _Parser:
 
     # -- numbers -------------------------------------------------------------------------------
     def sign(self) -> str | None:
+        """Rule `sign`."""
         if self.chars("+"):
             return _PLUS
         if self.chars("-"):
@@ -270,6 +278,7 @@ class _Parser:
         return None
 
     def integer_suffix(self) -> tuple[str | None, str] | None:
+        """Rule `integer_suffix`: (signedness, type) or None."""
         mark = self.pos
         for prefix, signedness in (("uU", _UNSIGNED), ("sS", _SIGNED)):
             if self.chars(prefix):
@@ -283,6 +292,7 @@ class _Parser:
         return None
 
     def integer_literal(self) -> _IntegerLiteral | None:
+        """Rule `integer_literal`."""
         start = self.pos
         sign = self.sign() or _PLUS
         mark = self.pos
@@ -338,6 +348,7 @@ class _Parser:
             return None
 
     def exponent(self) -> tuple[str, str] | None:
+        """Rule `float_exponent_part`."""
         start = self.pos
         if not self.chars("eE"):
             return None
@@ -349,6 +360,7 @@ class _Parser:
         return sign, digits
 
     def float_suffix(self) -> str | None:
+        """Rule `float_type_suffix`."""
         if self.chars("fF"):
             return _FLOAT
         if self.chars("dD"):
@@ -356,6 +368,7 @@ class _Parser:
         return None
 
     def float_literal(self) -> Tag | None:
+        """Rule `float_literal` with its action."""
         start = self.pos
         sign = self.sign() or _PLUS
         mark = self.pos
@@ -402,6 +415,7 @@ class _Parser:
         exp: tuple[str, str] | None,
         suffix: str | None,
     ) -> Tag | None:
+        """SnbtGrammar.createFloat."""
         text = "-" if sign == _MINUS else ""
         if whole is not None:
             text += whole.replace("_", "")
@@ -418,6 +432,7 @@ class _Parser:
 
     # -- strings -------------------------------------------------------------------------------
     def escape_sequence(self) -> str | None:
+        """Rule `string_escape_sequence` with its action."""
         mark = self.pos
         for letter, value in _SIMPLE_ESCAPES:
             if self.chars(letter):
@@ -450,6 +465,7 @@ class _Parser:
         return None
 
     def string_contents(self, other_quote: str) -> str:
+        """Rules `*_quoted_string_contents` (repeated chunks)."""
         chunks: list[str] = []
         while True:
             mark = self.pos
@@ -475,6 +491,7 @@ class _Parser:
             return "".join(chunks)
 
     def quoted_string(self) -> str | None:
+        """Rule `quoted_string_literal`."""
         start = self.pos
         if self.chars('"'):
             contents = self.string_contents("'")
@@ -509,6 +526,7 @@ class _Parser:
         return out
 
     def unquoted_or_builtin(self) -> Tag | None:
+        """Rule `unquoted_string_or_builtin` with its action."""
         start = self.pos
         contents = self.unquoted_string()
         if contents is None:
@@ -569,6 +587,7 @@ class _Parser:
         return None
 
     def map_entry(self) -> tuple[str, Tag] | None:
+        """Rule `map_entry` (key, value)."""
         start = self.pos
         key = self.quoted_string()
         if key is None:
@@ -587,6 +606,7 @@ class _Parser:
         return key, value
 
     def map_literal(self) -> Tag | None:
+        """Rule `map_literal`."""
         start = self.pos
         if not self.chars("{"):
             return None
@@ -600,6 +620,7 @@ class _Parser:
         return compound
 
     def list_literal(self) -> Tag | None:
+        """Rule `list_literal` (lists and typed arrays)."""
         start = self.pos
         if not self.chars("["):
             return None
@@ -638,6 +659,7 @@ class _Parser:
         return array_type(values)
 
     def literal(self) -> Tag | None:
+        """Rule `literal`: any SNBT value."""
         start = self.pos
         if self.lookahead(_NUMBER_START):
             value = self.float_literal()
@@ -722,6 +744,7 @@ def parse_compound_fully(text: str) -> Tag:
 
 
 def _skip_java_ws(text: str, cursor: int) -> int:
+    """Brigadier skipWhitespace."""
     while cursor < len(text) and text[cursor] in JAVA_WHITESPACE:
         cursor += 1
     return cursor
