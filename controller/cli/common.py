@@ -39,14 +39,21 @@ def guarded(fn: Callable[P, R]) -> Callable[P, R]:
     return wrapper
 
 
+class _StderrHandler(logging.Handler):
+    """Writes to whatever `sys.stderr` is when a record is emitted (test runners swap it)."""
+
+    def emit(self, record: logging.LogRecord) -> None:
+        try:
+            sys.stderr.write(self.format(record) + "\n")
+        except Exception:
+            self.handleError(record)
+
+
 def setup_logging(level: str) -> None:
     """Log to stderr at the given level (never the RCON password: nothing logs it)."""
     numeric = getattr(logging, level.upper(), None)
     if not isinstance(numeric, int):
         raise typer.BadParameter(f"unknown log level {level!r}", param_hint="--log-level")
-    logging.basicConfig(
-        level=numeric,
-        stream=sys.stderr,
-        format="%(asctime)s %(levelname)s %(name)s: %(message)s",
-        force=True,
-    )
+    handler = _StderrHandler()
+    handler.setFormatter(logging.Formatter("%(asctime)s %(levelname)s %(name)s: %(message)s"))
+    logging.basicConfig(level=numeric, handlers=[handler], force=True)

@@ -116,6 +116,12 @@ def install(
     try:
         first, ver = _settings(base, world, config, version)
         target = mapfiles.resolve_target(world_dir, ver, data_version)
+        if mapfiles.server_holds_world(world_dir):
+            typer.echo(
+                "warning: a server is running on this world (its session.lock is held): ids it "
+                "has already looked up stay blank until it restarts",
+                err=True,
+            )
         counter = mapfiles.read_counter(world_dir, target.layout)
         if counter is not None and counter >= first:
             typer.echo(

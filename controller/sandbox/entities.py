@@ -124,7 +124,9 @@ class Entity:
     motion: tuple[float, float, float] = (0.0, 0.0, 0.0)
     rotation: tuple[float, float] = (0.0, 0.0)
     fall_distance: float = 0.0
-    fire: int = -1  # Entity.remainingFireTicks starts at -getFireImmuneTicks() (unverified live)
+    # remainingFireTicks starts at -1: public `data get` dumps of mobs and end crystals show
+    # `Fire: -1s`; not yet seen for an item frame
+    fire: int = -1
     air: int = 300
     on_ground: bool = False
     invulnerable: bool = False

@@ -10,6 +10,7 @@ from __future__ import annotations
 import copy
 import hashlib
 import json
+import logging
 import pathlib
 import uuid as uuidlib
 from typing import Any, Literal
@@ -24,6 +25,8 @@ from .registry import tr
 from .world import DIMENSIONS, Objective, World
 
 __all__ = ["Game", "Source", "offline_uuid"]
+
+logger = logging.getLogger("controller.sandbox")
 
 _COST_KEYS = ("entities_examined", "nbt_serializations")
 
@@ -123,7 +126,8 @@ class Game:
             self._perform(body)
         except CommandSyntaxError as ex:
             self.send(ex.message)
-        except Exception:  # noqa: BLE001 - vanilla reports any other exception this way
+        except Exception:  # vanilla reports any other exception this way (and logs it)
+            logger.exception("Command exception: /%s", body)
             self.send(tr("command.failed"))
         self.last_cost = dict(self.cost)
         for k in _COST_KEYS:

@@ -146,7 +146,7 @@ class StringReader:
                     escaped = False
                 else:
                     self.cursor -= 1
-                    raise self.error(f"Invalid escape sequence '{c}' in quoted string")
+                    raise self.error(f"Invalid escape sequence '\\{c}' in quoted string")
             elif c == "\\":
                 escaped = True
             elif c == terminator:

@@ -30,10 +30,26 @@ _UNQUOTED = re.compile(r"[0-9A-Za-z_.+\-]*")
 
 
 def compare_nbt(expected: Any, actual: Any) -> bool:
-    """NbtUtils.compareNbt(expected, actual, partialLists=true) (helper-N's implementation)."""
-    from .nbt import path as nbtpath
+    """NbtUtils.compareNbt(expected, actual, partialListMatches=true)."""
+    from nbtlib import tag as nbt
 
-    return bool(nbtpath.compare_nbt(expected, actual, True))
+    from .commands.data import tag_equal
+
+    if expected is None:
+        return True
+    if actual is None or type(expected) is not type(actual):
+        return False
+    if isinstance(expected, nbt.Compound):
+        if len(actual) < len(expected):
+            return False
+        return all(compare_nbt(v, actual.get(k)) for k, v in expected.items())
+    if isinstance(expected, nbt.List):
+        if len(expected) == 0:
+            return len(actual) == 0
+        if len(actual) < len(expected):
+            return False
+        return all(any(compare_nbt(e, a) for a in actual) for e in expected)
+    return tag_equal(expected, actual)
 
 
 @dataclass

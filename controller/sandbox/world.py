@@ -24,6 +24,7 @@ __all__ = [
     "AIR",
     "DIMENSIONS",
     "GAMERULES",
+    "GAMERULE_BOUNDS",
     "Objective",
     "World",
     "chunk_of",
@@ -39,40 +40,74 @@ _HEIGHT = {
 FORCED_LEVEL = 31
 FULL_LEVEL = 33
 
-# 26.1 gamerule ids (snake_case since 1.21.11) with defaults. Names and defaults follow the
-# 1.21.11 renaming; the full list is unverified, max_block_modifications is from vanilla.md §3.1.
+# Game rules of 1.21.11 (registered as `minecraft:<id>`, snake_case) with their defaults, from
+# GameRules.java of a public 1.21.11 decompile; 26.1 is assumed unchanged (unverified).
+# `max_minecart_speed` needs an experimental feature flag and is left out.
 GAMERULES: dict[str, bool | int] = {
     "advance_time": True,
     "advance_weather": True,
-    "announce_advancements": True,
+    "allow_entering_nether_using_portals": True,
     "block_drops": True,
-    "command_block_output": True,
+    "block_explosion_drop_decay": True,
     "command_blocks_work": True,
+    "command_block_output": True,
     "drowning_damage": True,
+    "elytra_movement_check": True,
+    "ender_pearls_vanish_on_death": True,
     "entity_drops": True,
     "fall_damage": True,
     "fire_damage": True,
+    "fire_spread_radius_around_player": 128,
     "forgive_dead_players": True,
     "freeze_damage": True,
+    "global_sound_events": True,
     "immediate_respawn": False,
     "keep_inventory": False,
+    "lava_source_conversion": False,
+    "limited_crafting": False,
+    "locator_bar": True,
     "log_admin_commands": True,
     "max_block_modifications": 32768,
     "max_command_forks": 65536,
     "max_command_sequence_length": 65536,
     "max_entity_cramming": 24,
+    "max_snow_accumulation_height": 1,
     "mob_drops": True,
+    "mob_explosion_drop_decay": True,
     "mob_griefing": True,
     "natural_health_regeneration": True,
+    "player_movement_check": True,
+    "players_nether_portal_creative_delay": 0,
+    "players_nether_portal_default_delay": 80,
     "players_sleeping_percentage": 100,
+    "projectiles_can_break_blocks": True,
     "pvp": True,
+    "raids": True,
     "random_tick_speed": 3,
     "reduced_debug_info": False,
+    "respawn_radius": 10,
     "send_command_feedback": True,
+    "show_advancement_messages": True,
     "show_death_messages": True,
+    "spawner_blocks_work": True,
     "spawn_mobs": True,
-    "spawn_radius": 10,
+    "spawn_monsters": True,
+    "spawn_patrols": True,
+    "spawn_phantoms": True,
+    "spawn_wandering_traders": True,
+    "spawn_wardens": True,
     "spectators_generate_chunks": True,
+    "spread_vines": True,
+    "tnt_explodes": True,
+    "tnt_explosion_drop_decay": False,
+    "universal_anger": False,
+    "water_source_conversion": True,
+}
+# IntegerArgumentType bounds of the integer rules (minimum, maximum); others are (0, 2^31-1).
+GAMERULE_BOUNDS: dict[str, tuple[int, int]] = {
+    "fire_spread_radius_around_player": (-1, 2**31 - 1),
+    "max_block_modifications": (1, 2**31 - 1),
+    "max_snow_accumulation_height": (0, 8),
 }
 
 
@@ -123,6 +158,13 @@ class World:
     entity_status: dict[tuple[str, int, int], str] = field(default_factory=dict)
     sections: dict[tuple[str, int, int, int], list[Entity]] = field(default_factory=dict)
     levels_dirty: bool = False
+    # server.properties pause-when-empty-seconds: vanilla's default is 60, Paper's -1 (paper.md
+    # §3.4); the sandbox defaults to -1 (off) so an empty test server keeps ticking.
+    pause_when_empty_seconds: int = -1
+    empty_ticks: int = 0
+    # Paper chunks.delay-chunk-unloads-by (10 s): dropped chunks stay loaded (level 33) a while.
+    unload_delay_ticks: int = 200
+    delayed_unloads: dict[tuple[str, int, int], int] = field(default_factory=dict)
 
     # ------------------------------------------------------------------ blocks
     def height(self, dimension: str) -> tuple[int, int]:
@@ -198,6 +240,15 @@ class World:
     def update_levels(self) -> None:
         """Apply the current tickets: load new chunks, unload dropped ones."""
         new = self.compute_levels()
+        if self.flavour == "paper":  # delayed unloads keep dropped chunks at level 33
+            for key in self.levels:
+                if key not in new and key not in self.delayed_unloads:
+                    self.delayed_unloads[key] = self.tick_count + self.unload_delay_ticks
+            for key, until in list(self.delayed_unloads.items()):
+                if key in new or until <= self.tick_count:
+                    del self.delayed_unloads[key]
+                else:
+                    new[key] = FULL_LEVEL
         dropped = {key for key in self.entity_status if key not in new}
         for key in dropped:
             del self.entity_status[key]
@@ -374,11 +425,21 @@ class World:
         )
 
     # ------------------------------------------------------------------ ticking
+    @property
+    def paused(self) -> bool:
+        """MinecraftServer.tickServer: empty for pause-when-empty-seconds, so nothing ticks."""
+        limit = self.pause_when_empty_seconds * 20
+        return limit > 0 and self.empty_ticks >= limit
+
     def tick(self) -> None:
-        """One game tick: entity loading, tickets, entity ticks."""
+        """One game tick: entity loading, tickets, entity ticks (nothing while paused)."""
+        if self.pause_when_empty_seconds > 0:
+            self.empty_ticks = 0 if self.players else self.empty_ticks + 1
+            if self.paused:
+                return
         self.tick_count += 1
         self._promote_pending()
-        if self.levels_dirty:
+        if self.levels_dirty or any(t <= self.tick_count for t in self.delayed_unloads.values()):
             self.update_levels()
         for e in list(self.entities.values()):
             if not e.removed and not isinstance(e, Player) and self.is_ticking(e):

@@ -9,6 +9,8 @@ forced. The server's map counter (``idcounts.dat`` / ``maps/last_id.dat``) is ne
 
 from __future__ import annotations
 
+import errno
+import fcntl
 import gzip
 import io
 import os
@@ -44,6 +46,7 @@ __all__ = [
     "map_path",
     "counter_path",
     "read_counter",
+    "server_holds_world",
     "map_file",
     "encode_file",
     "read_colors",
@@ -220,6 +223,27 @@ def read_counter(root: Path, layout: Layout) -> int | None:
     except Exception:
         return None
     return int(value)
+
+
+def server_holds_world(world_dir: Path) -> bool:
+    """Whether a running server holds the world's ``session.lock`` (Java's fcntl lock).
+
+    Only seen from the same machine (or a container sharing the volume); False when unsure.
+    """
+    path = Path(world_dir) / "session.lock"
+    try:
+        fd = os.open(path, os.O_RDONLY)
+    except OSError:
+        return False
+    try:
+        fcntl.lockf(fd, fcntl.LOCK_SH | fcntl.LOCK_NB)
+    except OSError as exc:
+        return exc.errno in (errno.EACCES, errno.EAGAIN)
+    else:
+        fcntl.lockf(fd, fcntl.LOCK_UN)
+        return False
+    finally:
+        os.close(fd)
 
 
 def _colors_bytes(colors: npt.ArrayLike) -> bytes:

@@ -12,6 +12,7 @@ from PIL import Image
 from typer.testing import CliRunner
 
 from controller.cli.maps import CACHE_WARNING, app
+from controller.world import mapfiles
 from controller.world.mapart import DEFAULT_MAP_ID_BASE, PICTURE_COUNT, all_pictures
 from controller.world.mapfiles import Layout, atomic_save, map_file, map_path, read_colors
 
@@ -109,6 +110,17 @@ def test_install_warns_when_the_counter_reaches_the_base(tmp_path: Path) -> None
     assert result.exit_code == 0
     assert "map counter is at 600" in result.stderr
     assert (tmp_path / "data" / "minecraft" / "maps" / "last_id.dat").read_bytes() == before
+
+
+def test_install_warns_when_a_server_runs_on_the_world(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(mapfiles, "server_holds_world", lambda world: world == tmp_path)
+    result = runner.invoke(app, ["install", "--world-dir", str(tmp_path)])
+    assert result.exit_code == 0
+    assert "a server is running on this world" in result.stderr
+    quiet = runner.invoke(app, ["install", "--world-dir", str(tmp_path / "other")])
+    assert "server is running" not in quiet.stderr
 
 
 @pytest.mark.parametrize("base", ["-1", str(2**31 - 10)])

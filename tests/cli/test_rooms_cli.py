@@ -68,13 +68,13 @@ def test_status_and_show_golden(running: tuple[Sandbox, Path, Daemon]) -> None:
     sb, cfg, _ = running
     result = runner.invoke(app, ["status", "--config", str(cfg)], env={"COLUMNS": "100"})
     assert result.exit_code == 0, result.output
-    _golden("status.txt", result.output)
+    _golden("status.txt", result.stdout)
     result = runner.invoke(app, ["status", "--config", str(cfg), "--json"])
-    data = json.loads(result.output)["rooms"][0]
+    data = json.loads(result.stdout)["rooms"][0]
     assert data["healthy"] and data["daemon_running"] and data["frames"] == 35
     result = runner.invoke(app, ["show", "--world", "lobby", "--config", str(cfg)])
     assert result.exit_code == 0, result.output
-    _golden("show.txt", result.output)
+    _golden("show.txt", result.stdout)
 
 
 def test_show_png(running: tuple[Sandbox, Path, Daemon], tmp_path: Path) -> None:
@@ -146,7 +146,7 @@ def test_rcon_passthrough(setup: tuple[Sandbox, Path]) -> None:
     _, cfg = setup
     result = runner.invoke(app, ["rcon", "list", "-c", str(cfg)])
     assert result.exit_code == 0
-    assert result.output == "There are 0 of a max of 20 players online: \n"
+    assert result.stdout == "There are 0 of a max of 20 players online: \n"
 
 
 def test_wrong_password_exits_5(
@@ -159,10 +159,10 @@ def test_wrong_password_exits_5(
     assert "not-the-password" not in result.output
 
 
-def _wait(predicate: object, timeout: float = 30.0) -> None:
+def _wait(predicate: object, log: Path, timeout: float = 90.0) -> None:
     deadline = time.monotonic() + timeout
     while not predicate():  # type: ignore[operator]
-        assert time.monotonic() < deadline, "timed out"
+        assert time.monotonic() < deadline, "timed out; daemon log:\n" + log.read_text()
         time.sleep(0.05)
 
 
@@ -171,31 +171,35 @@ def _moves(path: Path) -> int:
     return -1 if state is None else state.moves
 
 
-def test_sigkill_of_the_daemon_loses_no_move(setup: tuple[Sandbox, Path]) -> None:
+def test_sigkill_of_the_daemon_loses_no_move(setup: tuple[Sandbox, Path], tmp_path: Path) -> None:
     sb, cfg = setup
     state_file = Path(load_config(cfg).state_dir) / "lobby.json"
     env = {**os.environ, "PIPES_PW": sb.password}
     argv = [sys.executable, "-m", "controller.cli", "start", "-w", "lobby", "-c", str(cfg)]
-    proc = subprocess.Popen(argv, env=env, stderr=subprocess.DEVNULL)
+    log = tmp_path / "daemon.log"
+    out = log.open("w")
+    proc = subprocess.Popen(argv, env=env, stderr=out)
     try:
-        _wait(lambda: state_file.exists() and _moves(state_file) == 0)
+        _wait(lambda: state_file.exists() and _moves(state_file) == 0, log)
         room = PipesRoom("lobby", load_config(cfg).worlds["lobby"], state_file.parent)
         sb.join("Alex", (3.5, 101, 2.5))
         sb.use_entity("Alex", room.uuids[0])
-        _wait(lambda: _moves(state_file) == 1)
+        _wait(lambda: _moves(state_file) == 1, log)
         proc.send_signal(signal.SIGKILL)
         proc.wait(10)
         sb.use_entity("Alex", room.uuids[1])  # while the daemon is down
         sb.use_entity("Alex", room.uuids[8])
-        proc = subprocess.Popen(argv, env=env, stderr=subprocess.DEVNULL)
-        _wait(lambda: _moves(state_file) == 3)
+        proc = subprocess.Popen(argv, env=env, stderr=out)
+        _wait(lambda: _moves(state_file) == 3, log)
         sb.use_entity("Alex", room.uuids[9])
-        _wait(lambda: _moves(state_file) == 4)
+        _wait(lambda: _moves(state_file) == 4, log)
         proc.send_signal(signal.SIGTERM)
-        assert proc.wait(10) == 0
+        assert proc.wait(30) == 0
     finally:
         if proc.poll() is None:
             proc.kill()
+        proc.wait()
+        out.close()
     state = RoomState.load(state_file)
     assert state is not None
     room.state = state

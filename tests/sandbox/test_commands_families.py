@@ -381,7 +381,13 @@ def test_scoreboard_family() -> None:
             "Unknown display slot 'nope'...etdisplay nope<--[HERE]",
             "lang",
         ),
-        ("scoreboard objectives remove a", "Removed objective [a]", "§3.7"),
+        (
+            'scoreboard objectives modify a displayname "Aye"',
+            "Changed the display name of a to [Aye]",
+            "lang commands.scoreboard.objectives.modify.displayname",
+        ),
+        ('scoreboard objectives modify a displayname "Aye"', "", "unchanged: no feedback"),
+        ("scoreboard objectives remove a", "Removed objective [Aye]", "§3.7"),
     ]
     check_rows(game, rows)
 
@@ -443,6 +449,12 @@ def test_chat_family_with_players() -> None:
             "Gamerule send_command_feedback is now set to: false",
             "lang",
         ),
+        (
+            "gamerule max_snow_accumulation_height 9",
+            "Integer must not be more than 8: found 9...on_height 9<--[HERE]",
+            "GameRules.java 1.21.11 bounds",
+        ),
+        ("gamerule raids", "Gamerule raids is currently set to: true", "1.21.11 ids"),
         (
             "gamerule minecraft:send_command_feedback",
             "Gamerule send_command_feedback is currently set to: false",
@@ -521,6 +533,17 @@ def test_execute_modifiers() -> None:
             "store result 0 × 2",
         ),
         ("execute if dimension minecraft:overworld", "Test passed", "§3.8"),
+        ("execute if blocks 3 63 3 4 64 3 3 63 3 all", "Test passed. Count: 4", "§3.8 blocks"),
+        ("execute if blocks 3 63 3 4 64 3 3 63 4 all", "Test failed", "§3.8 blocks"),
+        ("execute if blocks 3 63 3 4 64 3 3 63 4 masked", "Test failed", "§3.8 blocks"),
+        ("execute unless blocks 3 63 3 4 64 3 3 63 3 all", "Test failed. Count: 4", "§3.8"),
+        ("execute unless blocks 3 63 3 4 64 3 3 63 4 all", "Test passed", "§3.8 blocks"),
+        ("execute if blocks 7 63 7 8 64 8 9 63 9 masked", "Test passed. Count: 0", "§3.8 masked"),
+        (
+            "execute if blocks 0 0 0 40 40 40 0 0 0 all",
+            "Too many blocks in the specified area (maximum 32768, but specified 68921)",
+            "lang commands.execute.blocks.toobig",
+        ),
     ]
     check_rows(game, rows)
     assert game.block(3, 63, 3) == "minecraft:stone"

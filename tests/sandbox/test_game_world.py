@@ -63,7 +63,8 @@ def test_stored_entities_come_back_one_tick_after_their_chunk_loads() -> None:
 def test_paper_entities_come_back_with_the_chunk() -> None:
     game = frame_world("paper")
     game.execute("forceload remove 0 0")
-    game.tick()
+    for _ in range(201):  # chunks.delay-chunk-unloads-by: 10 s
+        game.tick()
     assert reply(game, f"data get entity {UUID1} ItemRotation") == "No entity was found"
     game.execute("forceload add 0 0")
     assert reply(game, f"data get entity {UUID1} ItemRotation") == (
@@ -335,3 +336,41 @@ def test_tags_print_in_java_hashset_order() -> None:
     assert reply(game, f"data get entity {UUID1} Tags") == (
         f"Marker has the following entity data: [{shown}]"
     )
+
+
+def test_paper_keeps_removed_chunks_loaded_for_the_unload_delay() -> None:
+    """paper.md §3.4: chunks.delay-chunk-unloads-by defaults to 10 s on Paper (0 on vanilla)."""
+    for flavour, still_loaded in (("vanilla", False), ("paper", True)):
+        game = Game(flavour)
+        game.execute("forceload add 0 0")
+        game.execute("forceload remove 0 0")
+        game.tick()
+        got = reply(game, "setblock 0 64 0 minecraft:melon")
+        assert (got == "Changed the block at 0, 64, 0") == still_loaded, flavour
+        assert reply(game, "execute if loaded 0 64 0") == "Test failed"
+    for _ in range(200):
+        game.tick()
+    assert reply(game, "setblock 1 64 0 minecraft:melon") == "That position is not loaded"
+
+
+def test_vanilla_pause_when_empty_stalls_entity_loading() -> None:
+    """paper.md §3.4 (derived): a paused empty vanilla server loads no stored entities."""
+    game = frame_world()
+    game.world.pause_when_empty_seconds = 1
+    game.execute("forceload remove 0 0")
+    game.tick()
+    for _ in range(25):
+        game.tick()
+    assert game.world.paused
+    frozen = game.tick_count
+    game.execute("forceload add 0 0")  # loads the chunk synchronously (blocks work) ...
+    assert reply(game, "setblock 1 64 1 minecraft:melon") == "Changed the block at 1, 64, 1"
+    game.tick()
+    # ... but the paused server never processes the entity load
+    assert reply(game, f"data get entity {UUID1} ItemRotation") == "No entity was found"
+    assert reply(game, "execute if loaded 0 64 0") == "Test failed"
+    assert game.tick_count == frozen
+    game.join("alex", (100.0, 64.0, 100.0))
+    game.tick()
+    game.tick()
+    assert reply(game, f"data get entity {UUID1} ItemRotation").endswith("2b")

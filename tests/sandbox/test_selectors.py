@@ -125,6 +125,12 @@ def test_selector_options_against_rows() -> None:
             "nbt= with partial list",
         ),
         (
+            "execute if entity @e[nbt={UUID:[I;0,0,0,2]}]",
+            "Test passed. Count: 1",
+            "nbt= with an int array (Tag.equals)",
+        ),
+        ("execute if entity @e[nbt={Tags:[]}]", "Test failed", "empty Tags are not saved"),
+        (
             "scoreboard players get @e[tag=a,tag=!b,limit=1] s",
             "Marker has 5 [s]",
             "§3.7 score holder by entity",

@@ -5,6 +5,9 @@ from __future__ import annotations
 import gzip
 import io
 import os
+import subprocess
+import sys
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -305,3 +308,41 @@ def test_identical_pictures_give_identical_files(tmp_path: Path) -> None:
             map_path(a, Layout.NAMESPACED, map_id).read_bytes()
             == map_path(b, Layout.NAMESPACED, map_id).read_bytes()
         )
+
+
+LOCKER = (
+    "import fcntl, os, sys\n"
+    "fd = os.open(sys.argv[1], os.O_RDWR | os.O_CREAT)\n"
+    "fcntl.lockf(fd, fcntl.LOCK_EX)\n"
+    "print('locked', flush=True)\n"
+    "sys.stdin.read()\n"
+)
+
+
+@pytest.fixture
+def locked_world(tmp_path: Path) -> Iterator[Path]:
+    """A world whose session.lock another process holds, as a running server does."""
+    proc = subprocess.Popen(
+        [sys.executable, "-c", LOCKER, str(tmp_path / "session.lock")],
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        text=True,
+    )
+    assert proc.stdout is not None and proc.stdin is not None
+    try:
+        assert proc.stdout.readline().strip() == "locked"
+        yield tmp_path
+    finally:
+        proc.stdin.close()
+        proc.wait(timeout=10)
+        proc.stdout.close()
+
+
+def test_running_server_is_noticed_by_its_session_lock(locked_world: Path) -> None:
+    assert mapfiles.server_holds_world(locked_world)
+
+
+def test_free_or_missing_session_lock_means_no_server(tmp_path: Path) -> None:
+    assert not mapfiles.server_holds_world(tmp_path)
+    (tmp_path / "session.lock").write_text("\u2603", encoding="utf-8")
+    assert not mapfiles.server_holds_world(tmp_path)

@@ -9,7 +9,7 @@ from ..arguments import Coordinates, nbt_to_json, parse_component, parse_identif
 from ..entities import plain_text
 from ..reader import CommandSyntaxError, StringReader
 from ..registry import registry, strip_namespace, tr
-from ..world import GAMERULES
+from ..world import GAMERULE_BOUNDS, GAMERULES
 from . import Ctx, Node, Source, arg, lit
 from .entity import entities_parser, get_players
 
@@ -233,6 +233,23 @@ def _int_min(minimum: int) -> Callable[[StringReader], int]:
     return parse
 
 
+def _int_range(low: int, high: int) -> Callable[[StringReader], int]:
+    """IntegerArgumentType.integer(low, high)."""
+
+    def parse(reader: StringReader) -> int:
+        start = reader.cursor
+        v = reader.read_int()
+        if v < low:
+            reader.cursor = start
+            raise reader.error(tr("argument.integer.low", low, v))
+        if v > high:
+            reader.cursor = start
+            raise reader.error(tr("argument.integer.big", high, v))
+        return v
+
+    return parse
+
+
 def _float(reader: StringReader) -> float:
     return reader.read_float()
 
@@ -357,11 +374,8 @@ def register(root: Node, game: Game) -> None:
     root.then(lit("list", lit("uuids", run=_list(game, True)), run=_list(game, False)))
     rules = lit("gamerule")
     for name, default in GAMERULES.items():
-        parser = (
-            _bool
-            if isinstance(default, bool)
-            else _int_min(1 if name == "max_block_modifications" else 0)
-        )
+        low, high = GAMERULE_BOUNDS.get(name, (0, 2**31 - 1))
+        parser = _bool if isinstance(default, bool) else _int_range(low, high)
         for literal in (name, "minecraft:" + name):
             rules.then(
                 lit(

@@ -246,7 +246,71 @@ def _if_branch(game: Game, execute: Node, expected: bool) -> Node:
             )
         )
     branch.then(data)
+    blocks_end = [
+        _blocks_conditional(game, execute, lit(mode), expected, mode == "masked")
+        for mode in ("all", "masked")
+    ]
+    branch.then(
+        lit(
+            "blocks",
+            arg(
+                "start",
+                parse_block_pos,
+                arg("end", parse_block_pos, arg("destination", parse_block_pos, *blocks_end)),
+            ),
+        )
+    )
     return branch
+
+
+def check_regions(game: Game, ctx: Ctx, source: Source, masked: bool) -> int | None:
+    """ExecuteCommand.checkRegions: blocks compared when both regions match, else None."""
+    a = loaded_block_pos(game, source, ctx["start"])
+    b = loaded_block_pos(game, source, ctx["end"])
+    d = loaded_block_pos(game, source, ctx["destination"])
+    lo = [min(a[i], b[i]) for i in range(3)]
+    hi = [max(a[i], b[i]) for i in range(3)]
+    area = (hi[0] - lo[0] + 1) * (hi[1] - lo[1] + 1) * (hi[2] - lo[2] + 1)
+    limit = int(game.world.gamerules["max_block_modifications"])  # 1.21.11+ (unverified)
+    if area > limit:
+        raise CommandSyntaxError(tr("commands.execute.blocks.toobig", limit, area))
+    world = game.world
+    count = 0
+    for z in range(lo[2], hi[2] + 1):
+        for y in range(lo[1], hi[1] + 1):
+            for x in range(lo[0], hi[0] + 1):
+                state = world.get_block(source.dimension, (x, y, z))
+                if masked and state == "minecraft:air":
+                    continue
+                dst = (x - lo[0] + d[0], y - lo[1] + d[1], z - lo[2] + d[2])
+                if state != world.get_block(source.dimension, dst):
+                    return None
+                count += 1
+    return count
+
+
+def _blocks_conditional(game: Game, root: Node, node: Node, expected: bool, masked: bool) -> Node:
+    """addIfBlocksConditional: `if` counts compared blocks, `unless` fails with the count."""
+
+    def modifier(ctx: Ctx, source: Source) -> list[Source]:
+        matched = check_regions(game, ctx, source, masked) is not None
+        return [source] if matched == expected else []
+
+    def run(ctx: Ctx, source: Source) -> int:
+        result = check_regions(game, ctx, source, masked)
+        if expected:
+            if result is not None:
+                game.send(tr("commands.execute.conditional.pass_count", result))
+                return result
+            raise CommandSyntaxError(tr("commands.execute.conditional.fail"))
+        if result is not None:
+            raise CommandSyntaxError(tr("commands.execute.conditional.fail_count", result))
+        game.send(tr("commands.execute.conditional.pass"))
+        return 1
+
+    node.redirects(root, modifier, fork=True)
+    node.command = run
+    return node
 
 
 def _word(reader: StringReader) -> str:

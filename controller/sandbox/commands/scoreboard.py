@@ -184,6 +184,20 @@ def _objectives_add(game: Game) -> Callable[[Ctx, Source], int]:
     return run
 
 
+def _modify_name(game: Game) -> Callable[[Ctx, Source], int]:
+    def run(ctx: Ctx, source: Source) -> int:
+        obj = get_objective(game, ctx["objective"])
+        if obj.display_name == ctx["displayName"]:
+            return 0  # unchanged: no feedback
+        obj.display_name = ctx["displayName"]
+        game.send(
+            tr("commands.scoreboard.objectives.modify.displayname", obj.name, obj.formatted())
+        )
+        return 0
+
+    return run
+
+
 def _objectives_remove(game: Game) -> Callable[[Ctx, Source], int]:
     def run(ctx: Ctx, source: Source) -> int:
         obj = get_objective(game, ctx["objective"])
@@ -444,6 +458,14 @@ def register(root: Node, game: Game) -> None:
             ),
         ),
         lit("remove", arg("objective", _word, run=_objectives_remove(game))),
+        lit(
+            "modify",
+            arg(
+                "objective",
+                _word,
+                lit("displayname", arg("displayName", parse_component, run=_modify_name(game))),
+            ),
+        ),
         lit(
             "setdisplay",
             arg(
