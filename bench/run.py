@@ -19,7 +19,10 @@ AREAS = [
     ("Puzzle engine: generation", "bench.puzzle_generate"),
     ("Puzzle engine: solver and uniqueness", "bench.puzzle_solver"),
     ("Sandbox server throughput", "bench.sandbox_throughput"),
+    ("Sandbox game: commands and poll cost", "bench.sandbox_game"),
+    ("Sandbox NBT library", "bench.nbt_speed"),
     ("RCON transport round trips", "bench.rcon_roundtrip"),
+    ("Map art and map files", "bench.maps"),
     ("Room runtime", "bench.runtime_rooms"),
 ]
 

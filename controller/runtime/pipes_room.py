@@ -292,26 +292,13 @@ class PipesRoom:
                 )  # fmt: skip
                 rep.frames_summoned += 1
             elif rotations[idx] != r or maps.get(idx) != mid:
-                fixes.append(
-                    cmd.set_frame(
-                        self.uuids[idx], room=self.name, rotation=r, source=source, map_id=mid
-                    )
-                )
+                fixes.append(self._settle(idx, rotations[idx]))
                 rep.frames_fixed += 1
+        # Conditional writes: a frame a player turns meanwhile keeps the turn for the next poll.
         self._send_all(link, fixes)
         if not self._tags_consistent(link):
             rep.notes.append("rotation tags rewritten")
-            for idx in range(board.size):
-                self._send(
-                    link,
-                    cmd.set_frame(
-                        self.uuids[idx],
-                        room=self.name,
-                        rotation=board.rotations[idx],
-                        source=idx == board.source_index,
-                        map_id=self._map_id(idx),
-                    ),
-                )
+            self._send_all(link, [self._settle(idx, v) for idx, v in sorted(rotations.items())])
         expected = len(picture_ids(self.cfg.map_id_base))
         preload_sel = cmd.count_frames(self.geom, kind, preload=True)
         if parse_count(self._send(link, preload_sel)) != expected:
@@ -331,6 +318,18 @@ class PipesRoom:
         if play.solved and self.state is not None and self.state.solved_at is None:
             self.win(link)
         return rep
+
+    def _settle(self, idx: int, seen: int) -> str:
+        """Set a frame to its rotation, tags and picture if it still shows ItemRotation `seen`."""
+        board = self.board
+        return cmd.turn_frame(
+            self.uuids[idx],
+            seen,
+            room=self.name,
+            rotation=board.rotations[idx],
+            source=idx == board.source_index,
+            map_id=self._map_id(idx),
+        )
 
     def _read_values(self, link: Link, command: str, *, byte: bool) -> dict[int, int]:
         out: dict[int, int] = {}
@@ -382,6 +381,10 @@ class PipesRoom:
         if not (0 <= i < board.width and 0 <= j < board.height):
             return
         idx = j * board.width + i
+        if self.state is not None and self.state.solved_at is not None:
+            # The board is solved and waits for the next puzzle: turn the frame back.
+            self._send(link, self._settle(idx, value))
+            return
         for _ in range(8):  # the player may keep clicking while we write
             if self._apply(link, idx, value % 4, seen=value):
                 return

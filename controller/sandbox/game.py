@@ -107,13 +107,24 @@ class Game:
             return cached
         c = copy.deepcopy(e.to_nbt()) if mutable else e.to_nbt()  # never alias entity state
         if self.flavour == "paper" and not isinstance(e, Player):
-            c["WorldUUIDLeast"] = nbt.Long(-5000000000000000000)
-            c["WorldUUIDMost"] = nbt.Long(4000000000000000000)
-            c["Bukkit.updateLevel"] = nbt.Int(2)
-            c["Spigot.ticksLived"] = nbt.Int(e.age)
-            c["Paper.Origin"] = nbt.List[nbt.Double]([nbt.Double(v) for v in e.pos])
-            c["Paper.OriginWorld"] = nbt.IntArray([1, 2, 3, 4])
-            c["Paper.SpawnReason"] = nbt.String("COMMAND")
+            # Paper's saveWithoutId writes its keys right after Invulnerable, and the origin
+            # keys last (paper.md Appendix A: insertion order decides the fastutil order).
+            paper_keys = {
+                "WorldUUIDLeast": nbt.Long(-5000000000000000000),
+                "WorldUUIDMost": nbt.Long(4000000000000000000),
+                "Bukkit.updateLevel": nbt.Int(2),
+                "Spigot.ticksLived": nbt.Int(e.age),
+            }
+            ordered = nbt.Compound()
+            for key, value in c.items():
+                ordered[key] = value
+                if key == "Invulnerable":
+                    ordered.update(paper_keys)
+            ordered.update({k: v for k, v in paper_keys.items() if k not in ordered})
+            ordered["Paper.OriginWorld"] = nbt.IntArray([1, 2, 3, 4])
+            ordered["Paper.Origin"] = nbt.List[nbt.Double]([nbt.Double(v) for v in e.pos])
+            ordered["Paper.SpawnReason"] = nbt.String("COMMAND")
+            c = ordered
         return c
 
     # ------------------------------------------------------------------ execution

@@ -17,6 +17,7 @@ from typing import TYPE_CHECKING, Any
 
 from .arguments import MinMax, parse_compound, parse_double_range, parse_identifier, parse_int_range
 from .entities import Entity, Player
+from .nbt.path import compare_nbt
 from .reader import StringReader
 from .registry import registry, strip_namespace, tr
 
@@ -27,29 +28,6 @@ __all__ = ["EntitySelector", "compare_nbt", "parse_selector"]
 
 _MAX = 2**31 - 1
 _UNQUOTED = re.compile(r"[0-9A-Za-z_.+\-]*")
-
-
-def compare_nbt(expected: Any, actual: Any) -> bool:
-    """NbtUtils.compareNbt(expected, actual, partialListMatches=true)."""
-    from nbtlib import tag as nbt
-
-    from .commands.data import tag_equal
-
-    if expected is None:
-        return True
-    if actual is None or type(expected) is not type(actual):
-        return False
-    if isinstance(expected, nbt.Compound):
-        if len(actual) < len(expected):
-            return False
-        return all(compare_nbt(v, actual.get(k)) for k, v in expected.items())
-    if isinstance(expected, nbt.List):
-        if len(expected) == 0:
-            return len(actual) == 0
-        if len(actual) < len(expected):
-            return False
-        return all(any(compare_nbt(e, a) for a in actual) for e in expected)
-    return tag_equal(expected, actual)
 
 
 @dataclass

@@ -91,6 +91,14 @@ class McServer:
     map_paths: dict[int, Path]
 
 
+def _free_port() -> int:
+    import socket
+
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return int(sock.getsockname()[1])
+
+
 def rcon_cli(container: Any, cmd: str) -> str:
     """Run one command through the image's own ``rcon-cli`` (an oracle independent of ours)."""
     exit_code, output = container.exec(["rcon-cli", cmd])
@@ -140,7 +148,8 @@ def mc_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[McServer]:
             UID=str(os.getuid()),
             GID=str(os.getgid()),
         )
-        .with_exposed_ports(25575)
+        # A fixed host port: a restarted container keeps it (the restart test relies on it).
+        .with_bind_ports(25575, _free_port())
         .with_volume_mapping(str(data), "/data", mode="rw")
         .waiting_for(
             LogMessageWaitStrategy("RCON running on").with_startup_timeout(STARTUP_TIMEOUT_S)

@@ -132,6 +132,14 @@ def test_solving_triggers_the_win_flow_and_a_new_puzzle(harness: Harness) -> Non
     sounds = [m for m in sb.inbox("Alex") if m.get("type") == "sound"]
     assert sounds, sb.inbox("Alex")
     assert all(room.play.classes[k] != TileClass.DRY for k in range(room.board.size))
+    # While the solved board waits for the next puzzle, turns are undone, not counted.
+    solved_rotations = list(room.board.rotations)
+    harness.click(0, 0)
+    daemon.poll("main")
+    assert (
+        room.board.rotations == solved_rotations and room.state.moves == room.state.solves[0].moves
+    )
+    assert world_mismatches(sb, room) == []
     first_seed = room.board.seed
     room.next_puzzle_at = room.clock()
     daemon.step()
@@ -264,3 +272,28 @@ def test_paper_flavour_builds_and_plays_with_prefixed_commands(
         assert any(c.startswith("minecraft:summon ") for c in sent)
         assert any(" run minecraft:data get entity @s ItemRotation" in c for c in sent)
         daemon.close()
+
+
+def test_a_click_during_reconcile_is_not_lost(harness: Harness) -> None:
+    room, sb = harness.room, harness.sb
+    link = harness.daemon.links["main"]
+    w = room.board.width
+    before = room.board.rotations[3 * w + 3]
+    sb.call(lambda g: g.execute(f"tag {room.uuids[0]} remove pipes.r{room.board.rotations[0]}"))
+    original = link.send
+    clicked: list[str] = []
+
+    def send(command: str) -> str:
+        reply = original(command)
+        if not clicked and 'Item.components."minecraft:map_id"' in command:
+            harness.click(3, 3)  # right after the room was read back
+            clicked.append(command)
+        return reply
+
+    link.send = send  # type: ignore[method-assign]
+    rep = room.reconcile(link)
+    link.send = original  # type: ignore[method-assign]
+    assert clicked and "rotation tags rewritten" in rep.notes
+    harness.daemon.poll("main")
+    assert room.board.rotations[3 * w + 3] == (before + 1) % 4
+    assert world_mismatches(sb, room) == []

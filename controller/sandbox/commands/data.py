@@ -21,6 +21,8 @@ from ..arguments import (
     pretty,
 )
 from ..entities import Player
+from ..nbt.path import tag_equals
+from ..nbt.printer import compact
 from ..reader import CommandSyntaxError, StringReader
 from ..registry import tr
 from ..selectors import EntitySelector
@@ -60,19 +62,6 @@ def merge_compound(target: nbt.Compound, source: nbt.Compound) -> None:
             merge_compound(old, v)
         else:
             target[k] = _copy(v)
-
-
-def tag_equal(a: Any, b: Any) -> bool:
-    """Java Tag.equals: same tag type and equal contents (arrays compared element-wise)."""
-    if type(a) is not type(b):
-        return False
-    if isinstance(a, nbt.Compound):
-        return a.keys() == b.keys() and all(tag_equal(a[k], b[k]) for k in a)
-    if isinstance(a, nbt.List):
-        return len(a) == len(b) and all(tag_equal(x, y) for x, y in zip(a, b, strict=True))
-    if isinstance(a, nbt.Array):
-        return [int(v) for v in a] == [int(v) for v in b]
-    return bool(a == b)
 
 
 @dataclass
@@ -176,7 +165,7 @@ def _merge(game: Game, kind: str) -> Callable[[Ctx, Source], int]:
             raise CommandSyntaxError(tr("arguments.nbtpath.too_deep"))
         merged = _copy(old)
         merge_compound(merged, ctx["nbt"])
-        if tag_equal(old, merged):
+        if tag_equals(old, merged):
             raise CommandSyntaxError(tr("commands.data.merge.failed"))
         acc.set_data(merged)
         game.send(acc.modified())
@@ -225,15 +214,15 @@ def _modify(game: Game, kind: str, op: str) -> Callable[[Ctx, Source], int]:
             targets = p.get_or_create(data) if hasattr(p, "get_or_create") else p.get(data)
             for t in targets:
                 if not isinstance(t, nbt.Compound):
-                    raise CommandSyntaxError(tr("commands.data.modify.expected_object", pretty(t)))
+                    raise CommandSyntaxError(tr("commands.data.modify.expected_object", compact(t)))
                 before = _copy(t)
                 for v in values:
                     if not isinstance(v, nbt.Compound):
                         raise CommandSyntaxError(
-                            tr("commands.data.modify.expected_object", pretty(v))
+                            tr("commands.data.modify.expected_object", compact(v))
                         )
                     merge_compound(t, v)
-                count += 0 if tag_equal(before, t) else 1
+                count += 0 if tag_equals(before, t) else 1
         else:
             index = {"append": -1, "prepend": 0}.get(op, ctx.get("index", 0))
             count = int(p.insert(index, data, [_copy(v) for v in values]))

@@ -16,6 +16,7 @@ import math
 from collections.abc import Callable
 from decimal import ROUND_HALF_UP, Decimal
 
+import numpy as np
 from nbtlib.tag import (
     Byte,
     ByteArray,
@@ -198,7 +199,7 @@ def tag_equals(a: Tag | None, b: Tag | None) -> bool:
         left, right = _elements(a), _elements(b)
         return len(left) == len(right) and all(map(tag_equals, left, right))
     if isinstance(a, _ARRAYS):
-        return len(a) == len(b) and bool((a == b).all())
+        return len(a) == len(b) and bool(np.array_equal(np.asarray(a), np.asarray(b)))
     if isinstance(a, Float | Double):
         return _float_key(a) == _float_key(b)
     if isinstance(a, String):
