@@ -17,6 +17,7 @@ import typer
 from rich.console import Console
 from rich.text import Text
 
+from controller.cli.ui import CLASS_STYLE, PIPE_GLYPHS
 from controller.errors import ExitCode
 from controller.puzzle import solver
 from controller.puzzle.flow import Flow, compute_flow
@@ -27,7 +28,7 @@ from controller.puzzle.generators import (
     generate,
     validate_params,
 )
-from controller.puzzle.model import Board, Direction, mask_of
+from controller.puzzle.model import Board, Direction, TileClass, mask_of
 from controller.puzzle.serialize import board_from_json, board_to_dict
 
 __all__ = [
@@ -51,28 +52,13 @@ app = typer.Typer(
 )
 
 # Box-drawing glyph per arm mask (bit 0 N, 1 E, 2 S, 3 W); crosses and empty never occur.
-GLYPHS: dict[int, str] = {
-    0b0001: "╵",
-    0b0010: "╶",
-    0b0100: "╷",
-    0b1000: "╴",
-    0b0101: "│",
-    0b1010: "─",
-    0b0111: "├",
-    0b1110: "┬",
-    0b1101: "┤",
-    0b1011: "┴",
-    0b0011: "└",
-    0b0110: "┌",
-    0b1100: "┐",
-    0b1001: "┘",
-}
+GLYPHS: dict[int, str] = {m: PIPE_GLYPHS[m] for m in range(1, 15) if m.bit_count() < 4}
 
-_STYLE_DRY = "dim"
-_STYLE_WET = "bold blue"
-_STYLE_RING = "bold red"
-_STYLE_SOURCE = "bold black on yellow"
-_STYLE_SOURCE_RING = "bold red on yellow"
+_STYLE_DRY = CLASS_STYLE[TileClass.DRY]
+_STYLE_WET = CLASS_STYLE[TileClass.WET]
+_STYLE_RING = CLASS_STYLE[TileClass.RING]
+_STYLE_SOURCE = CLASS_STYLE[TileClass.SOURCE]
+_STYLE_SOURCE_RING = CLASS_STYLE[TileClass.SOURCE_RING]
 
 
 def _fail(message: str) -> NoReturn:

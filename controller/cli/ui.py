@@ -11,7 +11,7 @@ from rich.text import Text
 
 from controller.puzzle.model import Board, TileClass
 
-__all__ = ["PIPE_GLYPHS", "board_text", "console", "err_console", "use_colour"]
+__all__ = ["CLASS_STYLE", "PIPE_GLYPHS", "board_text", "console", "err_console", "use_colour"]
 
 # Index = arm mask (bit 0 N, 1 E, 2 S, 3 W).
 PIPE_GLYPHS = " ╵╶└╷│┌├╴┘─┴┐┤┬┼"

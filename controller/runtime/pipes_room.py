@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import logging
 import random
+import re
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -37,6 +38,8 @@ Progress = Callable[[int, int], None]
 
 _SOLVES = "pipes_solves"
 _BEST = "pipes_best_s"
+_RESET = "pipes_reset"
+_ASKER = re.compile(r"(\w{1,16}) has \d+ \[")
 
 
 def picture_ids(base: int) -> list[int]:
@@ -102,6 +105,7 @@ class PipesRoom:
         self.next_puzzle_at: float | None = None
         self.last_audit = clock()
         self.last_actionbar = 0.0
+        self.last_reset_check = 0.0
         self.listeners: list[Callable[[PipesRoom], None]] = []
 
     # -- helpers --------------------------------------------------------------------------
@@ -202,6 +206,10 @@ class PipesRoom:
         self._send(link, f'scoreboard objectives add {_BEST} dummy "Pipes best time (s)"')
         if self.cfg.on_win.sidebar:
             self._send(link, f"scoreboard objectives setdisplay sidebar {_SOLVES}")
+        if self.cfg.reset_by:
+            self._send(link, f'scoreboard objectives add {_RESET} trigger "New pipes puzzle"')
+            for name in self.cfg.reset_by:
+                self._send(link, f"scoreboard players enable {name} {_RESET}")
 
     def build(self, link: Link, progress: Progress | None = None) -> None:
         """Build the whole room from scratch for the current puzzle."""
@@ -572,8 +580,30 @@ class PipesRoom:
             self.last_actionbar = now
             progress = f"Water: {self.play.wet_count}/{self.board.size}"
             self._send(link, f"title {self.geom.near_selector()} actionbar {cmd.text(progress)}")
+        if self.cfg.reset_by and now - self.last_reset_check >= 1.0:
+            self.last_reset_check = now
+            self.check_reset_requests(link)
         if self.cfg.audit_interval_s and now - self.last_audit >= self.cfg.audit_interval_s:
             self.reconcile(link)
+
+    def check_reset_requests(self, link: Link) -> bool:
+        """Players listed in `reset_by` ask for a new puzzle with `/trigger pipes_reset` near
+        the room; returns whether a new puzzle was built."""
+        near = self.geom.near_selector()[:-1] + f",scores={{{_RESET}=1..}}]"
+        reply = self._send(link, f"execute as {near} run scoreboard players get @s {_RESET}")
+        askers = _ASKER.findall(reply)
+        for name in askers:
+            self._send(link, f"scoreboard players set {name} {_RESET} 0")
+            self._send(link, f"scoreboard players enable {name} {_RESET}")
+        allowed = [name for name in askers if name in self.cfg.reset_by]
+        if not allowed:
+            return False
+        log.info("room %s: %s asked for a new puzzle", self.name, allowed[0])
+        self.next_puzzle(link)
+        self._send(link, f"tellraw {self.geom.near_selector()} " + cmd.text(
+            f"{allowed[0]} started a new puzzle"
+        ))  # fmt: skip
+        return True
 
     def remove(self, link: Link) -> Path | None:
         """Clear the room's frames and blocks, release its chunks, archive its state."""

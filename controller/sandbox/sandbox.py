@@ -205,6 +205,11 @@ class Sandbox:
         return self._game
 
     @property
+    def world(self) -> object:
+        """The game's world model (blocks, chunks, entities); read it through `call`."""
+        return getattr(self.game, "world", None)
+
+    @property
     def server(self) -> RconServer:
         """The RCON server."""
         if self._server is None:

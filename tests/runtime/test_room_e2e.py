@@ -297,3 +297,27 @@ def test_a_click_during_reconcile_is_not_lost(harness: Harness) -> None:
     harness.daemon.poll("main")
     assert room.board.rotations[3 * w + 3] == (before + 1) % 4
     assert world_mismatches(sb, room) == []
+
+
+def test_listed_players_can_ask_for_a_new_puzzle_with_a_trigger(
+    sandbox: Sandbox, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("SANDBOX_PW", sandbox.password)
+    cfg = make_config(sandbox, tmp_path, reset_by=["Alex"])
+    daemon = Daemon(cfg, ["lobby"], connect=connect_server)
+    daemon.start()
+    room = daemon.rooms["lobby"]
+    sandbox.join("Alex", (3.5, 101, 3.5))
+    sandbox.join("Mallory", (2.5, 101, 2.5))
+    # `/trigger pipes_reset` by a player who may not reset: nothing happens.
+    sandbox.call(lambda g: g.execute("scoreboard players set Mallory pipes_reset 1"))
+    assert not room.check_reset_requests(daemon.links["main"])
+    assert room.state is not None and room.state.puzzle_number == 1
+    sandbox.call(lambda g: g.execute("scoreboard players set Alex pipes_reset 1"))
+    assert room.check_reset_requests(daemon.links["main"])
+    assert room.state.puzzle_number == 2
+    assert sandbox.call(lambda g: g.execute("scoreboard players get Alex pipes_reset")) == [
+        "Alex has 0 [New pipes puzzle]"
+    ]
+    assert world_mismatches(sandbox, room) == []
+    daemon.close()
