@@ -118,9 +118,11 @@ def status(
             )
             line += "  daemon " + ("running" if r["daemon_running"] else "stopped")
             if r["built"]:
+                last = r["last_solve"]
                 line += (
                     f"  puzzle #{r['puzzle']}  water {r['wet']}/{r['total']}  moves {r['moves']}"
-                    f"  solves {r['solves']}"
+                    f"  running {int(r['running_s'] // 60)} min  solves {r['solves']}"
+                    + (f" (last {last['seconds']:.0f} s, {last['moves']} moves)" if last else "")
                 )
             else:
                 line += "  not built"
