@@ -17,12 +17,19 @@ from controller.config import Config, default_config_text, load_config, locate_c
 from controller.errors import ExitCode, RconError
 from controller.puzzle.flow import compute_flow
 from controller.runtime.connect import connect_server
-from controller.runtime.control import is_running, wait_done, write_request
+from controller.runtime.control import (
+    health_path,
+    is_running,
+    read_json,
+    response_path,
+    wait_done,
+    write_request,
+)
 from controller.runtime.link import Link
 from controller.runtime.pipes_room import PipesRoom
 from controller.runtime.state import RoomState, state_path
 from controller.world import commands as cmd
-from controller.world.replies import parse_count, parse_frame_values
+from controller.world.replies import parse_count
 
 __all__ = ["register"]
 
@@ -84,14 +91,23 @@ def _status_of(cfg: Config, name: str) -> dict[str, Any]:
             solves=len(state.solves),
             last_solve=None if last is None else vars(last),
         )
-    try:
-        with _link(cfg, room) as link:
-            reply = link.send(cmd.count_frames(room.geom, room.frame_kind))
-        info["server_reachable"] = True
-        info["frames"] = parse_count(reply)
-    except RconError as exc:
-        info["server_reachable"] = False
-        info["server_error"] = str(exc)
+    if info["daemon_running"]:
+        # Ask the daemon, not the server: a second connection could swap replies with it.
+        health = read_json(health_path(Path(cfg.state_dir), name)) or {}
+        fresh = time.time() - float(health.get("at", 0)) < 15
+        info["server_reachable"] = bool(fresh and health.get("reachable"))
+        info["frames"] = info.get("total") if info["server_reachable"] else None
+        if not info["server_reachable"]:
+            info["server_error"] = "the daemon reports no connection" if fresh else "no report"
+    else:
+        try:
+            with _link(cfg, room) as link:
+                reply = link.send(cmd.count_frames(room.geom, room.frame_kind))
+            info["server_reachable"] = True
+            info["frames"] = parse_count(reply)
+        except RconError as exc:
+            info["server_reachable"] = False
+            info["server_error"] = str(exc)
     info["healthy"] = bool(
         info["server_reachable"] and info["built"] and info["daemon_running"]
         and info.get("frames") == info.get("total")
@@ -145,11 +161,14 @@ def show(
     if state is None:
         raise fail(f"room {world} has no state yet; run `pipesctl start --world {world}`")
     board = state.board.copy()
-    with _link(cfg, room) as link:
-        reply = link.send(cmd.read_rotations(room.geom, room.frame_kind))
-    for fv in parse_frame_values(reply, byte=True):
-        if fv.room == world and fv.i < board.width and fv.j < board.height:
-            board.rotations[fv.j * board.width + fv.i] = fv.value % 4
+    answer = _act(cfg, world, "show", quiet=True)
+    if isinstance(answer, PipesRoom):
+        with _link(cfg, room) as link:
+            rotations = room.read_rotations(link)
+    else:
+        rotations = {int(k): int(v) for k, v in answer.get("rotations", {}).items()}
+    for idx, value in rotations.items():
+        board.rotations[idx] = value % 4
     flow = compute_flow(board)
     if png is not None:
         from controller.world.boardart import board_png
@@ -162,16 +181,19 @@ def show(
     out.print(board_text(board, flow.classes), end="")
 
 
-def _act(cfg: Config, world: str, action: str, **extra: Any) -> PipesRoom | None:
-    """Hand an action to the running daemon; None when no daemon runs the room."""
+def _act(cfg: Config, world: str, action: str, quiet: bool = False, **extra: Any) -> Any:
+    """Hand an action to the running daemon and return its answer (a dict); when no daemon
+    runs the room, return the room for the caller to act on itself."""
     state_dir = Path(cfg.state_dir)
     if not is_running(state_dir, world):
         return _room(cfg, world)
+    response_path(state_dir, world).unlink(missing_ok=True)
     path = write_request(state_dir, world, {"action": action, **extra})
     if not wait_done(path):
         raise fail(f"the daemon running {world} did not take the request in time")
-    typer.echo(f"{action}: handed to the running daemon")
-    return None
+    if not quiet:
+        typer.echo(f"{action}: carried out by the running daemon")
+    return read_json(response_path(state_dir, world), remove=True) or {}
 
 
 def reset(
@@ -185,26 +207,38 @@ def reset(
     if not yes:
         typer.confirm(f"Replace the puzzle in room {world}?", abort=True)
     room = _act(cfg, world, "reset", seed=seed)
-    if room is not None:
+    if isinstance(room, PipesRoom):
         with _link(cfg, room) as link:
             room.start(link)
             room.reset(link, seed)
         typer.echo(f"{world}: new puzzle #{room.state.puzzle_number if room.state else '?'}")
 
 
+def _repair_line(world: str, r: dict[str, Any]) -> str:
+    counted = (
+        "adopted_moves",
+        "frames_summoned",
+        "frames_fixed",
+        "preloads_rebuilt",
+        "blocks_fixed",
+    )
+    total = sum(int(r[k]) for k in counted) + int(r["rebuilt"])
+    return (
+        f"{world}: {total} repair(s): {r['adopted_moves']} turns adopted, "
+        f"{r['frames_summoned']} frames summoned, {r['frames_fixed']} frames fixed, "
+        f"{r['preloads_rebuilt']} preload frames rebuilt, {r['blocks_fixed']} blocks fixed"
+        + ("; room rebuilt" if r["rebuilt"] else "")
+    )
+
+
 def repair(world: WorldOpt, config: ConfigOpt = None) -> None:
     """Rebuild whatever in the world differs from the saved state; report what was fixed."""
     cfg = load_config(config)
-    room = _act(cfg, world, "repair")
-    if room is not None:
-        with _link(cfg, room) as link:
-            rep = room.start(link)
-        typer.echo(
-            f"{world}: {rep.total} repair(s): {rep.adopted_moves} turns adopted, "
-            f"{rep.frames_summoned} frames summoned, {rep.frames_fixed} frames fixed, "
-            f"{rep.preloads_rebuilt} preload frames rebuilt, {rep.blocks_fixed} blocks fixed"
-            + ("; room rebuilt" if rep.rebuilt else "")
-        )
+    answer = _act(cfg, world, "repair", quiet=True)
+    if isinstance(answer, PipesRoom):
+        with _link(cfg, answer) as link:
+            answer = {"repairs": vars(answer.start(link))}
+    typer.echo(_repair_line(world, answer["repairs"]))
 
 
 def remove(world: WorldOpt, config: ConfigOpt = None, yes: YesOpt = False) -> None:
@@ -224,7 +258,7 @@ def hint(world: WorldOpt, config: ConfigOpt = None) -> None:
     """Tell the players near the room one tile to turn."""
     cfg = load_config(config)
     room = _act(cfg, world, "hint")
-    if room is not None:
+    if isinstance(room, PipesRoom):
         with _link(cfg, room) as link:
             room.start(link)
             found = room.hint(link)
@@ -243,6 +277,14 @@ def rcon(
     name = server or next(iter(cfg.servers))
     if name not in cfg.servers:
         raise fail(f"--server {name}: no such server", ExitCode.USAGE)
+    busy = [w for w, room in cfg.worlds.items() if room.server == name and is_running(
+        Path(cfg.state_dir), w)]  # fmt: skip
+    if busy:
+        typer.echo(
+            f"warning: a daemon runs {', '.join(busy)} on this server; on vanilla all RCON "
+            "connections share one output buffer, so replies can mix",
+            err=True,
+        )
     client = connect_server(name, cfg.servers[name])
     try:
         typer.echo(client.command(command))

@@ -8,6 +8,7 @@ from typing import Annotated
 
 import typer
 
+from controller.cli.common import fail
 from controller.errors import ExitCode, PipesError, UsageError
 from controller.world import mapart, mapfiles
 
@@ -59,8 +60,7 @@ ForceOpt = Annotated[
 
 
 def _fail(exc: PipesError) -> typer.Exit:
-    typer.echo(f"error: {exc}", err=True)
-    return typer.Exit(int(exc.exit_code))
+    return fail(str(exc), exc.exit_code)
 
 
 def _settings(

@@ -2,7 +2,11 @@
 
 The daemon holds an exclusive `flock` on `<state>/<room>.lock` while it runs the room. An admin
 command that finds the lock taken drops a request (`<room>.request.json`) which the daemon
-carries out at its next poll and then deletes; otherwise the command acts on the world itself.
+carries out at its next poll (answering in `<room>.response.json` when there is something to
+say) and then deletes; otherwise the command acts on the world itself. The daemon also keeps
+`<room>.health.json` current, so `status` never needs a second RCON connection while it runs:
+vanilla shares one output buffer between all RCON connections (vanilla.md §2.1), so a second
+connection could swap replies with the daemon's.
 """
 
 from __future__ import annotations
@@ -23,6 +27,10 @@ __all__ = [
     "take_request",
     "finish_request",
     "wait_done",
+    "write_json",
+    "read_json",
+    "response_path",
+    "health_path",
 ]
 
 
@@ -129,3 +137,31 @@ def wait_done(path: Path, timeout: float = 15.0) -> bool:
             return False
         time.sleep(0.05)
     return True
+
+
+def response_path(state_dir: Path, room: str) -> Path:
+    """Where the daemon answers a request."""
+    return state_dir / f"{room}.response.json"
+
+
+def health_path(state_dir: Path, room: str) -> Path:
+    """Where the daemon reports its connection health."""
+    return state_dir / f"{room}.health.json"
+
+
+def write_json(path: Path, data: dict[str, Any]) -> None:
+    """Write a small JSON file atomically."""
+    tmp = path.with_name(path.name + ".tmp")
+    tmp.write_text(json.dumps(data), encoding="utf-8")
+    os.replace(tmp, path)
+
+
+def read_json(path: Path, remove: bool = False) -> dict[str, Any] | None:
+    """Read a small JSON file (None when missing or unreadable), optionally removing it."""
+    try:
+        data = json.loads(path.read_text(encoding="utf-8"))
+    except (OSError, json.JSONDecodeError):
+        return None
+    if remove:
+        path.unlink(missing_ok=True)
+    return data if isinstance(data, dict) else None

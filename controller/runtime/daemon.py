@@ -10,7 +10,14 @@ from pathlib import Path
 
 from controller.config import Config, ServerConfig
 from controller.errors import ConfigError, RconError, RconUnavailable
-from controller.runtime.control import RoomLock, finish_request, take_request
+from controller.runtime.control import (
+    RoomLock,
+    finish_request,
+    health_path,
+    response_path,
+    take_request,
+    write_json,
+)
 from controller.runtime.link import CommandClient, Link
 from controller.runtime.pipes_room import PipesRoom, Progress
 from controller.world.commands import poll_commands
@@ -69,6 +76,7 @@ class Daemon:
             raise
         self.down: set[str] = set()
         self.polls = 0
+        self.last_health = 0.0
 
     @property
     def poll_interval(self) -> float:
@@ -81,6 +89,7 @@ class Daemon:
             for room in rooms:
                 log.info("room %s: starting on server %s", room.name, server)
                 room.start(self.links[server], progress)
+        self.write_health(every=0.0)
 
     def poll_commands(self, server: str) -> list[str]:
         """The ≤ 4 poll commands covering every room of a server."""
@@ -119,7 +128,9 @@ class Daemon:
                     request = take_request(self.state_dir, room.name)
                     if request is not None:
                         try:
-                            room.handle_request(link, request)
+                            answer = room.handle_request(link, request)
+                            if answer is not None:
+                                write_json(response_path(self.state_dir, room.name), answer)
                         finally:
                             finish_request(self.state_dir, room.name)
                     room.periodic(link)
@@ -127,9 +138,28 @@ class Daemon:
                 if server not in self.down:
                     log.warning("server %s: connection lost (%s); retrying", server, exc)
                 self.down.add(server)
+                self.last_health = 0.0
             except RconError as exc:
                 log.error("server %s: %s", server, exc)
                 self.down.add(server)
+                self.last_health = 0.0
+        self.write_health()
+
+    def write_health(self, every: float = 1.0) -> None:
+        """Report each room's connection health for `pipesctl status` (at most every second)."""
+        now = time.time()
+        if now - self.last_health < every:
+            return
+        self.last_health = now
+        for room in self.rooms.values():
+            write_json(
+                health_path(self.state_dir, room.name),
+                {
+                    "at": now,
+                    "server": room.cfg.server,
+                    "reachable": room.cfg.server not in self.down,
+                },
+            )
 
     def run(self, stop: threading.Event) -> None:
         """Poll until `stop` is set; state is saved after every move, so stopping loses nothing."""

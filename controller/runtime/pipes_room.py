@@ -270,7 +270,7 @@ class PipesRoom:
         """Read the room back, adopt turns made while we were away, repair everything else."""
         rep = Repairs()
         board, kind = self.board, self.frame_kind
-        count = parse_count(self._send(link, cmd.count_frames(self.geom, kind)))
+        count = self._count_frames(link)
         if count == 0:
             rep.rebuilt = True
             rep.notes.append("no frames found: rebuilt the room")
@@ -280,8 +280,9 @@ class PipesRoom:
         if count > board.size:
             rep.notes.append(f"{count - board.size} foreign frames removed")
             self._send(link, cmd.kill_room(self.geom, kind))
-        rotations = self._read_values(link, cmd.read_rotations(self.geom, kind), byte=True)
-        maps = self._read_values(link, cmd.read_map_ids(self.geom, kind), byte=False)
+        expect = min(count, board.size)
+        rotations = self._read_all(link, cmd.read_rotations(self.geom, kind), True, expect)
+        maps = self._read_all(link, cmd.read_map_ids(self.geom, kind), False, expect)
         # Turns made while the daemon was away are moves: adopt them.
         for idx, value in sorted(rotations.items()):
             if value % 4 != board.rotations[idx]:
@@ -327,6 +328,16 @@ class PipesRoom:
             self.win(link)
         return rep
 
+    def _count_frames(self, link: Link) -> int:
+        """The room's tile frames; a zero is read twice more before it is believed (another
+        RCON connection on vanilla can wipe a reply: one shared output buffer, vanilla.md §2.1)."""
+        for _ in range(3):
+            count = parse_count(self._send(link, cmd.count_frames(self.geom, self.frame_kind)))
+            if count:
+                return count
+            time.sleep(0.05)
+        return 0
+
     def _settle(self, idx: int, seen: int) -> str:
         """Set a frame to its rotation, tags and picture if it still shows ItemRotation `seen`."""
         board = self.board
@@ -338,6 +349,17 @@ class PipesRoom:
             source=idx == board.source_index,
             map_id=self._map_id(idx),
         )
+
+    def _read_all(self, link: Link, command: str, byte: bool, expect: int) -> dict[int, int]:
+        """Read values of every frame; a short reply (wiped by another connection) is re-read."""
+        best: dict[int, int] = {}
+        for _ in range(3):
+            values = self._read_values(link, command, byte=byte)
+            if len(values) > len(best):
+                best = values
+            if len(best) >= expect:
+                break
+        return best
 
     def _read_values(self, link: Link, command: str, *, byte: bool) -> dict[int, int]:
         out: dict[int, int] = {}
@@ -559,17 +581,26 @@ class PipesRoom:
         )
         return found
 
-    def handle_request(self, link: Link, request: dict[str, object]) -> None:
-        """Carry out an admin request left by `pipesctl reset|repair|hint`."""
+    def read_rotations(self, link: Link) -> dict[int, int]:
+        """Every tile frame's ItemRotation as the server has it now, by tile index."""
+        return self._read_values(link, cmd.read_rotations(self.geom, self.frame_kind), byte=True)
+
+    def handle_request(self, link: Link, request: dict[str, object]) -> dict[str, object] | None:
+        """Carry out an admin request left by `pipesctl reset|repair|hint|show`; the answer,
+        if any, goes back to the command."""
         action = request.get("action")
         log.info("room %s: request %s", self.name, action)
         if action == "reset":
             seed = request.get("seed")
             self.reset(link, seed if isinstance(seed, int) else None)
         elif action == "repair":
-            self.reconcile(link)
+            return {"repairs": vars(self.reconcile(link))}
         elif action == "hint":
-            self.hint(link)
+            found = self.hint(link)
+            return {"hint": None if found is None else list(found)}
+        elif action == "show":
+            return {"rotations": {str(k): v for k, v in self.read_rotations(link).items()}}
+        return None
 
     def periodic(self, link: Link) -> None:
         """Timers: the next puzzle after a win, the progress action bar, the audit."""

@@ -64,8 +64,15 @@ def _golden(name: str, text: str) -> None:
     assert text == path.read_text()
 
 
+def _connections(sb: Sandbox) -> set[object]:
+    return {e.connection for e in sb.log_entries()}
+
+
 def test_status_and_show_golden(running: tuple[Sandbox, Path, Daemon]) -> None:
     sb, cfg, _ = running
+    # While the daemon runs, status and show never open a second RCON connection: vanilla
+    # shares one output buffer between connections (vanilla.md §2.1).
+    connections = _connections(sb)
     result = runner.invoke(app, ["status", "--config", str(cfg)], env={"COLUMNS": "100"})
     assert result.exit_code == 0, result.output
     _golden("status.txt", result.stdout)
@@ -75,6 +82,7 @@ def test_status_and_show_golden(running: tuple[Sandbox, Path, Daemon]) -> None:
     result = runner.invoke(app, ["show", "--world", "lobby", "--config", str(cfg)])
     assert result.exit_code == 0, result.output
     _golden("show.txt", result.stdout)
+    assert _connections(sb) == connections
 
 
 def test_show_png(running: tuple[Sandbox, Path, Daemon], tmp_path: Path) -> None:
@@ -102,7 +110,7 @@ def test_reset_and_hint_are_handed_to_the_running_daemon(
     sb.join("Alex", (3.5, 101, 2.5))
     result = runner.invoke(app, ["reset", "-w", "lobby", "-c", str(cfg), "--seed", "99", "--yes"])
     assert result.exit_code == 0, result.output
-    assert "handed to the running daemon" in result.output
+    assert "carried out by the running daemon" in result.output
     room = daemon.rooms["lobby"]
     assert room.state is not None and room.state.puzzle_number == 2 and room.board.seed == 99
     result = runner.invoke(app, ["hint", "-w", "lobby", "-c", str(cfg)])

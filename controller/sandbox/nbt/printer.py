@@ -192,9 +192,8 @@ def _array(prefix: str, values: Any, suffix: str) -> str:
     return "".join(parts)
 
 
-def _visit(tag: Any, depth: int, order: Order) -> str:
-    # order of checks: subclasses before bases (all nbtlib numerics are distinct classes)
-    """TextComponentTagVisitor.visit* for one tag at nesting `depth`."""
+def _scalar(tag: Any) -> str | None:
+    """A string or number tag as both printers write it; None for arrays, lists, compounds."""
     if isinstance(tag, String):
         return quote_and_escape(str(tag))
     if isinstance(tag, Byte):
@@ -209,6 +208,15 @@ def _visit(tag: Any, depth: int, order: Order) -> str:
         return java_float_str(float(tag)) + "f"
     if isinstance(tag, Double):
         return java_double_str(float(tag)) + "d"
+    return None
+
+
+def _visit(tag: Any, depth: int, order: Order) -> str:
+    # order of checks: subclasses before bases (all nbtlib numerics are distinct classes)
+    """TextComponentTagVisitor.visit* for one tag at nesting `depth`."""
+    scalar = _scalar(tag)
+    if scalar is not None:
+        return scalar
     if isinstance(tag, ByteArray):
         return _array("B", tag, "b")
     if isinstance(tag, IntArray):
@@ -250,20 +258,9 @@ def _utf16_key(text: str) -> bytes:
 def compact(tag: Any) -> str:
     """``Tag.toString()`` (``StringTagVisitor``): compact SNBT with sorted keys, as used when a
     tag is the argument of an error message such as ``Expected a list: got %s``."""
-    if isinstance(tag, String):
-        return quote_and_escape(str(tag))
-    if isinstance(tag, Byte):
-        return f"{int(tag)}b"
-    if isinstance(tag, Short):
-        return f"{int(tag)}s"
-    if isinstance(tag, Int):
-        return str(int(tag))
-    if isinstance(tag, Long):
-        return f"{int(tag)}L"
-    if isinstance(tag, Float):
-        return java_float_str(float(tag)) + "f"
-    if isinstance(tag, Double):
-        return java_double_str(float(tag)) + "d"
+    scalar = _scalar(tag)
+    if scalar is not None:
+        return scalar
     if isinstance(tag, ByteArray):
         return "[B;" + ",".join(f"{int(v)}B" for v in tag) + "]"
     if isinstance(tag, IntArray):
