@@ -77,6 +77,7 @@ class Daemon:
         self.down: set[str] = set()
         self.polls = 0
         self.last_health = 0.0
+        self.last_poll: dict[str, float] = {}
 
     @property
     def poll_interval(self) -> float:
@@ -91,19 +92,29 @@ class Daemon:
                 room.start(self.links[server], progress)
         self.write_health(every=0.0)
 
-    def poll_commands(self, server: str) -> list[str]:
-        """The ≤ 4 poll commands covering every room of a server."""
+    def poll_commands(self, server: str, everywhere: bool = False) -> list[str]:
+        """The ≤ 4 poll commands covering every room of a server (`everywhere`: every frame,
+        not only those near players)."""
         rooms = self.by_server[server]
-        scope = "all" if any(r.cfg.poll_scope == "all" for r in rooms) else "near_players"
+        near_only = not everywhere and all(r.cfg.poll_scope == "near_players" for r in rooms)
+        scope = "near_players" if near_only else "all"
         reach = max(r.cfg.poll_reach for r in rooms)
         return poll_commands([r.frame_kind for r in rooms], scope, reach)
 
     def poll(self, server: str) -> int:
-        """One poll of a server: read turned frames, apply each turn; returns how many."""
+        """One poll of a server: read turned frames, apply each turn; returns how many.
+
+        After a gap (a long write, a reconnect) frames far from players are polled once too:
+        a player may have turned one and walked away meanwhile.
+        """
         link = self.links[server]
         rooms = {r.name: r for r in self.by_server[server]}
+        now = time.monotonic()
+        last = self.last_poll.get(server)
+        gap = last is None or now - last > 2 * self.poll_interval + 0.5
+        self.last_poll[server] = now
         seen: dict[tuple[str, int, int], int] = {}
-        for command in self.poll_commands(server):
+        for command in self.poll_commands(server, everywhere=gap):
             for fv in parse_frame_values(link.send(command), byte=True):
                 seen[(fv.room, fv.i, fv.j)] = fv.value  # frames near two players come twice
         for (name, i, j), value in seen.items():

@@ -321,3 +321,15 @@ def test_listed_players_can_ask_for_a_new_puzzle_with_a_trigger(
     ]
     assert world_mismatches(sandbox, room) == []
     daemon.close()
+
+
+def test_a_player_who_clicks_and_walks_away_during_a_gap_is_not_lost(harness: Harness) -> None:
+    room, daemon, sb = harness.room, harness.daemon, harness.sb
+    daemon.poll("main")  # a regular poll: only frames near players are looked at
+    before = room.board.rotations[0]
+    harness.click(0, 0)
+    sb.move("Alex", (200.5, 101, 200.5))  # walks away before the next poll
+    daemon.last_poll["main"] -= 5  # the daemon was busy for a while
+    assert daemon.poll("main") == 1
+    assert room.board.rotations[0] == (before + 1) % 4
+    assert world_mismatches(sb, room) == []
