@@ -441,6 +441,14 @@ class World:
         self._promote_pending()
         if self.levels_dirty or any(t <= self.tick_count for t in self.delayed_unloads.values()):
             self.update_levels()
+        ticking: dict[tuple[str, int, int], bool] = {}  # is_ticking, once per chunk
         for e in list(self.entities.values()):
-            if not e.removed and not isinstance(e, Player) and self.is_ticking(e):
+            if e.removed or e.stored or isinstance(e, Player):
+                continue
+            key = self._chunk_key(e)
+            ok = ticking.get(key)
+            if ok is None:
+                ok = self.levels.get(key, 99) <= FORCED_LEVEL and key in self.entity_status
+                ticking[key] = ok
+            if ok:
                 e.tick(self)
