@@ -2,8 +2,11 @@
 
 from __future__ import annotations
 
+from typing import Annotated
+
 import typer
 
+from controller import __version__
 from controller.cli import admin, maps, puzzle, rooms, sandbox
 
 __all__ = ["app", "main"]
@@ -17,8 +20,21 @@ app = typer.Typer(
 )
 
 
+def _version(value: bool) -> None:
+    if value:
+        typer.echo(f"pipesctl {__version__}")
+        raise typer.Exit()
+
+
 @app.callback()
-def root() -> None:
+def root(
+    version: Annotated[
+        bool,
+        typer.Option(
+            "--version", "-V", callback=_version, is_eager=True, help="Print the version."
+        ),
+    ] = False,
+) -> None:
     """pipesctl: puzzle rooms for Minecraft servers."""
 
 

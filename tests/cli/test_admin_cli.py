@@ -63,3 +63,10 @@ def test_unknown_world_is_a_config_error(tmp_path: Path, monkeypatch: pytest.Mon
     result = runner.invoke(app, ["start", "--world", "nope", "--config", str(cfg)])
     assert result.exit_code == 3
     assert "--world nope: no such world" in result.output
+
+
+def test_version() -> None:
+    from controller import __version__
+
+    result = runner.invoke(app, ["--version"])
+    assert result.exit_code == 0 and result.stdout == f"pipesctl {__version__}\n"
