@@ -17,7 +17,6 @@ __all__ = [
     "FORCELOAD_LIMIT",
     "MAP_ITEM",
     "frame_tags",
-    "frame_nbt",
     "summon_frame",
     "summon_preload",
     "fill_box",
@@ -72,29 +71,6 @@ def _item_snbt(map_id: int) -> str:
     return f'{{id:"{MAP_ITEM}",count:1,components:{{"minecraft:map_id":{map_id}}}}}'
 
 
-def frame_nbt(
-    room: Room,
-    i: int,
-    j: int,
-    *,
-    uid: uuid.UUID,
-    rotation: int,
-    map_id: int,
-    source: bool,
-    invisible: bool = False,
-    arms: int = 0,
-) -> str:
-    """The full SNBT of a tile frame, as the world format prescribes."""
-    a, b, c, d = uuid_ints(uid)
-    return (
-        f"{{Facing:1b,Invulnerable:1b,Fixed:0b,Invisible:{int(invisible)}b,"
-        f"ItemRotation:{rotation}b,UUID:[I;{a},{b},{c},{d}],"
-        f'CustomName:"{frame_name(room.name, i, j)}",'
-        f"Tags:{_tags_snbt(frame_tags(room.name, rotation, source, arms))},"
-        f"Item:{_item_snbt(map_id)}}}"
-    )
-
-
 def summon_frame(
     room: Room,
     i: int,
@@ -108,13 +84,17 @@ def summon_frame(
     invisible: bool = False,
     arms: int = 0,
 ) -> str:
-    """Summon one tile frame with all its NBT."""
+    """Summon one tile frame carrying the full NBT the world format prescribes."""
     x, y, z = room.frame_pos(i, j)
-    nbt = frame_nbt(
-        room, i, j, uid=uid, rotation=rotation, map_id=map_id, source=source,
-        invisible=invisible, arms=arms,
-    )  # fmt: skip
-    return f"summon minecraft:{kind} {x} {y} {z} {nbt}"
+    a, b, c, d = uuid_ints(uid)
+    return (
+        f"summon minecraft:{kind} {x} {y} {z} "
+        f"{{Facing:1b,Invulnerable:1b,Fixed:0b,Invisible:{int(invisible)}b,"
+        f"ItemRotation:{rotation}b,UUID:[I;{a},{b},{c},{d}],"
+        f'CustomName:"{frame_name(room.name, i, j)}",'
+        f"Tags:{_tags_snbt(frame_tags(room.name, rotation, source, arms))},"
+        f"Item:{_item_snbt(map_id)}}}"
+    )
 
 
 def summon_preload(room: Room, k: int, *, uid: uuid.UUID, map_id: int, kind: str) -> str:
