@@ -159,6 +159,7 @@ class PipesRoom:
         self.state.save(self.path)
 
     def _adopt_state(self, state: RoomState) -> None:
+        state.origin, state.dimension = self.geom.origin, self.geom.dimension
         self.state = state
         self.play = PlayState(state.board)
         self.shown_class = list(self.play.classes)
@@ -176,11 +177,18 @@ class PipesRoom:
             self.build(link, progress)
             self.save()
             return Repairs(rebuilt=True)
+        where = (saved.origin or self.geom.origin, saved.dimension or self.geom.dimension)
         if saved.board.width != self.cfg.width or saved.board.height != self.cfg.height:
             raise RoomError(
                 f"room {self.name}: the saved puzzle is {saved.board.width}x{saved.board.height} "
                 f"but the config says {self.cfg.width}x{self.cfg.height}; run `pipesctl remove "
-                f"--world {self.name}` first"
+                f"--world {self.name}` with the old settings first"
+            )
+        if where != (self.geom.origin, self.geom.dimension):
+            raise RoomError(
+                f"room {self.name}: it was built at {list(where[0])} in {where[1]} but the config "
+                f"says {list(self.geom.origin)} in {self.geom.dimension}; run `pipesctl remove "
+                f"--world {self.name}` with the old settings first"
             )
         self._adopt_state(saved)
         if saved.solved_at is not None:

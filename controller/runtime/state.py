@@ -44,6 +44,8 @@ class RoomState:
     started_at: float = field(default_factory=time.time)
     solved_at: float | None = None
     solves: list[Solve] = field(default_factory=list)
+    origin: tuple[int, int, int] | None = None
+    dimension: str | None = None
 
     def to_dict(self) -> dict[str, Any]:
         """The JSON document."""
@@ -55,6 +57,8 @@ class RoomState:
             "started_at": self.started_at,
             "solved_at": self.solved_at,
             "solves": [vars(s) for s in self.solves],
+            "origin": None if self.origin is None else list(self.origin),
+            "dimension": self.dimension,
             "board": board_to_dict(self.board),
         }
 
@@ -75,6 +79,8 @@ class RoomState:
                 started_at=float(data["started_at"]),
                 solved_at=None if data.get("solved_at") is None else float(data["solved_at"]),
                 solves=[Solve(**s) for s in data.get("solves", [])],
+                origin=None if data.get("origin") is None else _origin(data["origin"]),
+                dimension=None if data.get("dimension") is None else str(data["dimension"]),
             )
         except (KeyError, TypeError, ValueError) as exc:
             raise StateError(f"{where}: {exc}") from None
@@ -105,6 +111,11 @@ class RoomState:
         except json.JSONDecodeError as exc:
             raise StateError(f"{path}: not valid JSON ({exc.msg} at line {exc.lineno})") from None
         return cls.from_dict(data, str(path))
+
+
+def _origin(value: Any) -> tuple[int, int, int]:
+    x, y, z = (int(v) for v in value)
+    return x, y, z
 
 
 def state_path(state_dir: Path, room: str) -> Path:

@@ -333,3 +333,23 @@ def test_a_player_who_clicks_and_walks_away_during_a_gap_is_not_lost(harness: Ha
     assert daemon.poll("main") == 1
     assert room.board.rotations[0] == (before + 1) % 4
     assert world_mismatches(sb, room) == []
+
+
+def test_a_room_moved_in_the_config_is_refused_not_half_rebuilt(
+    harness: Harness, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from controller.errors import RoomError
+
+    harness.daemon.close()
+    moved = harness.cfg.model_copy(
+        update={
+            "worlds": {
+                "lobby": harness.cfg.worlds["lobby"].model_copy(update={"origin": (50, 100, 0)})
+            }
+        }
+    )
+    again = Daemon(moved, ["lobby"], connect=connect_server)
+    with pytest.raises(RoomError, match=r"built at \[0, 100, 0\]"):
+        again.start()
+    again.close()
+    assert world_mismatches(harness.sb, harness.room) == []
