@@ -205,7 +205,11 @@ class PipesRoom:
             if not pending:
                 return
             if time.monotonic() > deadline:
-                raise RoomError(f"room {self.name}: chunks did not load within {timeout:g} s")
+                raise RoomError(
+                    f"room {self.name}: its chunks did not load within {timeout:g} s after "
+                    "`forceload add`; a vanilla server with nobody online may be paused "
+                    "(server.properties pause-when-empty-seconds: set it to -1, or join once)"
+                )
             time.sleep(0.05)
 
     def ensure_objectives(self, link: Link) -> None:

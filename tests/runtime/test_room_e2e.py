@@ -353,3 +353,23 @@ def test_a_room_moved_in_the_config_is_refused_not_half_rebuilt(
         again.start()
     again.close()
     assert world_mismatches(harness.sb, harness.room) == []
+
+
+def test_a_paused_empty_server_is_explained(
+    sandbox: Sandbox, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import time
+
+    from controller.errors import RoomError
+    from controller.runtime.pipes_room import PipesRoom
+
+    monkeypatch.setenv("SANDBOX_PW", sandbox.password)
+    cfg = make_config(sandbox, tmp_path)
+    # vanilla's pause-when-empty-seconds: nobody online, the server stops ticking
+    sandbox.call(lambda g: setattr(g.world, "pause_when_empty_seconds", 0.5))
+    time.sleep(1.0)
+    daemon = Daemon(cfg, ["lobby"], connect=connect_server)
+    room: PipesRoom = daemon.rooms["lobby"]
+    with pytest.raises(RoomError, match="pause-when-empty-seconds"):
+        room.wait_loaded(daemon.links["main"], timeout=0.5)
+    daemon.close()
