@@ -362,6 +362,7 @@ def test_a_paused_empty_server_is_explained(
 
     from controller.errors import RoomError
     from controller.runtime.pipes_room import PipesRoom
+    from controller.world import commands as cmd
 
     monkeypatch.setenv("SANDBOX_PW", sandbox.password)
     cfg = make_config(sandbox, tmp_path)
@@ -370,6 +371,10 @@ def test_a_paused_empty_server_is_explained(
     time.sleep(1.0)
     daemon = Daemon(cfg, ["lobby"], connect=connect_server)
     room: PipesRoom = daemon.rooms["lobby"]
+    link = daemon.links["main"]
+    link.send_all(cmd.forceload(room.geom))
     with pytest.raises(RoomError, match="pause-when-empty-seconds"):
-        room.wait_loaded(daemon.links["main"], timeout=0.5)
+        room.wait_loaded(link, timeout=0.5)
+    sandbox.join("Alex", (3.5, 101, 3.5))  # someone joins: the server ticks again
+    room.wait_loaded(link, timeout=5)
     daemon.close()
