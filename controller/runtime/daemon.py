@@ -89,7 +89,18 @@ class Daemon:
         for server, rooms in self.by_server.items():
             for room in rooms:
                 log.info("room %s: starting on server %s", room.name, server)
-                room.start(self.links[server], progress)
+                repairs = room.start(self.links[server], progress)
+                assert room.state is not None and room.play is not None
+                log.info(
+                    "room %s: ready, puzzle #%d (%dx%d), water %d/%d, %s",
+                    room.name,
+                    room.state.puzzle_number,
+                    room.board.width,
+                    room.board.height,
+                    room.play.wet_count,
+                    room.board.size,
+                    "built" if repairs.rebuilt else f"{repairs.total} repair(s)",
+                )
         self.write_health(every=0.0)
 
     def poll_commands(self, server: str, everywhere: bool = False) -> list[str]:
