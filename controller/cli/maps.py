@@ -3,13 +3,15 @@
 from __future__ import annotations
 
 from collections import Counter
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Annotated
 
 import typer
 
 from controller.cli.common import fail
-from controller.errors import ExitCode, PipesError, UsageError
+from controller.errors import PipesError, UsageError
 from controller.world import mapart, mapfiles
 
 __all__ = ["app", "CACHE_WARNING", "DEFAULT_VERSION"]
@@ -59,8 +61,15 @@ ForceOpt = Annotated[
 ]
 
 
-def _fail(exc: PipesError) -> typer.Exit:
-    return fail(str(exc), exc.exit_code)
+@contextmanager
+def _reported(what: str) -> Iterator[None]:
+    """One `error: …` line and the documented exit code for pipesctl and file-system errors."""
+    try:
+        yield
+    except PipesError as exc:
+        raise fail(str(exc), exc.exit_code) from None
+    except OSError as exc:
+        raise fail(f"cannot write {what}: {exc}") from None
 
 
 def _settings(
@@ -113,7 +122,7 @@ def install(
     force: ForceOpt = False,
 ) -> None:
     """Write the map files into a world, before the server first looks the ids up."""
-    try:
+    with _reported("map files"):
         first, ver = _settings(base, world, config, version)
         target = mapfiles.resolve_target(world_dir, ver, data_version)
         if mapfiles.server_holds_world(world_dir):
@@ -131,11 +140,6 @@ def install(
                 err=True,
             )
         _write(world_dir, first, target, force)
-    except PipesError as exc:
-        raise _fail(exc) from None
-    except OSError as exc:
-        typer.echo(f"error: cannot write map files: {exc}", err=True)
-        raise typer.Exit(int(ExitCode.ERROR)) from None
     typer.echo(CACHE_WARNING)
 
 
@@ -147,14 +151,9 @@ def preview(
     config: ConfigOpt = None,
 ) -> None:
     """Draw every picture, labelled, into one PNG."""
-    try:
+    with _reported(str(out)):
         first, _ = _settings(base, world, config, None)
         mapart.preview_png(out, first)
-    except PipesError as exc:
-        raise _fail(exc) from None
-    except OSError as exc:
-        typer.echo(f"error: cannot write {out}: {exc}", err=True)
-        raise typer.Exit(int(ExitCode.ERROR)) from None
     typer.echo(f"wrote {out} ({mapart.PICTURE_COUNT} pictures, ids {first}..)")
 
 
@@ -169,14 +168,9 @@ def export(
     force: ForceOpt = False,
 ) -> None:
     """Write the map files under DIR/data/... for copying into a remote server's world folder."""
-    try:
+    with _reported("map files"):
         first, ver = _settings(base, world, config, version)
         target = mapfiles.resolve_target(None, ver, data_version)
         _write(directory, first, target, force)
-    except PipesError as exc:
-        raise _fail(exc) from None
-    except OSError as exc:
-        typer.echo(f"error: cannot write map files: {exc}", err=True)
-        raise typer.Exit(int(ExitCode.ERROR)) from None
     typer.echo(f"Copy {directory / 'data'} into the world folder (merging with its data/).")
     typer.echo(CACHE_WARNING)
