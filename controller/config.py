@@ -15,9 +15,10 @@ from typing import Any, Literal
 import yaml
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
 
-from controller.errors import ConfigError
+from controller.errors import ConfigError, UsageError
 
 __all__ = [
+    "default_config",
     "ROOM_NAME",
     "BUILD_MIN_Y",
     "BUILD_MAX_Y",
@@ -152,6 +153,14 @@ class Config(_Model):
     servers: dict[str, ServerConfig] = Field(default_factory=dict)
     worlds: dict[str, WorldConfig] = Field(default_factory=dict)
     path: str = Field("", exclude=True)
+
+    def world(self, name: str) -> WorldConfig:
+        """A configured room; an unknown name is a usage error that lists the known ones."""
+        if name not in self.worlds:
+            known = ", ".join(sorted(self.worlds)) or "none"
+            where = f" in {self.path}" if self.path else ""
+            raise UsageError(f"--world {name}: no such world{where} (known: {known})")
+        return self.worlds[name]
 
 
 def _format_loc(loc: tuple[int | str, ...]) -> str:
@@ -292,3 +301,8 @@ def load_config(explicit: str | os.PathLike[str] | None = None) -> Config:
 def default_config_text() -> str:
     """The commented default configuration written by `pipesctl init`."""
     return (Path(__file__).parent / "resources" / "pipes.yaml").read_text(encoding="utf-8")
+
+
+def default_config() -> Config:
+    """The built-in default configuration (what `pipesctl init` writes), parsed."""
+    return parse_config(yaml.safe_load(default_config_text()), "(built-in default)")

@@ -6,13 +6,21 @@ import functools
 import logging
 import sys
 from collections.abc import Callable
-from typing import ParamSpec, TypeVar
+from pathlib import Path
+from typing import Annotated, ParamSpec, TypeVar
 
 import typer
 
 from controller.errors import ExitCode, PipesError
 
-__all__ = ["guarded", "setup_logging", "fail"]
+__all__ = ["guarded", "setup_logging", "fail", "ConfigOpt", "WorldOpt", "YesOpt", "LogOpt"]
+
+ConfigOpt = Annotated[
+    Path | None, typer.Option("--config", "-c", help="Configuration file (default: lookup).")
+]
+WorldOpt = Annotated[str, typer.Option("--world", "-w", help="Room name.")]
+YesOpt = Annotated[bool, typer.Option("--yes", "-y", help="Do not ask for confirmation.")]
+LogOpt = Annotated[str, typer.Option("--log-level", help="debug, info, warning or error.")]
 
 P = ParamSpec("P")
 R = TypeVar("R")

@@ -5,13 +5,25 @@ from __future__ import annotations
 import os
 import sys
 from collections.abc import Sequence
+from typing import TYPE_CHECKING
 
-from rich.console import Console
+from rich.console import Console, Group
 from rich.text import Text
 
 from controller.puzzle.model import Board, TileClass
 
-__all__ = ["CLASS_STYLE", "PIPE_GLYPHS", "board_text", "console", "err_console", "use_colour"]
+if TYPE_CHECKING:
+    from controller.runtime.room import Room
+
+__all__ = [
+    "CLASS_STYLE",
+    "PIPE_GLYPHS",
+    "board_text",
+    "room_panel",
+    "console",
+    "err_console",
+    "use_colour",
+]
 
 # Index = arm mask (bit 0 N, 1 E, 2 S, 3 W).
 PIPE_GLYPHS = " ╵╶└╷│┌├╴┘─┴┐┤┬┼"
@@ -52,3 +64,22 @@ def board_text(board: Board, classes: Sequence[int] | None = None) -> Text:
             out.append(glyph, style=style)
         out.append("\n")
     return out
+
+
+def room_panel(room: Room, now: float) -> Group:
+    """One room in the live view: its progress line and, for pipes rooms, the board."""
+    from controller.runtime.pipes_room import PipesRoom
+
+    status = room.status()
+    if status is None:
+        return Group(Text(f"{room.name}: starting…"))
+    elapsed = int(now - status.started_at)
+    head = Text(
+        f"{room.name}  puzzle #{status.puzzle}  water {status.progress}/{status.total}  "
+        f"moves {status.moves}  time {elapsed // 60}:{elapsed % 60:02d}"
+        + ("  SOLVED!" if status.solved else ""),
+        style="bold",
+    )
+    if isinstance(room, PipesRoom) and room.play is not None:
+        return Group(head, board_text(room.board, room.play.classes))
+    return Group(head)

@@ -5,8 +5,8 @@ command that finds the lock taken drops a request (`<room>.request.json`) which 
 carries out at its next poll (answering in `<room>.response.json` when there is something to
 say) and then deletes; otherwise the command acts on the world itself. The daemon also keeps
 `<room>.health.json` current, so `status` never needs a second RCON connection while it runs:
-vanilla shares one output buffer between all RCON connections (vanilla.md §2.1), so a second
-connection could swap replies with the daemon's.
+vanilla shares one output buffer between all RCON connections, so a second connection could swap
+replies with the daemon's (docs/server-behaviour.md, one output buffer).
 """
 
 from __future__ import annotations
@@ -14,11 +14,19 @@ from __future__ import annotations
 import fcntl
 import json
 import os
-import time
 from pathlib import Path
 from typing import IO, Any
 
 from controller.errors import RoomError
+from controller.runtime.clock import SYSTEM_CLOCK, Clock
+from controller.runtime.requests import (
+    Request,
+    Response,
+    request_from_json,
+    request_to_json,
+    response_from_json,
+    response_to_json,
+)
 
 __all__ = [
     "RoomLock",
@@ -27,6 +35,8 @@ __all__ = [
     "take_request",
     "finish_request",
     "wait_done",
+    "write_response",
+    "read_response",
     "write_json",
     "read_json",
     "response_path",
@@ -89,12 +99,10 @@ def is_running(state_dir: Path, room: str) -> bool:
         return False
 
 
-def write_request(state_dir: Path, room: str, request: dict[str, Any]) -> Path:
+def write_request(state_dir: Path, room: str, request: Request) -> Path:
     """Leave a request for the daemon (atomically)."""
     path = _request_path(state_dir, room)
-    tmp = path.with_suffix(".tmp")
-    tmp.write_text(json.dumps(request), encoding="utf-8")
-    os.replace(tmp, path)
+    write_json(path, request_to_json(request))
     return path
 
 
@@ -102,10 +110,11 @@ def _working_path(state_dir: Path, room: str) -> Path:
     return state_dir / f"{room}.request.working"
 
 
-def take_request(state_dir: Path, room: str) -> dict[str, Any] | None:
+def take_request(state_dir: Path, room: str) -> Request | None:
     """The pending request, moved aside while it is carried out; None when there is none.
 
-    An unreadable request is dropped. Call `finish_request` once it has been carried out.
+    An unreadable or unknown request is dropped. Call `finish_request` once it has been
+    carried out.
     """
     path, working = _request_path(state_dir, room), _working_path(state_dir, room)
     try:
@@ -117,10 +126,10 @@ def take_request(state_dir: Path, room: str) -> dict[str, Any] | None:
     except (OSError, json.JSONDecodeError):
         working.unlink(missing_ok=True)
         return None
-    if not isinstance(data, dict):
+    request = request_from_json(data) if isinstance(data, dict) else None
+    if request is None:
         working.unlink(missing_ok=True)
-        return None
-    return data
+    return request
 
 
 def finish_request(state_dir: Path, room: str) -> None:
@@ -128,15 +137,26 @@ def finish_request(state_dir: Path, room: str) -> None:
     _working_path(state_dir, room).unlink(missing_ok=True)
 
 
-def wait_done(path: Path, timeout: float = 15.0) -> bool:
+def wait_done(path: Path, timeout: float = 15.0, clock: Clock = SYSTEM_CLOCK) -> bool:
     """Wait until the daemon has carried out a request (written to `path`)."""
     working = path.with_name(path.name.removesuffix(".json") + ".working")
-    deadline = time.monotonic() + timeout
+    deadline = clock.monotonic() + timeout
     while path.exists() or working.exists():
-        if time.monotonic() > deadline:
+        if clock.monotonic() > deadline:
             return False
-        time.sleep(0.05)
+        clock.sleep(0.05)
     return True
+
+
+def write_response(state_dir: Path, room: str, response: Response) -> None:
+    """The daemon's answer to the request it carried out."""
+    write_json(response_path(state_dir, room), response_to_json(response))
+
+
+def read_response(state_dir: Path, room: str) -> Response | None:
+    """Take the daemon's answer (None when there is none or it is unreadable)."""
+    data = read_json(response_path(state_dir, room), remove=True)
+    return None if data is None else response_from_json(data)
 
 
 def response_path(state_dir: Path, room: str) -> Path:

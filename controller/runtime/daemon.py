@@ -4,22 +4,22 @@ from __future__ import annotations
 
 import logging
 import threading
-import time
 from collections.abc import Callable
 from pathlib import Path
 
 from controller.config import Config, ServerConfig
-from controller.errors import ConfigError, RconError, RconUnavailable
+from controller.errors import RconError, RconUnavailable
+from controller.runtime.clock import SYSTEM_CLOCK, Clock
 from controller.runtime.control import (
     RoomLock,
     finish_request,
     health_path,
-    response_path,
     take_request,
     write_json,
+    write_response,
 )
 from controller.runtime.link import CommandClient, Link
-from controller.runtime.pipes_room import PipesRoom, Progress
+from controller.runtime.room import Progress, Room, make_room
 from controller.world.commands import poll_commands
 from controller.world.replies import parse_frame_values
 
@@ -39,12 +39,11 @@ class Daemon:
         worlds: list[str],
         *,
         connect: Connect,
-        clock: Callable[[], float] = time.time,
+        clock: Clock = SYSTEM_CLOCK,
         record: bool = False,
     ) -> None:
-        unknown = [w for w in worlds if w not in config.worlds]
-        if unknown:
-            raise ConfigError([f"--world {w}: no such world in the configuration" for w in unknown])
+        for world in worlds:
+            config.world(world)  # an unknown name is a usage error that lists the known ones
         self.config = config
         self.clock = clock
         state_dir = Path(config.state_dir)
@@ -59,10 +58,10 @@ class Daemon:
             for lock in taken:
                 lock.release()
             raise
-        self.rooms: dict[str, PipesRoom] = {
-            name: PipesRoom(name, config.worlds[name], state_dir, clock=clock) for name in worlds
+        self.rooms: dict[str, Room] = {
+            name: make_room(name, config.worlds[name], state_dir, clock) for name in worlds
         }
-        self.by_server: dict[str, list[PipesRoom]] = {}
+        self.by_server: dict[str, list[Room]] = {}
         for room in self.rooms.values():
             self.by_server.setdefault(room.cfg.server, []).append(room)
         try:
@@ -90,17 +89,18 @@ class Daemon:
             for room in rooms:
                 log.info("room %s: starting on server %s", room.name, server)
                 repairs = room.start(self.links[server], progress)
-                assert room.state is not None and room.play is not None
-                log.info(
-                    "room %s: ready, puzzle #%d (%dx%d), water %d/%d, %s",
-                    room.name,
-                    room.state.puzzle_number,
-                    room.board.width,
-                    room.board.height,
-                    room.play.wet_count,
-                    room.board.size,
-                    "built" if repairs.rebuilt else f"{repairs.total} repair(s)",
-                )
+                status = room.status()
+                if status is not None:
+                    log.info(
+                        "room %s: ready, puzzle #%d (%dx%d), progress %d/%d, %s",
+                        room.name,
+                        status.puzzle,
+                        room.cfg.width,
+                        room.cfg.height,
+                        status.progress,
+                        status.total,
+                        "built" if repairs.rebuilt else f"{repairs.total} repair(s)",
+                    )
         self.write_health(every=0.0)
 
     def poll_commands(self, server: str, everywhere: bool = False) -> list[str]:
@@ -120,7 +120,7 @@ class Daemon:
         """
         link = self.links[server]
         rooms = {r.name: r for r in self.by_server[server]}
-        now = time.monotonic()
+        now = self.clock.monotonic()
         last = self.last_poll.get(server)
         gap = last is None or now - last > 2 * self.poll_interval + 0.5
         self.last_poll[server] = now
@@ -152,7 +152,7 @@ class Daemon:
                         try:
                             answer = room.handle_request(link, request)
                             if answer is not None:
-                                write_json(response_path(self.state_dir, room.name), answer)
+                                write_response(self.state_dir, room.name, answer)
                         finally:
                             finish_request(self.state_dir, room.name)
                     room.periodic(link)
@@ -169,7 +169,7 @@ class Daemon:
 
     def write_health(self, every: float = 1.0) -> None:
         """Report each room's connection health for `pipesctl status` (at most every second)."""
-        now = time.time()
+        now = self.clock.time()
         if now - self.last_health < every:
             return
         self.last_health = now
@@ -186,16 +186,15 @@ class Daemon:
     def run(self, stop: threading.Event) -> None:
         """Poll until `stop` is set; state is saved after every move, so stopping loses nothing."""
         while not stop.is_set():
-            started = time.monotonic()
+            started = self.clock.monotonic()
             self.step()
             delay = self.poll_interval if not self.down else max(self.poll_interval, 1.0)
-            stop.wait(max(0.0, delay - (time.monotonic() - started)))
+            stop.wait(max(0.0, delay - (self.clock.monotonic() - started)))
 
     def close(self) -> None:
         """Save every room and close the connections."""
         for room in self.rooms.values():
-            if room.state is not None:
-                room.save()
+            room.save()
         for link in self.links.values():
             close = getattr(link.client, "close", None)
             if callable(close):

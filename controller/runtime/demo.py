@@ -2,11 +2,21 @@
 
 from __future__ import annotations
 
+import threading
 from collections import deque
+from typing import TYPE_CHECKING
 
+from controller.config import Config
 from controller.puzzle.model import DELTA, Board, bit, opposite
+from controller.runtime.clock import SYSTEM_CLOCK, Clock
 
-__all__ = ["solution_order", "next_click"]
+if TYPE_CHECKING:
+    from controller.runtime.daemon import Daemon
+    from controller.runtime.pipes_room import PipesRoom
+    from controller.runtime.state import Solve
+    from controller.sandbox import Sandbox
+
+__all__ = ["solution_order", "next_click", "play_demo"]
 
 
 def solution_order(board: Board) -> list[int]:
@@ -38,3 +48,55 @@ def next_click(board: Board, order: list[int]) -> int | None:
         if board.mask(idx) != board.solved_mask(idx):
             return idx
     return None
+
+
+def play_demo(
+    sandbox: Sandbox,
+    daemon: Daemon,
+    room: PipesRoom,
+    *,
+    rounds: int,
+    click_every: float,
+    stop: threading.Event,
+    player: str = "Alex",
+    clock: Clock = SYSTEM_CLOCK,
+) -> Solve | None:
+    """A simulated player walks to each wrong tile and turns it, while the daemon runs the
+    room, until `rounds` puzzles are solved or `stop` is set; returns the last solve."""
+    x0, y0, z0 = room.geom.origin
+    board = room.board
+    sandbox.join(player, (x0 + board.width / 2, y0 + 1, z0 + board.height / 2))
+    order = solution_order(room.board)
+    puzzle = room.current_state.puzzle_number
+    next_at = clock.monotonic()
+    solved = 0
+    while not stop.is_set() and solved < rounds:
+        daemon.step()
+        state = room.current_state
+        if state.puzzle_number != puzzle:
+            puzzle, order = state.puzzle_number, solution_order(room.board)
+        if state.solved_at is not None:
+            solved = len(state.solves)
+            continue
+        if clock.monotonic() >= next_at:
+            idx = next_click(room.board, order)
+            if idx is not None:
+                i, j = idx % room.board.width, idx // room.board.width
+                sandbox.move(player, (x0 + i + 0.5, y0 + 1, z0 + j + 0.5))
+                sandbox.use_entity(player, room.uuids[idx])
+            next_at = clock.monotonic() + click_every
+        clock.sleep(room.cfg.poll_interval_ms / 1000)
+    solves = room.current_state.solves
+    return solves[-1] if solves else None
+
+
+def demo_config(base: Config, size: int) -> Config:
+    """The default configuration with only its `lobby` room, `size`² tiles, a quick next puzzle."""
+    lobby = base.world("lobby")
+    lobby = lobby.model_copy(
+        update={
+            "size": (size, size),
+            "on_win": lobby.on_win.model_copy(update={"next_puzzle_after_s": 2.0}),
+        }
+    )
+    return base.model_copy(update={"worlds": {"lobby": lobby}})

@@ -1,17 +1,16 @@
-"""The pipes room: builds the puzzle in the world, applies players' turns, repairs drift, wins.
+"""The pipes room: its lifecycle (build, resume, next puzzle, remove) and its play.
 
-World I/O goes through a `Link`; everything it sends comes from `controller.world.commands` and
-every reply is read with `controller.world.replies`. The engine (`controller.puzzle`) decides.
+Reading the room back and repairing it lives in `reconciler.py`; what players see and hear in
+`feedback.py`. World I/O goes through a `Link`; every command comes from
+`controller.world.commands` and every reply is read with `controller.world.replies`. The
+engine (`controller.puzzle`) decides.
 """
 
 from __future__ import annotations
 
 import logging
 import random
-import re
-import time
 from collections.abc import Callable
-from dataclasses import dataclass, field
 from pathlib import Path
 
 from controller.config import WorldConfig
@@ -19,27 +18,33 @@ from controller.errors import RoomError
 from controller.puzzle.generators import generate
 from controller.puzzle.model import Board, Direction, TileClass, map_id
 from controller.puzzle.play import Change, PlayState
+from controller.runtime.clock import SYSTEM_CLOCK, Clock
+from controller.runtime.feedback import Feedback, duration
 from controller.runtime.link import Link, in_dimension
+from controller.runtime.reconciler import PipesReconciler
+from controller.runtime.repairs import Repairs
+from controller.runtime.requests import (
+    HintGiven,
+    HintRequest,
+    RepairDone,
+    RepairRequest,
+    Request,
+    ResetDone,
+    ResetRequest,
+    Response,
+    Rotations,
+    ShowRequest,
+)
+from controller.runtime.room import Progress, Room, RoomStatus
 from controller.runtime.state import RoomState, Solve, archive_state, state_path
 from controller.world import commands as cmd
-from controller.world.geometry import EDGE_OFF, EDGE_ON, Room, frame_uuid, preload_uuid, state_block
-from controller.world.replies import (
-    fill_changed,
-    merge_applied,
-    parse_count,
-    parse_frame_values,
-)
+from controller.world.geometry import EDGE_OFF, EDGE_ON, frame_uuid, preload_uuid, state_block
+from controller.world.geometry import Room as Geometry
+from controller.world.replies import merge_applied, parse_count, parse_frame_values
 
-__all__ = ["PipesRoom", "Repairs", "picture_ids"]
+__all__ = ["PipesRoom", "picture_ids"]
 
 log = logging.getLogger("controller.runtime")
-
-Progress = Callable[[int, int], None]
-
-_SOLVES = "pipes_solves"
-_BEST = "pipes_best_s"
-_RESET = "pipes_reset"
-_ASKER = re.compile(r"(\w{1,16}) has \d+ \[")
 
 
 def picture_ids(base: int) -> list[int]:
@@ -52,97 +57,84 @@ def picture_ids(base: int) -> list[int]:
     ]
 
 
-@dataclass
-class Repairs:
-    """What a reconcile found and fixed."""
-
-    adopted_moves: int = 0
-    frames_summoned: int = 0
-    frames_fixed: int = 0
-    preloads_rebuilt: int = 0
-    blocks_fixed: int = 0
-    rebuilt: bool = False
-    notes: list[str] = field(default_factory=list)
-
-    @property
-    def total(self) -> int:
-        """How many things were out of place."""
-        return (
-            self.adopted_moves
-            + self.frames_summoned
-            + self.frames_fixed
-            + self.preloads_rebuilt
-            + self.blocks_fixed
-            + int(self.rebuilt)
-        )
-
-
 class PipesRoom:
     """One pipes room on one server."""
 
     kind = "pipes"
 
     def __init__(
-        self,
-        name: str,
-        cfg: WorldConfig,
-        state_dir: Path,
-        *,
-        clock: Callable[[], float] = time.time,
+        self, name: str, cfg: WorldConfig, state_dir: Path, *, clock: Clock = SYSTEM_CLOCK
     ) -> None:
         self.name = name
         self.cfg = cfg
         self.clock = clock
-        self.geom = Room(name, cfg.origin, cfg.width, cfg.height, cfg.dimension, cfg.clear_above)
+        self.geom = Geometry(
+            name, cfg.origin, cfg.width, cfg.height, cfg.dimension, cfg.clear_above
+        )
         self.frame_kind = cfg.frame
         self.path = state_path(state_dir, name)
         self.state_dir = state_dir
         self.uuids = [frame_uuid(name, i, j) for i, j in self.geom.tiles()]
+        self.pictures = picture_ids(cfg.map_id_base)
+        self.feedback = Feedback(name, self.geom, cfg)
+        self.reconciler = PipesReconciler(self)
         self.state: RoomState | None = None
         self.play: PlayState | None = None
         self.shown_class: list[int] = []
         self.shown_parent: list[int] = []
         self.next_puzzle_at: float | None = None
-        self.last_audit = clock()
+        self.last_audit = clock.time()
         self.last_actionbar = 0.0
         self.last_reset_check = 0.0
-        self.listeners: list[Callable[[PipesRoom], None]] = []
+        self.listeners: list[Callable[[Room], None]] = []
 
-    # -- helpers --------------------------------------------------------------------------
-    def _send(self, link: Link, command: str) -> str:
+    # -- sending --------------------------------------------------------------------------
+    def send(self, link: Link, command: str) -> str:
+        """Send one command in the room's dimension."""
         return link.send(in_dimension(command, self.geom.dimension))
 
-    def _send_all(
+    def send_all(
         self, link: Link, commands: list[str], progress: Progress | None = None
     ) -> list[str]:
+        """Send commands in order, reporting progress every 64 commands."""
         out = []
         for k, c in enumerate(commands):
-            out.append(self._send(link, c))
+            out.append(self.send(link, c))
             if progress is not None and (k % 64 == 0 or k == len(commands) - 1):
                 progress(k + 1, len(commands))
         return out
 
+    # -- the puzzle -----------------------------------------------------------------------
     @property
     def board(self) -> Board:
         """The current puzzle."""
-        assert self.state is not None
+        if self.state is None:
+            raise RoomError(f"room {self.name} has no puzzle yet")
         return self.state.board
 
-    def _play(self) -> PlayState:
-        assert self.play is not None
+    @property
+    def play_state(self) -> PlayState:
+        """Water flow of the current puzzle."""
+        if self.play is None:
+            raise RoomError(f"room {self.name} has no puzzle yet")
         return self.play
 
-    def _map_id(self, idx: int, cls: int | None = None) -> int:
-        c = self._play().classes[idx] if cls is None else cls
+    def map_id(self, idx: int, cls: int | None = None) -> int:
+        """The picture of tile `idx` (in its current class unless `cls` is given)."""
+        c = self.play_state.classes[idx] if cls is None else cls
         return map_id(self.cfg.map_id_base, self.board.shapes[idx], c)
 
-    def _notify(self) -> None:
+    def notify(self) -> None:
+        """Tell the listeners (the live view) that something changed."""
         for listener in self.listeners:
             listener(self)
 
-    def new_board(self, number: int) -> Board:
+    def new_board(self, number: int, seed: int | None = None) -> Board:
         """The puzzle for a given puzzle number (seeded from the config when it has a seed)."""
-        seed = self.cfg.seed + number - 1 if self.cfg.seed is not None else random.randrange(2**31)
+        if seed is None:
+            seed = (
+                self.cfg.seed + number - 1 if self.cfg.seed is not None else random.randrange(2**31)
+            )
         return generate(
             self.cfg.width,
             self.cfg.height,
@@ -155,202 +147,160 @@ class PipesRoom:
 
     def save(self) -> None:
         """Write the state file atomically."""
-        assert self.state is not None
-        self.state.save(self.path)
+        if self.state is not None:
+            self.state.save(self.path)
 
-    def _adopt_state(self, state: RoomState) -> None:
+    def status(self) -> RoomStatus | None:
+        """Progress of the current puzzle."""
+        if self.state is None or self.play is None:
+            return None
+        return RoomStatus(
+            puzzle=self.state.puzzle_number,
+            progress=self.play.wet_count,
+            total=self.board.size,
+            moves=self.state.moves,
+            started_at=self.state.started_at,
+            solved=self.play.solved,
+        )
+
+    def adopt_state(self, state: RoomState) -> None:
+        """Make `state` the room's puzzle (the world is written separately)."""
         state.origin, state.dimension = self.geom.origin, self.geom.dimension
         self.state = state
         self.play = PlayState(state.board)
-        self.shown_class = list(self.play.classes)
-        self.shown_parent = list(self.play.parents)
+        self.mark_shown()
+
+    def mark_shown(self) -> None:
+        """Record that the world now shows the engine's classes and parents."""
+        play = self.play_state
+        self.shown_class = list(play.classes)
+        self.shown_parent = list(play.parents)
 
     # -- lifecycle ------------------------------------------------------------------------
+    def load(self) -> bool:
+        """Adopt the saved state without touching the world; False when there is none."""
+        saved = RoomState.load(self.path)
+        if saved is None:
+            return False
+        self.adopt_state(saved)
+        return True
+
     def start(self, link: Link, progress: Progress | None = None) -> Repairs:
         """Build the room, or reconcile it with its saved state; then it is ready to play."""
         saved = RoomState.load(self.path)
-        self._send_all(link, cmd.forceload(self.geom))
+        self.send_all(link, cmd.forceload(self.geom))
         self.wait_loaded(link)
-        self.ensure_objectives(link)
+        self.send_all(link, self.feedback.objectives())
         if saved is None:
-            self._adopt_state(RoomState(self.name, self.new_board(1), started_at=self.clock()))
+            self.adopt_state(RoomState(self.name, self.new_board(1), started_at=self.clock.time()))
             self.build(link, progress)
             self.save()
             return Repairs(rebuilt=True)
+        self._check_placement(saved)
+        self.adopt_state(saved)
+        if saved.solved_at is not None:
+            self.next_puzzle_at = self.clock.time()
+        return self.reconcile(link, progress)
+
+    def _check_placement(self, saved: RoomState) -> None:
         where = (saved.origin or self.geom.origin, saved.dimension or self.geom.dimension)
+        remove_first = f"; run `pipesctl remove --world {self.name}` with the old settings first"
         if saved.board.width != self.cfg.width or saved.board.height != self.cfg.height:
             raise RoomError(
                 f"room {self.name}: the saved puzzle is {saved.board.width}x{saved.board.height} "
-                f"but the config says {self.cfg.width}x{self.cfg.height}; run `pipesctl remove "
-                f"--world {self.name}` with the old settings first"
+                f"but the config says {self.cfg.width}x{self.cfg.height}" + remove_first
             )
         if where != (self.geom.origin, self.geom.dimension):
             raise RoomError(
                 f"room {self.name}: it was built at {list(where[0])} in {where[1]} but the config "
-                f"says {list(self.geom.origin)} in {self.geom.dimension}; run `pipesctl remove "
-                f"--world {self.name}` with the old settings first"
+                f"says {list(self.geom.origin)} in {self.geom.dimension}" + remove_first
             )
-        self._adopt_state(saved)
-        if saved.solved_at is not None:
-            self.next_puzzle_at = self.clock()
-        return self.reconcile(link, progress)
 
     def wait_loaded(self, link: Link, timeout: float = 10.0) -> None:
         """Wait until every chunk of the room is loaded with its entities (vanilla loads them
         a tick or more after `forceload add`)."""
         pending = cmd.is_loaded(self.geom)
-        deadline = time.monotonic() + timeout
+        deadline = self.clock.monotonic() + timeout
         while pending:
-            pending = [c for c in pending if not self._send(link, c).startswith("Test passed")]
+            pending = [c for c in pending if not self.send(link, c).startswith("Test passed")]
             if not pending:
                 return
-            if time.monotonic() > deadline:
+            if self.clock.monotonic() > deadline:
                 raise RoomError(
                     f"room {self.name}: its chunks did not load within {timeout:g} s after "
                     "`forceload add`; a vanilla server with nobody online may be paused "
                     "(server.properties pause-when-empty-seconds: set it to -1, or join once)"
                 )
-            time.sleep(0.05)
+            self.clock.sleep(0.05)
 
-    def ensure_objectives(self, link: Link) -> None:
-        """The leaderboard objectives (an existing objective answers with an error: fine)."""
-        self._send(link, f'scoreboard objectives add {_SOLVES} dummy "Pipes solves"')
-        self._send(link, f'scoreboard objectives add {_BEST} dummy "Pipes best time (s)"')
-        if self.cfg.on_win.sidebar:
-            self._send(link, f"scoreboard objectives setdisplay sidebar {_SOLVES}")
-        if self.cfg.reset_by:
-            self._send(link, f'scoreboard objectives add {_RESET} trigger "New pipes puzzle"')
-            for name in self.cfg.reset_by:
-                self._send(link, f"scoreboard players enable {name} {_RESET}")
+    def summon(self, idx: int, *, arms: int = 0) -> str:
+        """The command that summons tile `idx`'s frame as the world format prescribes."""
+        board = self.board
+        i, j = idx % board.width, idx // board.width
+        return cmd.summon_frame(
+            self.geom, i, j,
+            uid=self.uuids[idx],
+            rotation=board.rotations[idx],
+            map_id=self.map_id(idx),
+            source=idx == board.source_index,
+            kind=self.frame_kind,
+            invisible=self.cfg.invisible_frames,
+            arms=arms,
+        )  # fmt: skip
 
     def build(self, link: Link, progress: Progress | None = None) -> None:
         """Build the whole room from scratch for the current puzzle."""
-        board, play = self.board, self._play()
-        kind = self.frame_kind
+        board, play, kind = self.board, self.play_state, self.frame_kind
         commands: list[str] = [
             *cmd.air_fills(self.geom),
             *cmd.border_fills(self.geom),
             *cmd.base_fills(self.geom),
             cmd.kill_room(self.geom, kind),
         ]
-        source = board.source_index
-        for idx, (i, j) in enumerate(self.geom.tiles()):
-            commands.append(
-                cmd.summon_frame(
-                    self.geom, i, j,
-                    uid=self.uuids[idx],
-                    rotation=board.rotations[idx],
-                    map_id=self._map_id(idx),
-                    source=idx == source,
-                    kind=kind,
-                    invisible=self.cfg.invisible_frames,
-                    arms=board.mask(idx),
-                )
-            )  # fmt: skip
-        commands += self._preload_commands()
+        commands += [self.summon(idx, arms=board.mask(idx)) for idx in range(board.size)]
+        commands += self.preload_commands()
         commands += cmd.derive_edge_layers(self.geom, kind)
         commands += cmd.clear_arm_tags(self.geom, kind)
         for idx, (i, j) in enumerate(self.geom.tiles()):
             if play.classes[idx] != TileClass.DRY:
                 block = state_block(play.classes[idx], play.parents[idx])
                 commands.append(cmd.setblock(self.geom.state_pos(i, j), block))
-        self._send_all(link, commands, progress)
+        self.send_all(link, commands, progress)
         self.verify_frames(link)
-        self.shown_class = list(play.classes)
-        self.shown_parent = list(play.parents)
-        self._notify()
+        self.mark_shown()
+        self.notify()
 
-    def _preload_commands(self) -> list[str]:
+    def preload_commands(self) -> list[str]:
+        """Summon the hidden frames that hold every picture (so clients have them all)."""
         return [
             cmd.summon_preload(
                 self.geom, k, uid=preload_uuid(self.name, k), map_id=mid, kind=self.frame_kind
             )
-            for k, mid in enumerate(picture_ids(self.cfg.map_id_base))
+            for k, mid in enumerate(self.pictures)
         ]
+
+    def frame_count_command(self) -> str:
+        """A command whose `Test passed. Count: N` reply counts the room's tile frames."""
+        return in_dimension(cmd.count_frames(self.geom, self.frame_kind), self.geom.dimension)
 
     def verify_frames(self, link: Link) -> None:
         """Count the frames: a plugin may cancel a summon that still reports success (Paper)."""
-        n = parse_count(self._send(link, cmd.count_frames(self.geom, self.frame_kind)))
+        n = parse_count(self.send(link, cmd.count_frames(self.geom, self.frame_kind)))
         if n != self.board.size:
             raise RoomError(
                 f"room {self.name}: {n} of {self.board.size} frames exist after building; "
                 "a plugin may be cancelling entity spawns in this area"
             )
 
-    # -- reconcile ------------------------------------------------------------------------
     def reconcile(self, link: Link, progress: Progress | None = None) -> Repairs:
-        """Read the room back, adopt turns made while we were away, repair everything else."""
-        rep = Repairs()
-        board, kind = self.board, self.frame_kind
-        count = self._count_frames(link)
-        if count == 0:
-            rep.rebuilt = True
-            rep.notes.append("no frames found: rebuilt the room")
-            self.build(link, progress)
-            self.save()
-            return rep
-        if count > board.size:
-            rep.notes.append(f"{count - board.size} foreign frames removed")
-            self._send(link, cmd.kill_room(self.geom, kind))
-        expect = min(count, board.size)
-        rotations = self._read_all(link, cmd.read_rotations(self.geom, kind), True, expect)
-        maps = self._read_all(link, cmd.read_map_ids(self.geom, kind), False, expect)
-        # Turns made while the daemon was away are moves: adopt them.
-        for idx, value in sorted(rotations.items()):
-            if value % 4 != board.rotations[idx]:
-                self._apply(link, idx, value % 4, write=False)
-                rep.adopted_moves += 1
-        play = self._play()
-        fixes: list[str] = []
-        for idx, (i, j) in enumerate(self.geom.tiles()):
-            r, mid, source = board.rotations[idx], self._map_id(idx), idx == board.source_index
-            if idx not in rotations:
-                fixes.append(
-                    cmd.summon_frame(
-                        self.geom, i, j, uid=self.uuids[idx], rotation=r, map_id=mid,
-                        source=source, kind=kind, invisible=self.cfg.invisible_frames,
-                    )
-                )  # fmt: skip
-                rep.frames_summoned += 1
-            elif rotations[idx] != r or maps.get(idx) != mid:
-                fixes.append(self._settle(idx, rotations[idx]))
-                rep.frames_fixed += 1
-        # Conditional writes: a frame a player turns meanwhile keeps the turn for the next poll.
-        self._send_all(link, fixes)
-        if not self._tags_consistent(link):
-            rep.notes.append("rotation tags rewritten")
-            self._send_all(link, [self._settle(idx, v) for idx, v in sorted(rotations.items())])
-        expected = len(picture_ids(self.cfg.map_id_base))
-        preload_sel = cmd.count_frames(self.geom, kind, preload=True)
-        if parse_count(self._send(link, preload_sel)) != expected:
-            self._send(
-                link, f"kill @e[type=minecraft:{kind},tag=pipes.{self.name},tag=pipes.preload]"
-            )
-            self._send_all(link, self._preload_commands())
-            rep.preloads_rebuilt = expected
-        rep.blocks_fixed = self.audit_blocks(link, progress)
-        self.shown_class = list(play.classes)
-        self.shown_parent = list(play.parents)
-        self.last_audit = self.clock()
-        self.save()
-        if rep.total:
-            log.info("room %s: reconciled %s", self.name, rep)
-        self._notify()
-        if play.solved and self.state is not None and self.state.solved_at is None:
+        """Read the room back and repair it (see `PipesReconciler`); a board found solved
+        meanwhile is won."""
+        repairs = self.reconciler.reconcile(link, progress)
+        if self.play_state.solved and self.state is not None and self.state.solved_at is None:
             self.win(link)
-        return rep
+        return repairs
 
-    def _count_frames(self, link: Link) -> int:
-        """The room's tile frames; a zero is read twice more before it is believed (another
-        RCON connection on vanilla can wipe a reply: one shared output buffer, vanilla.md §2.1)."""
-        for _ in range(3):
-            count = parse_count(self._send(link, cmd.count_frames(self.geom, self.frame_kind)))
-            if count:
-                return count
-            time.sleep(0.05)
-        return 0
-
-    def _settle(self, idx: int, seen: int) -> str:
+    def settle(self, idx: int, seen: int) -> str:
         """Set a frame to its rotation, tags and picture if it still shows ItemRotation `seen`."""
         board = self.board
         return cmd.turn_frame(
@@ -359,62 +309,8 @@ class PipesRoom:
             room=self.name,
             rotation=board.rotations[idx],
             source=idx == board.source_index,
-            map_id=self._map_id(idx),
+            map_id=self.map_id(idx),
         )
-
-    def _read_all(self, link: Link, command: str, byte: bool, expect: int) -> dict[int, int]:
-        """Read values of every frame; a short reply (wiped by another connection) is re-read."""
-        best: dict[int, int] = {}
-        for _ in range(3):
-            values = self._read_values(link, command, byte=byte)
-            if len(values) > len(best):
-                best = values
-            if len(best) >= expect:
-                break
-        return best
-
-    def _read_values(self, link: Link, command: str, *, byte: bool) -> dict[int, int]:
-        out: dict[int, int] = {}
-        w, h = self.board.width, self.board.height
-        for fv in parse_frame_values(self._send(link, command), byte=byte):
-            if fv.room == self.name and fv.i < w and fv.j < h:
-                out[fv.j * w + fv.i] = fv.value
-        return out
-
-    def _tags_consistent(self, link: Link) -> bool:
-        counts = [0, 0, 0, 0]
-        for r in self.board.rotations:
-            counts[r] += 1
-        for r in range(4):
-            sel = f"@e[type=minecraft:{self.frame_kind},tag=pipes.{self.name},tag=pipes.r{r}]"
-            if parse_count(self._send(link, f"execute if entity {sel}")) != counts[r]:
-                return False
-        return True
-
-    def expected_layers(self) -> list[tuple[int, list[list[str]]]]:
-        """The three block layers as rows of block states: (y, rows)."""
-        board, play = self.board, self._play()
-        w, h = board.width, board.height
-        state_rows, east_rows, south_rows = [], [], []
-        for j in range(h):
-            srow, erow, arow = [], [], []
-            for i in range(w):
-                idx = j * w + i
-                srow.append(state_block(play.classes[idx], play.parents[idx]))
-                erow.append(EDGE_ON if board.connected(idx, Direction.E) else EDGE_OFF)
-                arow.append(EDGE_ON if board.connected(idx, Direction.S) else EDGE_OFF)
-            state_rows.append(srow)
-            east_rows.append(erow)
-            south_rows.append(arow)
-        y0 = self.geom.y0
-        return [(y0 - 1, state_rows), (y0 - 2, east_rows), (y0 - 3, south_rows)]
-
-    def audit_blocks(self, link: Link, progress: Progress | None = None) -> int:
-        """Rewrite every layer with idempotent fills; returns how many blocks were wrong."""
-        commands = [*cmd.air_fills(self.geom), *cmd.border_fills(self.geom)]
-        for y, rows in self.expected_layers():
-            commands += cmd.layer_fills(y, self.geom.x0, self.geom.z0, rows)
-        return sum(fill_changed(r) for r in self._send_all(link, commands, progress))
 
     # -- playing --------------------------------------------------------------------------
     def handle_turn(self, link: Link, i: int, j: int, value: int) -> None:
@@ -425,35 +321,33 @@ class PipesRoom:
         idx = j * board.width + i
         if self.state is not None and self.state.solved_at is not None:
             # The board is solved and waits for the next puzzle: turn the frame back.
-            self._send(link, self._settle(idx, value))
+            self.send(link, self.settle(idx, value))
             return
         for _ in range(8):  # the player may keep clicking while we write
-            if self._apply(link, idx, value % 4, seen=value):
+            if self.apply(link, idx, value % 4, seen=value):
                 return
-            reply = self._send(link, f"data get entity {self.uuids[idx]} ItemRotation")
-            values = parse_frame_values(reply, byte=True)
+            values = parse_frame_values(self.send(link, cmd.read_rotation(self.uuids[idx])))
             if not values:
                 return  # frame gone: the next audit repairs it
             value = values[0].value
 
-    def _apply(
+    def apply(
         self, link: Link, idx: int, rotation: int, *, seen: int = -1, write: bool = True
     ) -> bool:
         """Apply one turn to the engine and write back only what changed; False when the frame
         moved on since we read it (then nothing of the frame was written)."""
-        assert self.state is not None
-        board, play = self.board, self._play()
+        state, board, play = self.current_state, self.board, self.play_state
         moved = rotation != board.rotations[idx]
         change: Change | None = play.apply_rotation(idx, rotation) if moved else None
         if moved:
-            self.state.moves += 1
+            state.moves += 1
         if write:
             applied = merge_applied(
-                self._send(
+                self.send(
                     link,
                     cmd.turn_frame(
                         self.uuids[idx], seen, room=self.name, rotation=rotation,
-                        source=idx == board.source_index, map_id=self._map_id(idx),
+                        source=idx == board.source_index, map_id=self.map_id(idx),
                     ),
                 )
             )  # fmt: skip
@@ -464,7 +358,7 @@ class PipesRoom:
                 return False
         if change is not None:
             self.save()
-            self._notify()
+            self.notify()
             if change.solved and write:
                 self.win(link)
         return True
@@ -476,11 +370,11 @@ class PipesRoom:
         for t in change.tiles:
             i, j = t.index % w, t.index // w
             if t.cls != self.shown_class[t.index] or t.parent != self.shown_parent[t.index]:
-                self._send(
+                self.send(
                     link, cmd.setblock(self.geom.state_pos(i, j), state_block(t.cls, t.parent))
                 )
             if t.cls != self.shown_class[t.index] and (t.index != turned or not turned_written):
-                self._send(link, cmd.set_map_id(self.uuids[t.index], self._map_id(t.index, t.cls)))
+                self.send(link, cmd.set_map_id(self.uuids[t.index], self.map_id(t.index, t.cls)))
             self.shown_class[t.index] = t.cls
             self.shown_parent[t.index] = t.parent
         for e in change.edges:
@@ -490,55 +384,44 @@ class PipesRoom:
                 if e.direction == Direction.E
                 else self.geom.south_pos(i, j)
             )
-            self._send(link, cmd.setblock(pos, EDGE_ON if e.connected else EDGE_OFF))
+            self.send(link, cmd.setblock(pos, EDGE_ON if e.connected else EDGE_OFF))
 
-    # -- winning and the next puzzle ---------------------------------------------------------
+    @property
+    def current_state(self) -> RoomState:
+        """The room's state (an error before the first build or resume)."""
+        if self.state is None:
+            raise RoomError(f"room {self.name} has no puzzle yet")
+        return self.state
+
+    # -- winning and the next puzzle ------------------------------------------------------
     def win(self, link: Link) -> None:
         """Tell the players, record the time, schedule the next puzzle."""
-        assert self.state is not None
-        now = self.clock()
-        seconds = now - self.state.started_at
-        self.state.solved_at = now
-        self.state.solves.append(Solve(self.board.seed, round(seconds, 3), self.state.moves, now))
+        state = self.current_state
+        now = self.clock.time()
+        seconds = now - state.started_at
+        state.solved_at = now
+        state.solves.append(Solve(self.board.seed, round(seconds, 3), state.moves, now))
         self.save()
-        near = self.geom.near_selector()
-        text = self.cfg.on_win.message.format(
-            time=_duration(seconds), moves=self.state.moves, room=self.name
-        )
-        best = min(s.seconds for s in self.state.solves)
-        subtitle = cmd.text(f"{_duration(seconds)} · {self.state.moves} moves")
-        self._send_all(
-            link,
-            [
-                f"title {near} times 10 70 20",
-                f"title {near} subtitle {subtitle}",
-                f"title {near} title {cmd.text('Solved!')}",
-                f"execute as {near} at @s run playsound {self.cfg.on_win.sound} master @s",
-                f"tellraw {near} {cmd.text(text)}",
-                f"scoreboard players add {near} {_SOLVES} 1",
-                f"scoreboard players set #{self.name} {_BEST} {int(best)}",
-            ],
-        )
+        best = min(s.seconds for s in state.solves)
+        self.send_all(link, self.feedback.celebration(seconds, state.moves, best))
         self.next_puzzle_at = now + self.cfg.on_win.next_puzzle_after_s
-        log.info(
-            "room %s solved in %s with %d moves", self.name, _duration(seconds), self.state.moves
-        )
-        self._notify()
+        log.info("room %s: solved in %s with %d moves", self.name, duration(seconds), state.moves)
+        self.notify()
 
     def next_puzzle(self, link: Link, board: Board | None = None) -> None:
         """Replace the puzzle in place, writing only frames and blocks that differ."""
-        assert self.state is not None
-        number = self.state.puzzle_number + 1
+        state = self.current_state
+        number = state.puzzle_number + 1
         new = board if board is not None else self.new_board(number)
         old_rot = list(self.board.rotations)
         old_cls = list(self.shown_class)
         old_shapes = list(self.board.shapes)
         old_source = self.board.source_index
-        self._adopt_state(
-            RoomState(self.name, new, number, started_at=self.clock(), solves=self.state.solves)
+        self.adopt_state(
+            RoomState(self.name, new, number, started_at=self.clock.time(), solves=state.solves)
         )
         self.next_puzzle_at = None
-        play = self._play()
+        play = self.play_state
         commands = []
         for idx in range(new.size):
             same = (
@@ -551,78 +434,59 @@ class PipesRoom:
                 commands.append(
                     cmd.set_frame(
                         self.uuids[idx], room=self.name, rotation=new.rotations[idx],
-                        source=idx == new.source_index, map_id=self._map_id(idx),
+                        source=idx == new.source_index, map_id=self.map_id(idx),
                     )
                 )  # fmt: skip
-        self._send_all(link, commands)
-        self.audit_blocks(link)
+        self.send_all(link, commands)
+        self.reconciler.audit_blocks(link)
         self.save()
-        self._notify()
+        self.notify()
 
     def reset(self, link: Link, seed: int | None = None) -> None:
         """A new puzzle now (admin command)."""
-        board = None
-        if seed is not None:
-            board = generate(
-                self.cfg.width, self.cfg.height, seed=seed, generator=self.cfg.generator,
-                branching=self.cfg.branching, coverage=self.cfg.coverage, unique=self.cfg.unique,
-            )  # fmt: skip
+        board = None if seed is None else self.new_board(self.current_state.puzzle_number + 1, seed)
         self.next_puzzle(link, board)
 
-    def hint(self, link: Link) -> tuple[int, int] | None:
-        """Tell the players near the room one tile to turn; returns (tile index, rotation)."""
+    def hint(self, link: Link) -> HintGiven:
+        """Tell the players near the room one tile to turn."""
         from controller.puzzle.solver import hint
 
         found = hint(self.board)
         if found is None:
-            return None
+            return HintGiven()
         idx, rotation = found
         i, j = idx % self.board.width, idx // self.board.width
         clicks = (rotation - self.board.rotations[idx]) % 4
-        x, y, z = self.geom.frame_pos(i, j)
-        near = self.geom.near_selector()
-        self._send_all(
-            link,
-            [
-                f"tellraw {near} "
-                + cmd.text(
-                    f"Hint: turn the glowing tile {clicks} time(s) (column {i + 1}, row {j + 1})"
-                ),
-                f"particle minecraft:happy_villager {x}.5 {y}.3 {z}.5 0.3 0.2 0.3 0 20 force",
-            ],
-        )
-        return found
+        self.send_all(link, self.feedback.hint(i, j, clicks))
+        return HintGiven((i, j), rotation, clicks)
 
     def read_rotations(self, link: Link) -> dict[int, int]:
         """Every tile frame's ItemRotation as the server has it now, by tile index."""
-        return self._read_values(link, cmd.read_rotations(self.geom, self.frame_kind), byte=True)
+        command = cmd.read_rotations(self.geom, self.frame_kind)
+        return self.reconciler.read_values(link, command, byte=True)
 
-    def handle_request(self, link: Link, request: dict[str, object]) -> dict[str, object] | None:
-        """Carry out an admin request left by `pipesctl reset|repair|hint|show`; the answer,
-        if any, goes back to the command."""
-        action = request.get("action")
-        log.info("room %s: request %s", self.name, action)
-        if action == "reset":
-            seed = request.get("seed")
-            self.reset(link, seed if isinstance(seed, int) else None)
-        elif action == "repair":
-            return {"repairs": vars(self.reconcile(link))}
-        elif action == "hint":
-            found = self.hint(link)
-            return {"hint": None if found is None else list(found)}
-        elif action == "show":
-            return {"rotations": {str(k): v for k, v in self.read_rotations(link).items()}}
+    def handle_request(self, link: Link, request: Request) -> Response | None:
+        """Carry out an admin request left by `pipesctl reset|repair|hint|show`."""
+        log.info("room %s: request %s", self.name, type(request).__name__)
+        if isinstance(request, ResetRequest):
+            self.reset(link, request.seed)
+            return ResetDone(self.current_state.puzzle_number)
+        if isinstance(request, RepairRequest):
+            return RepairDone(self.reconcile(link))
+        if isinstance(request, HintRequest):
+            return self.hint(link)
+        if isinstance(request, ShowRequest):
+            return Rotations(self.read_rotations(link))
         return None
 
     def periodic(self, link: Link) -> None:
         """Timers: the next puzzle after a win, the progress action bar, the audit."""
-        now = self.clock()
+        now = self.clock.time()
         if self.next_puzzle_at is not None and now >= self.next_puzzle_at:
             self.next_puzzle(link)
         if now - self.last_actionbar >= 2.0 and self.play is not None:
             self.last_actionbar = now
-            progress = f"Water: {self.play.wet_count}/{self.board.size}"
-            self._send(link, f"title {self.geom.near_selector()} actionbar {cmd.text(progress)}")
+            self.send(link, self.feedback.action_bar(self.play.wet_count, self.board.size))
         if self.cfg.reset_by and now - self.last_reset_check >= 1.0:
             self.last_reset_check = now
             self.check_reset_requests(link)
@@ -632,20 +496,14 @@ class PipesRoom:
     def check_reset_requests(self, link: Link) -> bool:
         """Players listed in `reset_by` ask for a new puzzle with `/trigger pipes_reset` near
         the room; returns whether a new puzzle was built."""
-        near = self.geom.near_selector()[:-1] + f",scores={{{_RESET}=1..}}]"
-        reply = self._send(link, f"execute as {near} run scoreboard players get @s {_RESET}")
-        askers = _ASKER.findall(reply)
-        for name in askers:
-            self._send(link, f"scoreboard players set {name} {_RESET} 0")
-            self._send(link, f"scoreboard players enable {name} {_RESET}")
-        allowed = [name for name in askers if name in self.cfg.reset_by]
-        if not allowed:
+        reply = self.send(link, self.feedback.read_reset_requests())
+        rearm, asker = self.feedback.answer_reset_requests(reply)
+        self.send_all(link, rearm)
+        if asker is None:
             return False
-        log.info("room %s: %s asked for a new puzzle", self.name, allowed[0])
+        log.info("room %s: %s asked for a new puzzle", self.name, asker)
         self.next_puzzle(link)
-        self._send(link, f"tellraw {self.geom.near_selector()} " + cmd.text(
-            f"{allowed[0]} started a new puzzle"
-        ))  # fmt: skip
+        self.send(link, self.feedback.reset_announcement(asker))
         return True
 
     def remove(self, link: Link) -> Path | None:
@@ -656,10 +514,5 @@ class PipesRoom:
             *cmd.fill_box((xa, self.geom.y0 - 3, za), (xb, yb, zb), "minecraft:air"),
             *cmd.forceload(self.geom, add=False),
         ]
-        self._send_all(link, commands)
+        self.send_all(link, commands)
         return archive_state(self.state_dir, self.name)
-
-
-def _duration(seconds: float) -> str:
-    s = int(round(seconds))
-    return f"{s // 60}:{s % 60:02d}" if s < 3600 else f"{s // 3600}:{s // 60 % 60:02d}:{s % 60:02d}"

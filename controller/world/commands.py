@@ -40,7 +40,22 @@ __all__ = [
     "count_frames",
     "kill_room",
     "kill_frame",
+    "kill_preloads",
+    "count_rotation_tag",
+    "read_rotation",
     "text",
+    "objective_add",
+    "objective_display",
+    "trigger_enable",
+    "score_set",
+    "score_add",
+    "read_scores",
+    "title_times",
+    "title",
+    "playsound_each",
+    "tellraw",
+    "particle",
+    "with_scores",
 ]
 
 FILL_LIMIT = 32768  # gamerule max_block_modifications default (vanilla.md §3.1)
@@ -313,3 +328,89 @@ def kill_room(room: Room, kind: str) -> str:
 def kill_frame(uid: uuid.UUID) -> str:
     """Remove one frame."""
     return f"kill {uid}"
+
+
+def kill_preloads(room: Room, kind: str) -> str:
+    """Remove the room's hidden picture frames."""
+    return f"kill @e[type=minecraft:{kind},tag=pipes.{room.name},tag=pipes.preload]"
+
+
+def count_rotation_tag(room: Room, kind: str, rotation: int) -> str:
+    """`execute if entity` counting the room's frames tagged `pipes.r<rotation>`."""
+    sel = f"@e[type=minecraft:{kind},tag=pipes.{room.name},tag=pipes.r{rotation}]"
+    return f"execute if entity {sel}"
+
+
+def read_rotation(uid: uuid.UUID) -> str:
+    """Read one frame's ItemRotation (the reply names the frame)."""
+    return f"data get entity {uid} ItemRotation"
+
+
+# -- scoreboards ----------------------------------------------------------------------------
+def objective_add(name: str, criterion: str, display: str) -> str:
+    """Create an objective (an existing one answers with an error, which is harmless)."""
+    return f"scoreboard objectives add {name} {criterion} {text(display)}"
+
+
+def objective_display(slot: str, name: str) -> str:
+    """Show an objective in a display slot (`sidebar`, `list`, …)."""
+    return f"scoreboard objectives setdisplay {slot} {name}"
+
+
+def trigger_enable(holder: str, objective: str) -> str:
+    """Let a player use `/trigger <objective>` (once, until enabled again)."""
+    return f"scoreboard players enable {holder} {objective}"
+
+
+def score_set(holder: str, objective: str, value: int) -> str:
+    """Set a score."""
+    return f"scoreboard players set {holder} {objective} {value}"
+
+
+def score_add(holder: str, objective: str, value: int) -> str:
+    """Add to a score."""
+    return f"scoreboard players add {holder} {objective} {value}"
+
+
+def read_scores(targets: str, objective: str) -> str:
+    """Every matched player's score, one `<name> has <n> [<objective>]` message each."""
+    return f"execute as {targets} run scoreboard players get @s {objective}"
+
+
+def with_scores(selector: str, scores: str) -> str:
+    """A `@a[...]` selector narrowed by a `scores={...}` filter, e.g. `pipes_reset=1..`."""
+    return selector[:-1] + f",scores={{{scores}}}]"
+
+
+# -- what players see and hear --------------------------------------------------------------
+def title_times(targets: str, fade_in: int, stay: int, fade_out: int) -> str:
+    """Title timing in ticks."""
+    return f"title {targets} times {fade_in} {stay} {fade_out}"
+
+
+def title(targets: str, slot: str, message: str) -> str:
+    """Show `message` (plain text) as a `title`, `subtitle` or `actionbar`."""
+    return f"title {targets} {slot} {text(message)}"
+
+
+def playsound_each(targets: str, sound: str, source: str = "master") -> str:
+    """Play a sound to each target at its own position."""
+    return f"execute as {targets} at @s run playsound {sound} {source} @s"
+
+
+def tellraw(targets: str, message: str) -> str:
+    """A chat message (plain text)."""
+    return f"tellraw {targets} {text(message)}"
+
+
+def particle(
+    name: str,
+    at: tuple[float, float, float],
+    spread: tuple[float, float, float],
+    speed: float,
+    count: int,
+) -> str:
+    """Particles shown to everyone in range (`force`: even with reduced particle settings)."""
+    x, y, z = at
+    dx, dy, dz = spread
+    return f"particle {name} {x:g} {y:g} {z:g} {dx:g} {dy:g} {dz:g} {speed:g} {count} force"

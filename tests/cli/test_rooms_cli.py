@@ -17,6 +17,7 @@ from typer.testing import CliRunner
 
 from controller.cli import app
 from controller.config import load_config
+from controller.errors import ExitCode
 from controller.runtime.connect import connect_server
 from controller.runtime.daemon import Daemon
 from controller.runtime.pipes_room import PipesRoom
@@ -74,13 +75,13 @@ def test_status_and_show_golden(running: tuple[Sandbox, Path, Daemon]) -> None:
     # shares one output buffer between connections (vanilla.md §2.1).
     connections = _connections(sb)
     result = runner.invoke(app, ["status", "--config", str(cfg)], env={"COLUMNS": "100"})
-    assert result.exit_code == 0, result.output
+    assert result.exit_code == ExitCode.OK, result.output
     _golden("status.txt", result.stdout)
     result = runner.invoke(app, ["status", "--config", str(cfg), "--json"])
     data = json.loads(result.stdout)["rooms"][0]
     assert data["healthy"] and data["daemon_running"] and data["frames"] == 35
     result = runner.invoke(app, ["show", "--world", "lobby", "--config", str(cfg)])
-    assert result.exit_code == 0, result.output
+    assert result.exit_code == ExitCode.OK, result.output
     _golden("show.txt", result.stdout)
     assert _connections(sb) == connections
 
@@ -91,7 +92,7 @@ def test_show_png(running: tuple[Sandbox, Path, Daemon], tmp_path: Path) -> None
     _, cfg, _ = running
     out = tmp_path / "board.png"
     result = runner.invoke(app, ["show", "-w", "lobby", "-c", str(cfg), "--png", str(out)])
-    assert result.exit_code == 0, result.output
+    assert result.exit_code == ExitCode.OK, result.output
     with Image.open(out) as image:
         assert image.size == (7 * 128, 5 * 128)
 
@@ -99,7 +100,7 @@ def test_show_png(running: tuple[Sandbox, Path, Daemon], tmp_path: Path) -> None
 def test_status_is_unhealthy_without_a_daemon(setup: tuple[Sandbox, Path]) -> None:
     _, cfg = setup
     result = runner.invoke(app, ["status", "--config", str(cfg)])
-    assert result.exit_code == 1
+    assert result.exit_code == ExitCode.ERROR
     assert "UNHEALTHY" in result.output and "not built" in result.output
 
 
@@ -109,12 +110,12 @@ def test_reset_and_hint_are_handed_to_the_running_daemon(
     sb, cfg, daemon = running
     sb.join("Alex", (3.5, 101, 2.5))
     result = runner.invoke(app, ["reset", "-w", "lobby", "-c", str(cfg), "--seed", "99", "--yes"])
-    assert result.exit_code == 0, result.output
+    assert result.exit_code == ExitCode.OK, result.output
     assert "carried out by the running daemon" in result.output
     room = daemon.rooms["lobby"]
     assert room.state is not None and room.state.puzzle_number == 2 and room.board.seed == 99
     result = runner.invoke(app, ["hint", "-w", "lobby", "-c", str(cfg)])
-    assert result.exit_code == 0, result.output
+    assert result.exit_code == ExitCode.OK, result.output
     assert any("Hint: turn" in json.dumps(m) for m in sb.inbox("Alex")), sb.inbox("Alex")
     assert world_mismatches(sb, room) == []
 
@@ -128,7 +129,7 @@ def test_repair_reports_and_fixes(setup: tuple[Sandbox, Path]) -> None:
     x, y, z = room.geom.east_pos(2, 2)
     sb.call(lambda g: g.execute(f"setblock {x} {y} {z} minecraft:stone"))
     result = runner.invoke(app, ["repair", "-w", "lobby", "-c", str(cfg)])
-    assert result.exit_code == 0, result.output
+    assert result.exit_code == ExitCode.OK, result.output
     assert "1 blocks fixed" in result.output
     assert world_mismatches(sb, room) == []
 
@@ -138,10 +139,10 @@ def test_remove_clears_the_room_and_archives_state(setup: tuple[Sandbox, Path]) 
     daemon = Daemon(load_config(cfg), ["lobby"], connect=connect_server)
     daemon.start()
     result = runner.invoke(app, ["remove", "-w", "lobby", "-c", str(cfg), "--yes"])
-    assert result.exit_code == 1 and "stop it first" in result.output
+    assert result.exit_code == ExitCode.ERROR and "stop it first" in result.output
     daemon.close()
     result = runner.invoke(app, ["remove", "-w", "lobby", "-c", str(cfg), "--yes"])
-    assert result.exit_code == 0, result.output
+    assert result.exit_code == ExitCode.OK, result.output
     count = sb.call(lambda g: g.execute("execute if entity @e[tag=pipes.lobby]"))
     assert count == ["Test failed"]
     assert sb.call(lambda g: g.block(0, 99, 0)) == "minecraft:air"
@@ -153,17 +154,21 @@ def test_remove_clears_the_room_and_archives_state(setup: tuple[Sandbox, Path]) 
 def test_rcon_passthrough(setup: tuple[Sandbox, Path]) -> None:
     _, cfg = setup
     result = runner.invoke(app, ["rcon", "list", "-c", str(cfg)])
-    assert result.exit_code == 0
+    assert result.exit_code == ExitCode.OK
     assert result.stdout == "There are 0 of a max of 20 players online: \n"
 
 
-def test_wrong_password_exits_5(
-    setup: tuple[Sandbox, Path], monkeypatch: pytest.MonkeyPatch
+@pytest.mark.parametrize(
+    "command",
+    [["rcon", "list"], ["status"], ["start", "-w", "lobby"], ["repair", "-w", "lobby"]],
+)
+def test_a_wrong_password_is_one_exit_code_everywhere(
+    command: list[str], setup: tuple[Sandbox, Path], monkeypatch: pytest.MonkeyPatch
 ) -> None:
     _, cfg = setup
     monkeypatch.setenv("PIPES_PW", "not-the-password")
-    result = runner.invoke(app, ["rcon", "list", "-c", str(cfg)])
-    assert result.exit_code == 5
+    result = runner.invoke(app, [*command, "-c", str(cfg)])
+    assert result.exit_code == ExitCode.AUTH, result.output
     assert "not-the-password" not in result.output
 
 

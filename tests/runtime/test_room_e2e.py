@@ -141,7 +141,7 @@ def test_solving_triggers_the_win_flow_and_a_new_puzzle(harness: Harness) -> Non
     )
     assert world_mismatches(sb, room) == []
     first_seed = room.board.seed
-    room.next_puzzle_at = room.clock()
+    room.next_puzzle_at = room.clock.time()
     daemon.step()
     assert room.state.puzzle_number == 2 and room.board.seed != first_seed
     assert world_mismatches(sb, room) == []

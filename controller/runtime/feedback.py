@@ -1,0 +1,97 @@
+"""What the players of a room see and hear: titles, sounds, chat, the action bar, the
+leaderboard objectives, hints and in-game reset requests.
+
+Everything here composes commands from `controller.world.commands`; the room sends them.
+"""
+
+from __future__ import annotations
+
+from controller.config import WorldConfig
+from controller.world import commands as cmd
+from controller.world.geometry import Room as Geometry
+from controller.world.replies import parse_score_holders
+
+__all__ = ["SOLVES", "BEST", "RESET", "Feedback", "duration"]
+
+SOLVES = "pipes_solves"
+BEST = "pipes_best_s"
+RESET = "pipes_reset"
+
+
+def duration(seconds: float) -> str:
+    """`m:ss`, or `h:mm:ss` from an hour on."""
+    s = int(round(seconds))
+    return f"{s // 60}:{s % 60:02d}" if s < 3600 else f"{s // 3600}:{s // 60 % 60:02d}:{s % 60:02d}"
+
+
+class Feedback:
+    """The feedback commands of one room."""
+
+    def __init__(self, name: str, geom: Geometry, cfg: WorldConfig) -> None:
+        self.name = name
+        self.cfg = cfg
+        self.geom = geom
+        self.near = geom.near_selector()
+
+    def objectives(self) -> list[str]:
+        """The leaderboard objectives, the sidebar, and the reset trigger for `reset_by`."""
+        out = [
+            cmd.objective_add(SOLVES, "dummy", "Pipes solves"),
+            cmd.objective_add(BEST, "dummy", "Pipes best time (s)"),
+        ]
+        if self.cfg.on_win.sidebar:
+            out.append(cmd.objective_display("sidebar", SOLVES))
+        if self.cfg.reset_by:
+            out.append(cmd.objective_add(RESET, "trigger", "New pipes puzzle"))
+            out += [cmd.trigger_enable(name, RESET) for name in self.cfg.reset_by]
+        return out
+
+    def celebration(self, seconds: float, moves: int, best: float) -> list[str]:
+        """Title, sound, chat and scores when the board is solved."""
+        near = self.near
+        message = self.cfg.on_win.message.format(
+            time=duration(seconds), moves=moves, room=self.name
+        )
+        return [
+            cmd.title_times(near, 10, 70, 20),
+            cmd.title(near, "subtitle", f"{duration(seconds)} · {moves} moves"),
+            cmd.title(near, "title", "Solved!"),
+            cmd.playsound_each(near, self.cfg.on_win.sound),
+            cmd.tellraw(near, message),
+            cmd.score_add(near, SOLVES, 1),
+            cmd.score_set(f"#{self.name}", BEST, int(best)),
+        ]
+
+    def action_bar(self, wet: int, total: int) -> str:
+        """The water count shown above the hotbar."""
+        return cmd.title(self.near, "actionbar", f"Water: {wet}/{total}")
+
+    def hint(self, i: int, j: int, clicks: int) -> list[str]:
+        """Tell the players which tile to turn and make it sparkle."""
+        x, y, z = self.geom.frame_pos(i, j)
+        return [
+            cmd.tellraw(
+                self.near,
+                f"Hint: turn the glowing tile {clicks} time(s) (column {i + 1}, row {j + 1})",
+            ),
+            cmd.particle(
+                "minecraft:happy_villager", (x + 0.5, y + 0.3, z + 0.5), (0.3, 0.2, 0.3), 0, 20
+            ),
+        ]
+
+    def read_reset_requests(self) -> str:
+        """The command whose reply names the players near the room who used the trigger."""
+        return cmd.read_scores(cmd.with_scores(self.near, f"{RESET}=1.."), RESET)
+
+    def answer_reset_requests(self, reply: str) -> tuple[list[str], str | None]:
+        """Commands that re-arm the askers' triggers, and the first asker allowed to reset."""
+        askers = parse_score_holders(reply)
+        commands: list[str] = []
+        for name in askers:
+            commands += [cmd.score_set(name, RESET, 0), cmd.trigger_enable(name, RESET)]
+        allowed = [name for name in askers if name in self.cfg.reset_by]
+        return commands, allowed[0] if allowed else None
+
+    def reset_announcement(self, player: str) -> str:
+        """Tell the room who started a new puzzle."""
+        return cmd.tellraw(self.near, f"{player} started a new puzzle")

@@ -1,0 +1,155 @@
+"""Reading a pipes room back from the server and repairing it to match its saved state.
+
+Used on start, after the server comes back, on the periodic audit and on `pipesctl repair`.
+Every write is conditional or idempotent, so a matching room changes nothing and a turn a
+player makes meanwhile is kept for the next poll.
+"""
+
+from __future__ import annotations
+
+import logging
+from typing import TYPE_CHECKING
+
+from controller.puzzle.model import Direction
+from controller.runtime.link import Link
+from controller.runtime.repairs import Repairs
+from controller.world import commands as cmd
+from controller.world.geometry import EDGE_OFF, EDGE_ON, state_block
+from controller.world.replies import fill_changed, parse_count, parse_frame_values
+
+if TYPE_CHECKING:
+    from controller.runtime.pipes_room import PipesRoom
+    from controller.runtime.room import Progress
+
+__all__ = ["PipesReconciler"]
+
+log = logging.getLogger("controller.runtime")
+
+
+class PipesReconciler:
+    """Compares a pipes room in the world with its state and repairs the difference."""
+
+    def __init__(self, room: PipesRoom) -> None:
+        self.room = room
+
+    def reconcile(self, link: Link, progress: Progress | None = None) -> Repairs:
+        """Read the room back, adopt turns made while we were away, repair everything else."""
+        room = self.room
+        rep = Repairs()
+        board, kind, geom = room.board, room.frame_kind, room.geom
+        count = self.count_frames(link)
+        if count == 0:
+            rep.rebuilt = True
+            rep.notes.append("no frames found: rebuilt the room")
+            room.build(link, progress)
+            room.save()
+            return rep
+        if count > board.size:
+            rep.notes.append(f"{count - board.size} foreign frames removed")
+            room.send(link, cmd.kill_room(geom, kind))
+        expect = min(count, board.size)
+        rotations = self.read_all(link, cmd.read_rotations(geom, kind), True, expect)
+        maps = self.read_all(link, cmd.read_map_ids(geom, kind), False, expect)
+        # Turns made while the daemon was away are moves: adopt them.
+        for idx, value in sorted(rotations.items()):
+            if value % 4 != board.rotations[idx]:
+                room.apply(link, idx, value % 4, write=False)
+                rep.adopted_moves += 1
+        fixes: list[str] = []
+        for idx in range(board.size):
+            if idx not in rotations:
+                fixes.append(room.summon(idx))
+                rep.frames_summoned += 1
+            elif rotations[idx] != board.rotations[idx] or maps.get(idx) != room.map_id(idx):
+                fixes.append(room.settle(idx, rotations[idx]))
+                rep.frames_fixed += 1
+        # Conditional writes: a frame a player turns meanwhile keeps the turn for the next poll.
+        room.send_all(link, fixes)
+        if not self.tags_consistent(link):
+            rep.notes.append("rotation tags rewritten")
+            room.send_all(link, [room.settle(idx, v) for idx, v in sorted(rotations.items())])
+        expected = len(room.pictures)
+        if parse_count(room.send(link, cmd.count_frames(geom, kind, preload=True))) != expected:
+            room.send(link, cmd.kill_preloads(geom, kind))
+            room.send_all(link, room.preload_commands())
+            rep.preloads_rebuilt = expected
+        rep.blocks_fixed = self.audit_blocks(link, progress)
+        room.mark_shown()
+        room.last_audit = room.clock.time()
+        room.save()
+        if rep.total:
+            log.info("room %s: reconciled: %s", room.name, rep.describe())
+        room.notify()
+        return rep
+
+    def count_frames(self, link: Link) -> int:
+        """The room's tile frames; a zero is read twice more before it is believed (another
+        RCON connection on vanilla can wipe a reply: docs/server-behaviour.md, one output
+        buffer)."""
+        room = self.room
+        for _ in range(3):
+            count = parse_count(room.send(link, cmd.count_frames(room.geom, room.frame_kind)))
+            if count:
+                return count
+            room.clock.sleep(0.05)
+        return 0
+
+    def read_all(self, link: Link, command: str, byte: bool, expect: int) -> dict[int, int]:
+        """Read values of every frame; a short reply (wiped by another connection) is re-read."""
+        best: dict[int, int] = {}
+        for _ in range(3):
+            values = self.read_values(link, command, byte=byte)
+            if len(values) > len(best):
+                best = values
+            if len(best) >= expect:
+                break
+        return best
+
+    def read_values(self, link: Link, command: str, *, byte: bool) -> dict[int, int]:
+        """The values named in one reply, by tile index (other rooms' frames ignored)."""
+        room = self.room
+        out: dict[int, int] = {}
+        w, h = room.board.width, room.board.height
+        for fv in parse_frame_values(room.send(link, command), byte=byte):
+            if fv.room == room.name and fv.i < w and fv.j < h:
+                out[fv.j * w + fv.i] = fv.value
+        return out
+
+    def tags_consistent(self, link: Link) -> bool:
+        """Whether as many frames carry each `pipes.r<r>` tag as the board has rotations r."""
+        room = self.room
+        counts = [0, 0, 0, 0]
+        for r in room.board.rotations:
+            counts[r] += 1
+        for r in range(4):
+            command = cmd.count_rotation_tag(room.geom, room.frame_kind, r)
+            if parse_count(room.send(link, command)) != counts[r]:
+                return False
+        return True
+
+    def expected_layers(self) -> list[tuple[int, list[list[str]]]]:
+        """The three block layers as rows of block states: (y, rows)."""
+        room = self.room
+        board, play = room.board, room.play_state
+        w, h = board.width, board.height
+        state_rows, east_rows, south_rows = [], [], []
+        for j in range(h):
+            srow, erow, arow = [], [], []
+            for i in range(w):
+                idx = j * w + i
+                srow.append(state_block(play.classes[idx], play.parents[idx]))
+                erow.append(EDGE_ON if board.connected(idx, Direction.E) else EDGE_OFF)
+                arow.append(EDGE_ON if board.connected(idx, Direction.S) else EDGE_OFF)
+            state_rows.append(srow)
+            east_rows.append(erow)
+            south_rows.append(arow)
+        y0 = room.geom.y0
+        return [(y0 - 1, state_rows), (y0 - 2, east_rows), (y0 - 3, south_rows)]
+
+    def audit_blocks(self, link: Link, progress: Progress | None = None) -> int:
+        """Rewrite every layer with idempotent fills; returns how many blocks were wrong."""
+        geom = self.room.geom
+        commands = [*cmd.air_fills(geom), *cmd.border_fills(geom)]
+        for y, rows in self.expected_layers():
+            commands += cmd.layer_fills(y, geom.x0, geom.z0, rows)
+        return sum(fill_changed(r) for r in self.room.send_all(link, commands, progress))

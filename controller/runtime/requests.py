@@ -1,0 +1,154 @@
+"""Typed requests from an admin command to a running daemon, and the daemon's answers.
+
+They travel as small JSON files (`controller.runtime.control`); `to_json`/`from_json` are the
+only places that know the file layout.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from controller.runtime.repairs import Repairs
+
+__all__ = [
+    "ResetRequest",
+    "RepairRequest",
+    "HintRequest",
+    "ShowRequest",
+    "Request",
+    "ResetDone",
+    "RepairDone",
+    "HintGiven",
+    "Rotations",
+    "Response",
+    "request_to_json",
+    "request_from_json",
+    "response_to_json",
+    "response_from_json",
+]
+
+
+@dataclass(frozen=True)
+class ResetRequest:
+    """A new puzzle now (optionally with a given seed)."""
+
+    seed: int | None = None
+
+
+@dataclass(frozen=True)
+class RepairRequest:
+    """Reconcile the room with its state now."""
+
+
+@dataclass(frozen=True)
+class HintRequest:
+    """Tell the players near the room one tile to turn."""
+
+
+@dataclass(frozen=True)
+class ShowRequest:
+    """Read every frame's rotation back from the server."""
+
+
+Request = ResetRequest | RepairRequest | HintRequest | ShowRequest
+
+
+@dataclass(frozen=True)
+class ResetDone:
+    """The number of the new puzzle."""
+
+    puzzle: int
+
+
+@dataclass(frozen=True)
+class RepairDone:
+    """What the reconcile fixed."""
+
+    repairs: Repairs
+
+
+@dataclass(frozen=True)
+class HintGiven:
+    """The hinted tile and the rotation it should get; `tile` None when nothing is left."""
+
+    tile: tuple[int, int] | None = None
+    rotation: int = 0
+    clicks: int = 0
+
+
+@dataclass(frozen=True)
+class Rotations:
+    """Every tile frame's ItemRotation by tile index."""
+
+    values: dict[int, int] = field(default_factory=dict)
+
+
+Response = ResetDone | RepairDone | HintGiven | Rotations
+
+_REQUESTS: dict[str, type[Request]] = {
+    "reset": ResetRequest,
+    "repair": RepairRequest,
+    "hint": HintRequest,
+    "show": ShowRequest,
+}
+
+
+def request_to_json(request: Request) -> dict[str, Any]:
+    """The request file's content."""
+    action = next(k for k, v in _REQUESTS.items() if isinstance(request, v))
+    data: dict[str, Any] = {"action": action}
+    if isinstance(request, ResetRequest):
+        data["seed"] = request.seed
+    return data
+
+
+def request_from_json(data: dict[str, Any]) -> Request | None:
+    """The request in a file; None for anything unknown or malformed."""
+    kind = _REQUESTS.get(str(data.get("action")))
+    if kind is None:
+        return None
+    if kind is ResetRequest:
+        seed = data.get("seed")
+        ok = isinstance(seed, int) and not isinstance(seed, bool)
+        return ResetRequest(seed if ok else None)
+    return kind()
+
+
+def response_to_json(response: Response) -> dict[str, Any]:
+    """The response file's content."""
+    if isinstance(response, ResetDone):
+        return {"kind": "reset", "puzzle": response.puzzle}
+    if isinstance(response, RepairDone):
+        return {"kind": "repair", "repairs": response.repairs.to_dict()}
+    if isinstance(response, HintGiven):
+        tile = None if response.tile is None else list(response.tile)
+        return {
+            "kind": "hint",
+            "tile": tile,
+            "rotation": response.rotation,
+            "clicks": response.clicks,
+        }
+    return {"kind": "rotations", "values": {str(k): v for k, v in response.values.items()}}
+
+
+def response_from_json(data: dict[str, Any]) -> Response | None:
+    """The response in a file; None for anything unknown or malformed."""
+    try:
+        kind = data.get("kind")
+        if kind == "reset":
+            return ResetDone(int(data["puzzle"]))
+        if kind == "repair":
+            return RepairDone(Repairs.from_dict(dict(data["repairs"])))
+        if kind == "hint":
+            tile = data.get("tile")
+            return HintGiven(
+                None if tile is None else (int(tile[0]), int(tile[1])),
+                int(data.get("rotation", 0)),
+                int(data.get("clicks", 0)),
+            )
+        if kind == "rotations":
+            return Rotations({int(k): int(v) for k, v in dict(data["values"]).items()})
+    except (KeyError, TypeError, ValueError, IndexError):
+        return None
+    return None

@@ -1,0 +1,108 @@
+"""The room interface: what the daemon and the admin commands need of any room kind.
+
+A room kind (pipes today, paint next) is a class that satisfies `Room`; the daemon only ever
+talks to rooms through it. `make_room` picks the class for a world's configured kind.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Protocol, runtime_checkable
+
+from controller.config import WorldConfig
+from controller.runtime.clock import SYSTEM_CLOCK, Clock
+from controller.runtime.link import Link
+from controller.runtime.repairs import Repairs
+from controller.runtime.requests import Request, Response
+
+__all__ = ["Progress", "Repairs", "RoomStatus", "Room", "make_room"]
+
+Progress = Callable[[int, int], None]
+
+
+@dataclass(frozen=True)
+class RoomStatus:
+    """A room's progress as its state has it (no server needed)."""
+
+    puzzle: int
+    progress: int
+    total: int
+    moves: int
+    started_at: float
+    solved: bool
+
+
+@runtime_checkable
+class Room(Protocol):
+    """One room on one server, driven by the daemon."""
+
+    listeners: list[Callable[[Room], None]]
+
+    @property
+    def kind(self) -> str:
+        """The room kind as configured (`pipes`)."""
+        ...
+
+    @property
+    def name(self) -> str:
+        """The room's name (`worlds.<name>` in the config)."""
+        ...
+
+    @property
+    def cfg(self) -> WorldConfig:
+        """The room's configuration."""
+        ...
+
+    @property
+    def frame_kind(self) -> str:
+        """The entity type of its frames (`item_frame` or `glow_item_frame`)."""
+        ...
+
+    def load(self) -> bool:
+        """Adopt the saved state without touching the world; False when there is none."""
+        ...
+
+    def start(self, link: Link, progress: Progress | None = None) -> Repairs:
+        """Build the room, or reconcile it with its saved state."""
+        ...
+
+    def handle_turn(self, link: Link, i: int, j: int, value: int) -> None:
+        """A player turned the frame of tile (i, j) to ItemRotation `value`."""
+        ...
+
+    def periodic(self, link: Link) -> None:
+        """Timers: next puzzle, feedback, audits."""
+        ...
+
+    def reconcile(self, link: Link, progress: Progress | None = None) -> Repairs:
+        """Read the room back, adopt turns made meanwhile, repair the rest."""
+        ...
+
+    def handle_request(self, link: Link, request: Request) -> Response | None:
+        """Carry out an admin request."""
+        ...
+
+    def remove(self, link: Link) -> Path | None:
+        """Clear the room from the world and archive its state."""
+        ...
+
+    def status(self) -> RoomStatus | None:
+        """Progress of the current puzzle (None before the first build)."""
+        ...
+
+    def save(self) -> None:
+        """Write the state file."""
+        ...
+
+    def frame_count_command(self) -> str:
+        """A command whose `Test passed. Count: N` reply counts the room's tile frames."""
+        ...
+
+
+def make_room(name: str, cfg: WorldConfig, state_dir: Path, clock: Clock = SYSTEM_CLOCK) -> Room:
+    """The room object for a configured world."""
+    from controller.runtime.pipes_room import PipesRoom
+
+    return PipesRoom(name, cfg, state_dir, clock=clock)

@@ -1,0 +1,121 @@
+"""A room's health as `pipesctl status` reports it: state file, daemon, server, frames.
+
+While a daemon runs the room the server is not asked (a second RCON connection could swap
+replies with the daemon's: docs/server-behaviour.md, one output buffer); the daemon's health
+file answers instead.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import asdict, dataclass
+from pathlib import Path
+from typing import Any
+
+from controller.config import Config, ServerConfig
+from controller.errors import ExitCode, RconAuthError, RconError
+from controller.runtime.clock import SYSTEM_CLOCK, Clock
+from controller.runtime.control import health_path, is_running, read_json
+from controller.runtime.link import CommandClient, Link
+from controller.runtime.room import make_room
+from controller.runtime.state import RoomState, state_path
+from controller.world.replies import parse_count
+
+__all__ = ["RoomHealth", "room_health", "HEALTH_FRESH_S"]
+
+HEALTH_FRESH_S = 15.0  # a daemon's health report older than this is no report
+
+Connect = Callable[[str, ServerConfig], CommandClient]
+
+
+@dataclass
+class RoomHealth:
+    """Everything `status` says about one room."""
+
+    world: str
+    server: str
+    daemon_running: bool
+    built: bool
+    server_reachable: bool = False
+    server_error: str | None = None
+    auth_refused: bool = False
+    frames: int | None = None
+    puzzle: int | None = None
+    wet: int | None = None
+    total: int | None = None
+    moves: int | None = None
+    running_s: float | None = None
+    solves: int | None = None
+    last_solve: dict[str, Any] | None = None
+
+    @property
+    def healthy(self) -> bool:
+        """Reachable, built, run by a daemon, every frame present."""
+        return bool(
+            self.server_reachable
+            and self.built
+            and self.daemon_running
+            and self.frames == self.total
+        )
+
+    @property
+    def exit_code(self) -> ExitCode:
+        """The exit code this room alone would give `status`."""
+        if self.healthy:
+            return ExitCode.OK
+        if self.auth_refused:
+            return ExitCode.AUTH
+        if not self.server_reachable:
+            return ExitCode.UNREACHABLE
+        return ExitCode.ERROR
+
+    def to_json(self) -> dict[str, Any]:
+        """The `status --json` object (fields that do not apply are left out)."""
+        out = {k: v for k, v in asdict(self).items() if v is not None or k == "frames"}
+        out["healthy"] = self.healthy
+        return out
+
+
+def room_health(
+    cfg: Config, name: str, connect: Connect, clock: Clock = SYSTEM_CLOCK
+) -> RoomHealth:
+    """Compose a room's health from its state file, its lock, and the daemon or the server."""
+    world = cfg.world(name)
+    state_dir = Path(cfg.state_dir)
+    state = RoomState.load(state_path(state_dir, name))
+    health = RoomHealth(name, world.server, is_running(state_dir, name), state is not None)
+    if state is not None:
+        from controller.puzzle.flow import compute_flow
+
+        flow = compute_flow(state.board)
+        last = state.solves[-1] if state.solves else None
+        health.puzzle = state.puzzle_number
+        health.wet = flow.wet_count
+        health.total = state.board.size
+        health.moves = state.moves
+        health.running_s = round(clock.time() - state.started_at, 1)
+        health.solves = len(state.solves)
+        health.last_solve = None if last is None else vars(last)
+    if health.daemon_running:
+        report = read_json(health_path(state_dir, name)) or {}
+        fresh = clock.time() - float(report.get("at", 0)) < HEALTH_FRESH_S
+        health.server_reachable = bool(fresh and report.get("reachable"))
+        health.frames = health.total if health.server_reachable else None
+        if not health.server_reachable:
+            health.server_error = "the daemon reports no connection" if fresh else "no report"
+        return health
+    room = make_room(name, world, state_dir, clock)
+    try:
+        client = connect(world.server, cfg.servers[world.server])
+        try:
+            reply = Link(client, world.server).send(room.frame_count_command())
+        finally:
+            close = getattr(client, "close", None)
+            if callable(close):
+                close()
+        health.server_reachable = True
+        health.frames = parse_count(reply)
+    except RconError as exc:
+        health.server_error = str(exc)
+        health.auth_refused = isinstance(exc, RconAuthError)
+    return health

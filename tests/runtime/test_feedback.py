@@ -1,0 +1,68 @@
+"""What players see and hear: every feedback command is vanilla grammar and says what it should."""
+
+from __future__ import annotations
+
+import json
+
+from controller.config import parse_config
+from controller.runtime.feedback import RESET, SOLVES, Feedback, duration
+from controller.world.geometry import Room as Geometry
+from tests.grammar import assert_valid_commands
+
+
+def _feedback(**world: object) -> Feedback:
+    lobby = {"server": "main", "origin": [0, 100, 0], "size": [7, 7], **world}
+    cfg = parse_config(
+        {"servers": {"main": {"password_env": "PW"}}, "worlds": {"lobby": lobby}}
+    ).worlds["lobby"]
+    geom = Geometry("lobby", cfg.origin, cfg.width, cfg.height, cfg.dimension, cfg.clear_above)
+    return Feedback("lobby", geom, cfg)
+
+
+def test_every_feedback_command_is_vanilla_grammar() -> None:
+    fb = _feedback(reset_by=["Steve", "Alex"], on_win={"sidebar": True})
+    commands = [
+        *fb.objectives(),
+        *fb.celebration(83.4, 17, 61.0),
+        fb.action_bar(3, 49),
+        *fb.hint(2, 5, 3),
+        fb.read_reset_requests(),
+        *fb.answer_reset_requests("Steve has 1 [pipes_reset]")[0],
+        fb.reset_announcement("Steve"),
+    ]
+    assert_valid_commands(commands)
+
+
+def test_objectives_follow_the_config() -> None:
+    plain = _feedback(on_win={"sidebar": False}).objectives()
+    assert not any("setdisplay" in c or RESET in c for c in plain)
+    full = _feedback(reset_by=["Steve"], on_win={"sidebar": True}).objectives()
+    assert f"scoreboard objectives setdisplay sidebar {SOLVES}" in full
+    assert f"scoreboard players enable Steve {RESET}" in full
+
+
+def test_celebration_formats_the_message_and_records_the_best_time() -> None:
+    fb = _feedback(on_win={"message": "{room} solved in {time} ({moves} moves)"})
+    commands = fb.celebration(125.2, 9, 61.7)
+    tellraw = next(c for c in commands if c.startswith("tellraw"))
+    assert json.loads(tellraw.split(" ", 2)[2]) == "lobby solved in 2:05 (9 moves)"
+    assert commands[-1] == "scoreboard players set #lobby pipes_best_s 61"
+
+
+def test_reset_requests_rearm_every_asker_but_only_allowed_players_reset() -> None:
+    fb = _feedback(reset_by=["Steve"])
+    rearm, allowed = fb.answer_reset_requests("Bob has 1 [pipes_reset]Steve has 2 [pipes_reset]")
+    assert allowed == "Steve"
+    assert rearm == [
+        "scoreboard players set Bob pipes_reset 0",
+        "scoreboard players enable Bob pipes_reset",
+        "scoreboard players set Steve pipes_reset 0",
+        "scoreboard players enable Steve pipes_reset",
+    ]
+    assert fb.answer_reset_requests("Bob has 1 [pipes_reset]")[1] is None
+
+
+def test_duration() -> None:
+    assert [duration(s) for s in (0, 59.6, 61, 3599, 3600, 3725)] == [
+        "0:00", "1:00", "1:01", "59:59", "1:00:00", "1:02:05",
+    ]  # fmt: skip
