@@ -8,10 +8,10 @@ from __future__ import annotations
 import timeit
 from collections.abc import Callable
 
-from controller.sandbox.nbt import NbtPath, data_get, parse_tag_fully, pretty
-from controller.sandbox.nbt.path import copy_tag
-from controller.sandbox.nbt.snbt import parse_compound
-from controller.sandbox.reader import StringReader
+from controller.nbt import NbtPath, data_get, parse_tag_fully, pretty
+from controller.nbt.path import copy_tag
+from controller.nbt.reader import StringReader
+from controller.nbt.snbt import parse_compound
 
 __all__ = ["main"]
 

@@ -3,7 +3,7 @@
 Each parser reads from a :class:`StringReader` and raises :class:`CommandSyntaxError` with the
 message and cursor vanilla's parser uses (26.1 ``BlockPosArgument``, ``WorldCoordinate(s)``,
 ``LocalCoordinates``, ``BlockStateParser``, ``Identifier.read``, ``MinMaxBounds``).
-NBT parsing and printing come from helper-N's ``controller.sandbox.nbt`` package.
+NBT parsing and printing come from the ``controller.nbt`` package.
 """
 
 from __future__ import annotations
@@ -42,22 +42,22 @@ __all__ = [
 
 # ------------------------------------------------------------------------------ NBT bridge
 def parse_compound(reader: StringReader) -> Any:
-    """TagParser.parseCompoundAsArgument (helper-N's SNBT parser)."""
-    from .nbt import snbt
+    """TagParser.parseCompoundAsArgument."""
+    from controller.nbt import snbt
 
     return snbt.parse_compound(reader)
 
 
 def parse_nbt_tag(reader: StringReader) -> Any:
     """TagParser.parseAsArgument for one tag."""
-    from .nbt import snbt
+    from controller.nbt import snbt
 
     return snbt.parse_tag(reader)
 
 
 def pretty(value: Any, flavour: str = "vanilla") -> str:
     """NbtUtils.toPrettyComponent(...).getString() with vanilla (or Paper) key order."""
-    from .nbt import printer
+    from controller.nbt import printer
 
     return str(printer.pretty(value, order="paper" if flavour == "paper" else "vanilla"))
 

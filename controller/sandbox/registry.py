@@ -8,10 +8,11 @@ from __future__ import annotations
 
 import functools
 import json
-import re
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
+
+from controller.lang import translate
 
 __all__ = [
     "BlockType",
@@ -23,7 +24,6 @@ __all__ = [
 ]
 
 _DATA = Path(__file__).with_name("data") / "registry-26.1.json"
-_FORMAT = re.compile(r"%(?:(\d+)\$)?([sd%])")
 
 
 def strip_namespace(ident: str) -> str:
@@ -83,17 +83,8 @@ class Registry:
         }
 
     def tr(self, key: str, *args: object) -> str:
-        """Translate a lang key and format `%s` / `%1$s` placeholders like Java's String.format."""
-        text = self.lang.get(key, key)
-        counter = iter(range(len(args)))
-
-        def sub(m: re.Match[str]) -> str:
-            if m.group(2) == "%":
-                return "%"
-            index = int(m.group(1)) - 1 if m.group(1) else next(counter)
-            return str(args[index]) if index < len(args) else m.group(0)
-
-        return _FORMAT.sub(sub, text)
+        """Translate a lang key like vanilla (``controller.lang.translate``)."""
+        return translate(self.lang, key, *args)
 
     def entity_name(self, type_id: str) -> str:
         """The en_us display name of an entity type (`Item Frame`)."""

@@ -15,9 +15,10 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
+from controller.nbt.path import compare_nbt
+
 from .arguments import MinMax, parse_compound, parse_double_range, parse_identifier, parse_int_range
 from .entities import Entity, Player
-from .nbt.path import compare_nbt
 from .reader import StringReader
 from .registry import registry, strip_namespace, tr
 

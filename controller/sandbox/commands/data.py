@@ -1,7 +1,7 @@
-"""data get/merge/modify/remove for entities, storage and blocks (vanilla.md §3.5).
+"""data get/merge/modify/remove for entities, storage and blocks (docs/server-behaviour.md: data).
 
 Entity data is serialized, edited and loaded back as ``EntityDataAccessor`` does: every get or
-edit costs one NBT serialization. NBT paths come from helper-N's ``controller.sandbox.nbt.path``.
+edit costs one NBT serialization. NBT paths come from ``controller.nbt.path``.
 """
 
 from __future__ import annotations
@@ -12,6 +12,9 @@ from typing import TYPE_CHECKING, Any
 
 from nbtlib import tag as nbt
 
+from controller.nbt.path import tag_equals
+from controller.nbt.printer import compact
+
 from ..arguments import (
     Coordinates,
     parse_block_pos,
@@ -21,8 +24,6 @@ from ..arguments import (
     pretty,
 )
 from ..entities import Player
-from ..nbt.path import tag_equals
-from ..nbt.printer import compact
 from ..reader import CommandSyntaxError, StringReader
 from ..registry import tr
 from ..selectors import EntitySelector
@@ -37,7 +38,7 @@ __all__ = ["Accessor", "accessor_for", "count_matching", "parse_path", "register
 
 def parse_path(reader: StringReader) -> Any:
     """NbtPathArgument."""
-    from ..nbt import path
+    from controller.nbt import path
 
     return path.NbtPath.parse(reader)
 
@@ -133,7 +134,7 @@ def accessor_for(game: Game, ctx: Ctx, source: Source, kind: str, prefix: str = 
 
 def _get(game: Game, kind: str, mode: str) -> Callable[[Ctx, Source], int]:
     def run(ctx: Ctx, source: Source) -> int:
-        from ..nbt import path as nbtpath
+        from controller.nbt import path as nbtpath
 
         acc = accessor_for(game, ctx, source, kind)
         data = acc.get_data()
@@ -155,7 +156,7 @@ def _get(game: Game, kind: str, mode: str) -> Callable[[Ctx, Source], int]:
 
 def _merge(game: Game, kind: str) -> Callable[[Ctx, Source], int]:
     def run(ctx: Ctx, source: Source) -> int:
-        from ..nbt import path as nbtpath
+        from controller.nbt import path as nbtpath
 
         acc = accessor_for(game, ctx, source, kind)
         if acc.kind == "entity" and isinstance(acc.entity, Player):

@@ -10,7 +10,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from nbtlib.tag import Byte, Compound, Double, Float, Int, IntArray, List, Short, String
 
-from controller.sandbox.nbt.path import (
+from controller.nbt.path import (
     NbtPath,
     NbtPathRuntimeError,
     as_number,
@@ -26,9 +26,9 @@ from controller.sandbox.nbt.path import (
     numeric_value,
     tag_equals,
 )
-from controller.sandbox.nbt.printer import pretty
-from controller.sandbox.nbt.snbt import parse_tag_fully
-from controller.sandbox.reader import CommandSyntaxError, StringReader
+from controller.nbt.printer import pretty
+from controller.nbt.reader import CommandSyntaxError, StringReader
+from controller.nbt.snbt import parse_tag_fully
 
 FRAME = (
     '{ItemRotation:3b,Facing:1b,Tags:["pipes","pipes.R","pipes.r3"],'
@@ -78,7 +78,7 @@ def test_get(path: str, printed: list[str], result: int) -> None:
 @pytest.mark.parametrize(
     ("root", "path", "prefix"),
     [
-        # vanilla.md §3.5: an empty frame
+        # docs/server-behaviour.md (data get): an empty frame
         ("{ItemRotation:0b}", 'Item.components."minecraft:map_id"', "Item"),
         ("{Item:{count:1}}", 'Item.components."minecraft:map_id"', "Item.components"),
         (

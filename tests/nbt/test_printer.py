@@ -25,7 +25,7 @@ from nbtlib.tag import (
     String,
 )
 
-from controller.sandbox.nbt._javanum import (
+from controller.nbt._javanum import (
     f32_from_fraction,
     java_double_str,
     java_float_str,
@@ -33,7 +33,7 @@ from controller.sandbox.nbt._javanum import (
     shortest_exact,
     to_float32,
 )
-from controller.sandbox.nbt.printer import (
+from controller.nbt.printer import (
     compact,
     hashmap_order,
     java_string_hash,
@@ -41,20 +41,20 @@ from controller.sandbox.nbt.printer import (
     pretty,
     quote_and_escape,
 )
-from controller.sandbox.nbt.snbt import parse_tag
-from controller.sandbox.reader import StringReader
+from controller.nbt.reader import StringReader
+from controller.nbt.snbt import parse_tag
 
 FRAME_SAVE_ORDER = (
     "Pos Motion Rotation fall_distance Fire Air OnGround Invulnerable PortalCooldown UUID Tags "
     "block_pos Item ItemRotation ItemDropChance Facing Invisible Fixed"
 ).split()
-# vanilla.md §4.6 (derived)
+# docs/server-behaviour.md (compound key order, vanilla; derived)
 FRAME_VANILLA = (
     "Motion, Facing, block_pos, ItemRotation, Invulnerable, fall_distance, Air, OnGround, "
     "PortalCooldown, Rotation, Item, ItemDropChance, Pos, Fire, Invisible, UUID, Tags, Fixed"
 ).split(", ")
-# paper.md §2.5 (derived). This insertion order (CraftBukkit keys after Invulnerable) is the
-# one for which paper.md's Appendix A model yields the documented order.
+# docs/server-behaviour.md (compound key order, Paper; derived). This insertion order (CraftBukkit
+# keys after Invulnerable) is the one for which the documented fastutil model yields that order.
 PAPER_SAVE_ORDER = (
     "Pos Motion Rotation fall_distance Fire Air OnGround Invulnerable WorldUUIDLeast "
     "WorldUUIDMost Bukkit.updateLevel Spigot.ticksLived PortalCooldown UUID CustomName Tags "
@@ -82,13 +82,13 @@ def item() -> Compound:
 def test_item_frame_key_orders() -> None:
     assert hashmap_order(FRAME_SAVE_ORDER) == FRAME_VANILLA
     assert paper_order(PAPER_SAVE_ORDER) == FRAME_PAPER
-    # paper.md Appendix A also claims its model reproduces the HashMap order on the vanilla
-    # key set; its own code does not (it gives Invisible, ItemDropChance, Tags, ...).
+    # The fastutil model is also said to reproduce the HashMap order on the vanilla key set;
+    # its own code does not (it gives Invisible, ItemDropChance, Tags, ...).
     assert paper_order(FRAME_SAVE_ORDER) == appendix_a_order(FRAME_SAVE_ORDER)
 
 
 def appendix_a_order(keys: list[str]) -> list[str]:
-    """paper.md Appendix A's model, transcribed step by step (independent oracle)."""
+    """The documented fastutil key-order model, transcribed step by step (independent oracle)."""
     load = struct.unpack("f", struct.pack("f", 0.8))[0]
 
     def mix(x: int) -> int:

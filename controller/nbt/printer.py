@@ -4,8 +4,8 @@ Compound keys are printed in the iteration order of the server's map: ``java.uti
 vanilla (``CompoundTag`` wraps ``new HashMap<>()``) and fastutil ``Object2ObjectOpenHashMap(8,
 0.8f)`` on Paper. Both are modelled from the order in which keys were inserted, which is the
 insertion order of the nbtlib ``Compound`` (a dict). Source: decompiled 26.1.2
-``net/minecraft/nbt/TextComponentTagVisitor.java`` and ``StringTag.java``; key-order models from
-``/work/shared/reference/vanilla.md`` §4.6 and ``paper.md`` Appendix A.
+``net/minecraft/nbt/TextComponentTagVisitor.java`` and ``StringTag.java``; key-order models:
+``docs/server-behaviour.md`` (compound key order, vanilla and Paper).
 
 Not modelled: HashMap bins that turn into trees (8+ colliding keys) and the order after keys were
 removed from a fastutil map (backward-shift deletion). Entity data is rebuilt by a fresh save for
@@ -35,7 +35,7 @@ from nbtlib.tag import (
     String,
 )
 
-from controller.sandbox.nbt._javanum import java_double_str, java_float_str
+from controller.nbt._javanum import java_double_str, java_float_str
 
 __all__ = [
     "Order",

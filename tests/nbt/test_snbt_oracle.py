@@ -8,10 +8,10 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from controller.sandbox.nbt.snbt import parse_tag
-from controller.sandbox.reader import CommandSyntaxError, StringReader
-from tests.sandbox.test_nbt_packrat_oracle import oracle_parse
-from tests.sandbox.test_nbt_snbt import SUMMON_NBT, same
+from controller.nbt.reader import CommandSyntaxError, StringReader
+from controller.nbt.snbt import parse_tag
+from tests.nbt.test_packrat_oracle import oracle_parse
+from tests.nbt.test_snbt import SUMMON_NBT, same
 
 ALPHABET = "{}[]:;,\"'\\ .+-_()0123456789abefsluxBILSdDfFEntrNUX"
 

@@ -1,4 +1,4 @@
-"""Tests for the 26.1 SNBT parser (controller.sandbox.nbt.snbt)."""
+"""Tests for the 26.1 SNBT parser (controller.nbt.snbt)."""
 
 from __future__ import annotations
 
@@ -24,14 +24,14 @@ from nbtlib.tag import (
     String,
 )
 
-from controller.sandbox.nbt.snbt import (
+from controller.nbt.reader import CommandSyntaxError, StringReader
+from controller.nbt.snbt import (
     make_list,
     parse_compound,
     parse_compound_fully,
     parse_tag,
     parse_tag_fully,
 )
-from controller.sandbox.reader import CommandSyntaxError, StringReader
 
 SUMMON_NBT = (
     "{Facing:1b,Invulnerable:1b,Fixed:0b,Invisible:0b,ItemRotation:2b,UUID:[I;1,-2,3,4],"

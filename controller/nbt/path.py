@@ -32,11 +32,11 @@ from nbtlib.tag import (
     String,
 )
 
-from controller.sandbox.nbt._javanum import java_double_str, to_float32
-from controller.sandbox.nbt._lang import tr
-from controller.sandbox.nbt.printer import compact, hashmap_order
-from controller.sandbox.nbt.snbt import Tag, make_list, parse_compound
-from controller.sandbox.reader import CommandSyntaxError, StringReader
+from controller.lang import tr
+from controller.nbt._javanum import java_double_str, to_float32
+from controller.nbt.printer import compact, hashmap_order
+from controller.nbt.reader import CommandSyntaxError, StringReader
+from controller.nbt.snbt import Tag, make_list, parse_compound
 
 __all__ = [
     "NbtPath",

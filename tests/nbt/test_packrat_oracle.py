@@ -1,6 +1,6 @@
 """Test helper (no tests): a literal transcription of 26.1's packrat parser and SnbtGrammar.
 
-Test oracle for ``controller.sandbox.nbt.snbt``: it keeps the Java structure (``Scope`` frames,
+Test oracle for ``controller.nbt.snbt``: it keeps the Java structure (``Scope`` frames,
 ``Control``/cut, memoised ``NamedRule``s, ``ErrorCollector.LongestOnly``, ``Term`` combinators)
 so that the hand-written recursive-descent parser can be checked against it on random input.
 Slow and test-only. Sources: decompiled 26.1.2 ``util/parsing/packrat/*`` and
@@ -15,9 +15,10 @@ from typing import Any
 
 from nbtlib.tag import Byte, Compound, Double, Float, Int, IntArray, Long, Short, String
 
-from controller.sandbox.nbt._javanum import parse_java_double, parse_java_float
-from controller.sandbox.nbt._lang import JAVA_WHITESPACE, tr
-from controller.sandbox.nbt.snbt import (
+from controller.lang import tr
+from controller.nbt._javanum import parse_java_double, parse_java_float
+from controller.nbt.reader import JAVA_WHITESPACE
+from controller.nbt.snbt import (
     _ARRAY_TYPES,
     _java_parse_narrow,
     _java_parse_signed,

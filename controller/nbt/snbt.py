@@ -36,9 +36,9 @@ from nbtlib.tag import (
     String,
 )
 
-from controller.sandbox.nbt._javanum import parse_java_double, parse_java_float
-from controller.sandbox.nbt._lang import JAVA_WHITESPACE, tr
-from controller.sandbox.reader import CommandSyntaxError, StringReader
+from controller.lang import tr
+from controller.nbt._javanum import parse_java_double, parse_java_float
+from controller.nbt.reader import JAVA_WHITESPACE, CommandSyntaxError, StringReader
 
 __all__ = [
     "Tag",
