@@ -163,6 +163,11 @@ class Entity:
         return self.type_name
 
     @property
+    def plain_name(self) -> str:
+        """getName().getString(), what `name=` matches: no team decoration."""
+        return self.display_name
+
+    @property
     def score_name(self) -> str:
         """getScoreboardName(): the UUID string for non-players."""
         return str(self.uuid)
@@ -425,10 +430,16 @@ class Player(Entity):
     name: str = ""
     held_item: Any = None
     inbox: list[dict[str, object]] = field(default_factory=list)
+    display: str = ""  # a team prefix/suffix makes the display name differ from the name
 
     @property
     def display_name(self) -> str:
-        """A player's name."""
+        """A player's display name (the name, unless a team decorates it)."""
+        return self.display or self.name
+
+    @property
+    def plain_name(self) -> str:
+        """A player's account name."""
         return self.name
 
     @property
