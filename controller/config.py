@@ -19,8 +19,8 @@ from pydantic import (
     ConfigDict,
     Field,
     ValidationError,
-    field_validator,
     ValidationInfo,
+    field_validator,
 )
 
 from controller.errors import ConfigError, UsageError
@@ -134,7 +134,8 @@ class WinConfig(_Model):
         try:
             fields = list(string.Formatter().parse(value))
         except ValueError as exc:
-            raise ValueError(f"not a valid message template ({exc}); write {{{{ for a brace")
+            why = f"not a valid message template ({exc}); write {{{{ for a brace"
+            raise ValueError(why) from None
         known = ", ".join("{" + p + "}" for p in WIN_PLACEHOLDERS)
         for _, name, spec, conversion in fields:
             if name is None:

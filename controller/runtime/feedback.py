@@ -9,7 +9,6 @@ from __future__ import annotations
 from controller.config import WorldConfig
 from controller.world import commands as cmd
 from controller.world.geometry import Room as Geometry
-from controller.world.replies import parse_score_holders
 
 __all__ = ["SOLVES", "BEST", "RESET", "Feedback", "duration"]
 
@@ -79,18 +78,26 @@ class Feedback:
             ),
         ]
 
-    def read_reset_requests(self) -> str:
-        """The command whose reply names the players near the room who used the trigger."""
-        return cmd.read_scores(cmd.with_scores(self.near, f"{RESET}=1.."), RESET)
+    @property
+    def askers(self) -> str:
+        """Players near the room who used `/trigger pipes_reset` (a selector, evaluated by the
+        server: no name is ever read back from a reply)."""
+        return cmd.with_scores(self.near, f"{RESET}=1..")
 
-    def answer_reset_requests(self, reply: str) -> tuple[list[str], str | None]:
-        """Commands that re-arm the askers' triggers, and the first asker allowed to reset."""
-        askers = parse_score_holders(reply)
-        commands: list[str] = []
-        for name in askers:
-            commands += [cmd.score_set(name, RESET, 0), cmd.trigger_enable(name, RESET)]
-        allowed = [name for name in askers if name in self.cfg.reset_by]
-        return commands, allowed[0] if allowed else None
+    def any_reset_request(self) -> str:
+        """One command whose `Test passed. Count: N` says whether anyone near asked."""
+        return cmd.count_entities(self.askers)
+
+    def allowed_asker(self, name: str) -> str:
+        """Whether the configured player `name` (exactly that account) is among the askers."""
+        return cmd.count_entities(cmd.with_name(self.askers, name))
+
+    def rearm(self) -> list[str]:
+        """Re-enable the askers' triggers and clear exactly their scores (by selector)."""
+        return [
+            cmd.trigger_enable(self.askers, RESET),
+            cmd.score_set(self.askers, RESET, 0),
+        ]
 
     def reset_announcement(self, player: str) -> str:
         """Tell the room who started a new puzzle."""

@@ -496,9 +496,14 @@ class PipesRoom:
     def check_reset_requests(self, link: Link) -> bool:
         """Players listed in `reset_by` ask for a new puzzle with `/trigger pipes_reset` near
         the room; returns whether a new puzzle was built."""
-        reply = self.send(link, self.feedback.read_reset_requests())
-        rearm, asker = self.feedback.answer_reset_requests(reply)
-        self.send_all(link, rearm)
+        fb = self.feedback
+        if not parse_count(self.send(link, fb.any_reset_request())):
+            return False
+        asker = next(
+            (n for n in self.cfg.reset_by if parse_count(self.send(link, fb.allowed_asker(n)))),
+            None,
+        )
+        self.send_all(link, fb.rearm())
         if asker is None:
             return False
         log.info("room %s: %s asked for a new puzzle", self.name, asker)

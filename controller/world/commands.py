@@ -56,6 +56,9 @@ __all__ = [
     "tellraw",
     "particle",
     "with_scores",
+    "with_name",
+    "quoted",
+    "count_entities",
 ]
 
 FILL_LIMIT = 32768  # gamerule max_block_modifications default (vanilla.md §3.1)
@@ -380,6 +383,21 @@ def read_scores(targets: str, objective: str) -> str:
 def with_scores(selector: str, scores: str) -> str:
     """A `@a[...]` selector narrowed by a `scores={...}` filter, e.g. `pipes_reset=1..`."""
     return selector[:-1] + f",scores={{{scores}}}]"
+
+
+def quoted(value: str) -> str:
+    """A Brigadier quoted string: `"` and `\\` escaped, nothing else can end it."""
+    return '"' + value.replace("\\", "\\\\").replace('"', '\\"') + '"'
+
+
+def with_name(selector: str, name: str) -> str:
+    """A `@a[...]` selector narrowed to one account name (matched by the server, exactly)."""
+    return selector[:-1] + f",name={quoted(name)}]"
+
+
+def count_entities(selector: str) -> str:
+    """`execute if entity`: the reply `Test passed. Count: N` counts what the selector finds."""
+    return f"execute if entity {selector}"
 
 
 # -- what players see and hear --------------------------------------------------------------

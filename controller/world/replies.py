@@ -17,14 +17,12 @@ __all__ = [
     "setblock_changed",
     "merge_applied",
     "is_parse_error",
-    "parse_score_holders",
 ]
 
 _FRAME_VALUE = re.compile(
     r"pipes:([a-z0-9_-]{1,32}):(\d+):(\d+) has the following entity data: (-?\d+)(b?)"
 )
 _COUNT = re.compile(r"Test passed\. Count: (\d+)")
-_SCORE_HOLDER = re.compile(r"(\w{1,16}) has \d+ \[")
 _FILLED = re.compile(r"Successfully filled (\d+) block\(s\)")
 
 
@@ -77,8 +75,3 @@ def merge_applied(reply: str) -> bool:
 def is_parse_error(reply: str) -> bool:
     """Whether a reply is a command parse error (either flavour)."""
     return reply.endswith("<--[HERE]")
-
-
-def parse_score_holders(reply: str) -> list[str]:
-    """The names in `<name> has <n> [<objective>]` messages, in order."""
-    return _SCORE_HOLDER.findall(reply)
