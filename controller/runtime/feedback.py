@@ -10,11 +10,17 @@ from controller.config import WorldConfig
 from controller.world import commands as cmd
 from controller.world.geometry import Room as Geometry
 
-__all__ = ["SOLVES", "BEST", "RESET", "Feedback", "duration"]
+__all__ = ["SOLVES", "BEST", "RESET", "Feedback", "duration", "win_objective"]
 
 SOLVES = "pipes_solves"
 BEST = "pipes_best_s"
 RESET = "pipes_reset"
+WIN_PREFIX = "pipes_w."  # per room: -1 = a win to pay, 0/1 = nothing owed
+
+
+def win_objective(room: str) -> str:
+    """The per-room objective marking players owed a solve (`pipes_w.<room>`)."""
+    return WIN_PREFIX + room
 
 
 def duration(seconds: float) -> str:
@@ -37,6 +43,7 @@ class Feedback:
         out = [
             cmd.objective_add(SOLVES, "dummy", "Pipes solves"),
             cmd.objective_add(BEST, "dummy", "Pipes best time (s)"),
+            cmd.objective_add(win_objective(self.name), "dummy", "Pipes solves owed"),
         ]
         if self.cfg.on_win.sidebar:
             out.append(cmd.objective_display("sidebar", SOLVES))
@@ -45,8 +52,30 @@ class Feedback:
             out += [cmd.trigger_enable(name, RESET) for name in self.cfg.reset_by]
         return out
 
+    def mark_winners(self) -> str:
+        """Mark the players near the room as owed one solve (-1). Players already owed keep
+        their mark, so running this twice owes nothing twice."""
+        w = win_objective(self.name)
+        return (
+            f"execute as {self.near} unless score @s {w} matches ..-1 "
+            f"run {cmd.score_set('@s', w, -1)}"
+        )
+
+    def pay_winners(self) -> str:
+        """Pay every owed solve: per player, in one command, `pipes_solves` +1 and the mark
+        cleared (`store success` sets it to 1), so a repeat pays nobody twice."""
+        w = win_objective(self.name)
+        return (
+            f"execute as @a[scores={{{w}=..-1}}] store success score @s {w} "
+            f"run {cmd.score_add('@s', SOLVES, 1)}"
+        )
+
+    def best_time(self, best: float) -> str:
+        """The room's best time on the leaderboard (idempotent)."""
+        return cmd.score_set(f"#{self.name}", BEST, int(best))
+
     def celebration(self, seconds: float, moves: int, best: float) -> list[str]:
-        """Title, sound, chat and scores when the board is solved."""
+        """Title, sound and chat when the board is solved (scores: `mark_winners`)."""
         near = self.near
         message = self.cfg.on_win.message.format(
             time=duration(seconds), moves=moves, room=self.name
@@ -57,8 +86,6 @@ class Feedback:
             cmd.title(near, "title", "Solved!"),
             cmd.playsound_each(near, self.cfg.on_win.sound),
             cmd.tellraw(near, message),
-            cmd.score_add(near, SOLVES, 1),
-            cmd.score_set(f"#{self.name}", BEST, int(best)),
         ]
 
     def action_bar(self, wet: int, total: int) -> str:

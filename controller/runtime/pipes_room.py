@@ -14,7 +14,7 @@ from collections.abc import Callable
 from pathlib import Path
 
 from controller.config import WorldConfig
-from controller.errors import RoomError
+from controller.errors import RconUnavailable, RoomError
 from controller.puzzle.generators import generate
 from controller.puzzle.model import Board, Direction, TileClass, map_id
 from controller.puzzle.play import Change, PlayState
@@ -198,9 +198,12 @@ class PipesRoom:
             return Repairs(rebuilt=True)
         self._check_placement(saved)
         self.adopt_state(saved)
-        if saved.solved_at is not None:
+        was_solved = saved.solved_at is not None
+        repairs = self.reconcile(link, progress)
+        if was_solved:
+            self.pay_win(link)  # a win recorded before a crash is paid now, exactly once
             self.next_puzzle_at = self.clock.time()
-        return self.reconcile(link, progress)
+        return repairs
 
     def _check_placement(self, saved: RoomState) -> None:
         where = (saved.origin or self.geom.origin, saved.dimension or self.geom.dimension)
@@ -395,18 +398,54 @@ class PipesRoom:
 
     # -- winning and the next puzzle ------------------------------------------------------
     def win(self, link: Link) -> None:
-        """Tell the players, record the time, schedule the next puzzle."""
+        """Record the win in the state first, then pay the scores (exactly once), tell the
+        players, and schedule the next puzzle."""
         state = self.current_state
         now = self.clock.time()
         seconds = now - state.started_at
         state.solved_at = now
         state.solves.append(Solve(self.board.seed, round(seconds, 3), state.moves, now))
+        state.win_phase = "recorded"
         self.save()
+        self.pay_win(link)
         best = min(s.seconds for s in state.solves)
-        self.send_all(link, self.feedback.celebration(seconds, state.moves, best))
+        try:
+            ceremony = self.feedback.celebration(seconds, state.moves, best)
+        except Exception:  # noqa: BLE001 - feedback never ends the daemon
+            log.exception("room %s: the win message could not be composed", self.name)
+            ceremony = []
+        self.send_feedback(link, ceremony)
         self.next_puzzle_at = now + self.cfg.on_win.next_puzzle_after_s
         log.info("room %s: solved in %s with %d moves", self.name, duration(seconds), state.moves)
         self.notify()
+
+    def pay_win(self, link: Link) -> None:
+        """Carry a recorded win's score steps on from where the state says they stopped; each
+        step is idempotent in the world, so a crash between a step and its save repeats it
+        harmlessly."""
+        state = self.current_state
+        if state.win_phase == "recorded":
+            self.send(link, self.feedback.mark_winners())
+            state.win_phase = "marked"
+            self.save()
+        if state.win_phase == "marked":
+            self.send(link, self.feedback.pay_winners())
+            if state.solves:
+                best = min(s.seconds for s in state.solves)
+                self.send(link, self.feedback.best_time(best))
+            state.win_phase = "paid"
+            self.save()
+
+    def send_feedback(self, link: Link, commands: list[str]) -> None:
+        """Send what players see and hear; a failing command is logged and skipped (a lost
+        connection still propagates, so the daemon reconnects)."""
+        for command in commands:
+            try:
+                self.send(link, command)
+            except RconUnavailable:
+                raise
+            except Exception as exc:  # noqa: BLE001 - feedback never ends the daemon
+                log.warning("room %s: feedback command skipped (%s)", self.name, exc)
 
     def next_puzzle(self, link: Link, board: Board | None = None) -> None:
         """Replace the puzzle in place, writing only frames and blocks that differ."""
@@ -457,7 +496,7 @@ class PipesRoom:
         idx, rotation = found
         i, j = idx % self.board.width, idx // self.board.width
         clicks = (rotation - self.board.rotations[idx]) % 4
-        self.send_all(link, self.feedback.hint(i, j, clicks))
+        self.send_feedback(link, self.feedback.hint(i, j, clicks))
         return HintGiven((i, j), rotation, clicks)
 
     def read_rotations(self, link: Link) -> dict[int, int]:
@@ -486,7 +525,9 @@ class PipesRoom:
             self.next_puzzle(link)
         if now - self.last_actionbar >= 2.0 and self.play is not None:
             self.last_actionbar = now
-            self.send(link, self.feedback.action_bar(self.play.wet_count, self.board.size))
+            self.send_feedback(
+                link, [self.feedback.action_bar(self.play.wet_count, self.board.size)]
+            )
         if self.cfg.reset_by and now - self.last_reset_check >= 1.0:
             self.last_reset_check = now
             self.check_reset_requests(link)
@@ -508,7 +549,7 @@ class PipesRoom:
             return False
         log.info("room %s: %s asked for a new puzzle", self.name, asker)
         self.next_puzzle(link)
-        self.send(link, self.feedback.reset_announcement(asker))
+        self.send_feedback(link, [self.feedback.reset_announcement(asker)])
         return True
 
     def remove(self, link: Link) -> Path | None:

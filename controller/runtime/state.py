@@ -46,6 +46,7 @@ class RoomState:
     solves: list[Solve] = field(default_factory=list)
     origin: tuple[int, int, int] | None = None
     dimension: str | None = None
+    win_phase: str | None = None  # "recorded" → "marked" → "paid": the win's score steps
 
     def to_dict(self) -> dict[str, Any]:
         """The JSON document."""
@@ -59,6 +60,7 @@ class RoomState:
             "solves": [vars(s) for s in self.solves],
             "origin": None if self.origin is None else list(self.origin),
             "dimension": self.dimension,
+            "win_phase": self.win_phase,
             "board": board_to_dict(self.board),
         }
 
@@ -81,6 +83,7 @@ class RoomState:
                 solves=[Solve(**s) for s in data.get("solves", [])],
                 origin=None if data.get("origin") is None else _origin(data["origin"]),
                 dimension=None if data.get("dimension") is None else str(data["dimension"]),
+                win_phase=None if data.get("win_phase") is None else str(data["win_phase"]),
             )
         except (KeyError, TypeError, ValueError) as exc:
             raise StateError(f"{where}: {exc}") from None

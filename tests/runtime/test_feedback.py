@@ -24,6 +24,9 @@ def test_every_feedback_command_is_vanilla_grammar() -> None:
     commands = [
         *fb.objectives(),
         *fb.celebration(83.4, 17, 61.0),
+        fb.mark_winners(),
+        fb.pay_winners(),
+        fb.best_time(61.0),
         fb.action_bar(3, 49),
         *fb.hint(2, 5, 3),
         fb.any_reset_request(),
@@ -49,7 +52,7 @@ def test_celebration_formats_the_message_and_records_the_best_time() -> None:
     commands = fb.celebration(125.2, 9, 61.7)
     tellraw = next(c for c in commands if c.startswith("tellraw"))
     assert json.loads(tellraw.split(" ", 2)[2]) == "lobby solved in 2:05 (9 moves)"
-    assert commands[-1] == "scoreboard players set #lobby pipes_best_s 61"
+    assert fb.best_time(61.7) == "scoreboard players set #lobby pipes_best_s 61"
 
 
 def test_reset_requests_are_matched_and_cleared_by_selectors_never_by_reply_text() -> None:
