@@ -14,6 +14,7 @@ from typer.testing import CliRunner
 from controller.cli.maps import CACHE_WARNING, app
 from controller.maps import Layout, atomic_save, map_file, map_path, probe, read_colors
 from controller.world.mapart import DEFAULT_MAP_ID_BASE, PICTURE_COUNT, all_pictures
+from tests.world.test_purity import heavy_modules_after
 
 runner = CliRunner()
 
@@ -156,3 +157,13 @@ def test_export_unknown_version_needs_a_data_version(tmp_path: Path) -> None:
     path = out / "data" / "minecraft" / "maps" / f"{DEFAULT_MAP_ID_BASE}.dat"
     assert nbtlib.load(path)["DataVersion"] == 5200
 
+
+@pytest.mark.parametrize("args", [["--help"], ["maps", "--help"], ["maps", "install", "--help"]])
+def test_help_loads_no_numpy_pil_or_nbtlib(args: list[str]) -> None:
+    """CLI start-up stays quick: the map commands load the picture libraries when they run."""
+    body = (
+        f"sys.argv = ['pipesctl', *{args!r}]\n"
+        "from controller.cli import main\n"
+        "try:\n    main()\nexcept SystemExit as exc:\n    assert exc.code == 0, exc.code\n"
+    )
+    assert heavy_modules_after(body) == []
