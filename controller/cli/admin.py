@@ -108,7 +108,7 @@ def show(
                 board.rotations[idx] = value % 4
     flow = compute_flow(board)
     if png is not None:
-        from controller.world.boardart import board_png
+        from controller.maps.png import board_png
 
         board_png(png, board, flow.classes)
         typer.echo(f"wrote {png}")

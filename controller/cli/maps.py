@@ -1,4 +1,8 @@
-"""`pipesctl maps`: install the pipe pictures into a world, preview them, export them."""
+"""`pipesctl maps`: install the pipe pictures into a world, preview them, export them.
+
+numpy, nbtlib and PIL load inside the commands (``controller.maps``), not at import, so that
+``pipesctl --help`` stays quick.
+"""
 
 from __future__ import annotations
 
@@ -6,13 +10,16 @@ from collections import Counter
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
-from typing import Annotated
+from typing import TYPE_CHECKING, Annotated
 
 import typer
 
 from controller.cli.common import fail
 from controller.errors import PipesError, UsageError
-from controller.world import mapart, mapfiles
+from controller.world.mapids import DEFAULT_MAP_ID_BASE, PICTURE_COUNT
+
+if TYPE_CHECKING:
+    from controller.maps import PlanItem, Target
 
 __all__ = ["app", "CACHE_WARNING", "DEFAULT_VERSION"]
 
@@ -36,7 +43,7 @@ BaseOpt = Annotated[
     int | None,
     typer.Option(
         "--base",
-        help=f"First map id (default: the world's map_id_base, else {mapart.DEFAULT_MAP_ID_BASE}).",
+        help=f"First map id (default: the world's map_id_base, else {DEFAULT_MAP_ID_BASE}).",
     ),
 ]
 WorldOpt = Annotated[
@@ -90,17 +97,20 @@ def _settings(
         if version is None and server is not None:
             version = server.minecraft_version
     if base is None:
-        base = mapart.DEFAULT_MAP_ID_BASE
-    if not 0 <= base <= MAX_MAP_ID - (mapart.PICTURE_COUNT - 1):
-        raise UsageError(f"--base must be 0..{MAX_MAP_ID - mapart.PICTURE_COUNT + 1}, got {base}")
+        base = DEFAULT_MAP_ID_BASE
+    if not 0 <= base <= MAX_MAP_ID - (PICTURE_COUNT - 1):
+        raise UsageError(f"--base must be 0..{MAX_MAP_ID - PICTURE_COUNT + 1}, got {base}")
     return base, version or DEFAULT_VERSION
 
 
-def _write(root: Path, base: int, target: mapfiles.Target, force: bool) -> list[mapfiles.PlanItem]:
-    plan = mapfiles.install_pictures(root, mapart.all_pictures(base), target, force=force)
+def _write(root: Path, base: int, target: Target, force: bool) -> list[PlanItem]:
+    from controller.maps.install import install_pictures
+    from controller.world.mapart import all_pictures
+
+    plan = install_pictures(root, all_pictures(base), target, force=force)
     counts = Counter(item.action for item in plan)
     summary = ", ".join(f"{n} {action}" for action, n in sorted(counts.items()))
-    last = base + mapart.PICTURE_COUNT - 1
+    last = base + PICTURE_COUNT - 1
     typer.echo(f"map ids {base}..{last} ({target.reason}; layout {target.layout.value})")
     typer.echo(f"  {summary}")
     for item in plan:
@@ -122,16 +132,18 @@ def install(
     force: ForceOpt = False,
 ) -> None:
     """Write the map files into a world, before the server first looks the ids up."""
+    from controller.maps import probe
+
     with _reported("map files"):
         first, ver = _settings(base, world, config, version)
-        target = mapfiles.resolve_target(world_dir, ver, data_version)
-        if mapfiles.server_holds_world(world_dir):
+        target = probe.resolve_target(world_dir, ver, data_version)
+        if probe.server_holds_world(world_dir):
             typer.echo(
                 "warning: a server is running on this world (its session.lock is held): ids it "
                 "has already looked up stay blank until it restarts",
                 err=True,
             )
-        counter = mapfiles.read_counter(world_dir, target.layout)
+        counter = probe.read_counter(world_dir, target.layout)
         if counter is not None and counter >= first:
             typer.echo(
                 f"warning: the server's map counter is at {counter}, inside or past the "
@@ -151,10 +163,12 @@ def preview(
     config: ConfigOpt = None,
 ) -> None:
     """Draw every picture, labelled, into one PNG."""
+    from controller.maps.png import preview_png
+
     with _reported(str(out)):
         first, _ = _settings(base, world, config, None)
-        mapart.preview_png(out, first)
-    typer.echo(f"wrote {out} ({mapart.PICTURE_COUNT} pictures, ids {first}..)")
+        preview_png(out, first)
+    typer.echo(f"wrote {out} ({PICTURE_COUNT} pictures, ids {first}..)")
 
 
 @app.command()
@@ -168,9 +182,11 @@ def export(
     force: ForceOpt = False,
 ) -> None:
     """Write the map files under DIR/data/... for copying into a remote server's world folder."""
+    from controller.maps.probe import resolve_target
+
     with _reported("map files"):
         first, ver = _settings(base, world, config, version)
-        target = mapfiles.resolve_target(None, ver, data_version)
+        target = resolve_target(None, ver, data_version)
         _write(directory, first, target, force)
     typer.echo(f"Copy {directory / 'data'} into the world folder (merging with its data/).")
     typer.echo(CACHE_WARNING)

@@ -12,9 +12,9 @@ from PIL import Image
 from typer.testing import CliRunner
 
 from controller.cli.maps import CACHE_WARNING, app
-from controller.world import mapfiles
+from controller.maps import Layout, atomic_save, map_file, map_path, probe, read_colors
 from controller.world.mapart import DEFAULT_MAP_ID_BASE, PICTURE_COUNT, all_pictures
-from controller.world.mapfiles import Layout, atomic_save, map_file, map_path, read_colors
+from tests.world.test_purity import heavy_modules_after
 
 runner = CliRunner()
 
@@ -115,7 +115,7 @@ def test_install_warns_when_the_counter_reaches_the_base(tmp_path: Path) -> None
 def test_install_warns_when_a_server_runs_on_the_world(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    monkeypatch.setattr(mapfiles, "server_holds_world", lambda world: world == tmp_path)
+    monkeypatch.setattr(probe, "server_holds_world", lambda world: world == tmp_path)
     result = runner.invoke(app, ["install", "--world-dir", str(tmp_path)])
     assert result.exit_code == 0
     assert "a server is running on this world" in result.stderr
@@ -156,3 +156,14 @@ def test_export_unknown_version_needs_a_data_version(tmp_path: Path) -> None:
     assert result.exit_code == 0, result.output
     path = out / "data" / "minecraft" / "maps" / f"{DEFAULT_MAP_ID_BASE}.dat"
     assert nbtlib.load(path)["DataVersion"] == 5200
+
+
+@pytest.mark.parametrize("args", [["--help"], ["maps", "--help"], ["maps", "install", "--help"]])
+def test_help_loads_no_numpy_pil_or_nbtlib(args: list[str]) -> None:
+    """CLI start-up stays quick: the map commands load the picture libraries when they run."""
+    body = (
+        f"sys.argv = ['pipesctl', *{args!r}]\n"
+        "from controller.cli import main\n"
+        "try:\n    main()\nexcept SystemExit as exc:\n    assert exc.code == 0, exc.code\n"
+    )
+    assert heavy_modules_after(body) == []
