@@ -54,6 +54,7 @@ class ServerConfig(_Model):
     password: str | None = Field(None, repr=False)
     minecraft_version: str = "26.1"
     timeout: float = Field(5.0, gt=0, le=120)
+    detect: Literal["auto", "trigger", "scan"] = "auto"
 
     def resolve_password(self, name: str = "") -> str:
         """The password from the environment, a file or (discouraged) inline; never logged."""
@@ -105,7 +106,8 @@ class WorldConfig(_Model):
     clear_above: int = Field(3, ge=0, le=32)
     poll_interval_ms: int = Field(50, ge=10, le=10_000)
     poll_scope: Literal["near_players", "all"] = "near_players"
-    poll_reach: float = Field(8.0, gt=0, le=64)
+    poll_reach: float = Field(4.5, gt=0, le=64)
+    wake_distance: float = Field(48.0, ge=0, le=512)
     audit_interval_s: float = Field(300.0, ge=0)
     on_win: WinConfig = WinConfig()
     reset_by: list[str] = Field(default_factory=list)

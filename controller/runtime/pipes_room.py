@@ -38,7 +38,14 @@ from controller.runtime.requests import (
 from controller.runtime.room import Progress, Room, RoomStatus
 from controller.runtime.state import RoomState, Solve, archive_state, state_path
 from controller.world import commands as cmd
-from controller.world.geometry import EDGE_OFF, EDGE_ON, frame_uuid, preload_uuid, state_block
+from controller.world.geometry import (
+    EDGE_OFF,
+    EDGE_ON,
+    Pos,
+    frame_uuid,
+    preload_uuid,
+    state_block,
+)
 from controller.world.geometry import Room as Geometry
 from controller.world.replies import merge_applied, parse_count, parse_frame_values
 
@@ -279,6 +286,15 @@ class PipesRoom:
             for k, mid in enumerate(self.pictures)
         ]
 
+    @property
+    def dimension(self) -> str:
+        """The dimension the room is built in."""
+        return self.geom.dimension
+
+    def bounds(self) -> tuple[Pos, Pos]:
+        """The inclusive box the room occupies."""
+        return self.geom.bounds()
+
     def frame_count_command(self) -> str:
         """A command whose `Test passed. Count: N` reply counts the room's tile frames."""
         return in_dimension(cmd.count_frames(self.geom, self.frame_kind), self.geom.dimension)
@@ -313,23 +329,27 @@ class PipesRoom:
         )
 
     # -- playing --------------------------------------------------------------------------
-    def handle_turn(self, link: Link, i: int, j: int, value: int) -> None:
-        """A frame shows ItemRotation `value` ≠ its settled rotation: a player turned it."""
+    def handle_turn(self, link: Link, i: int, j: int, value: int) -> bool:
+        """A frame shows ItemRotation `value`; unless that is its settled rotation a player
+        turned it: apply the turn. Returns whether it was a turn."""
         board = self.board
         if not (0 <= i < board.width and 0 <= j < board.height):
-            return
+            return False
         idx = j * board.width + i
+        if value == board.rotations[idx]:
+            return False  # settled: nothing turned
         if self.state is not None and self.state.solved_at is not None:
             # The board is solved and waits for the next puzzle: turn the frame back.
             self.send(link, self.settle(idx, value))
-            return
+            return True
         for _ in range(8):  # the player may keep clicking while we write
             if self.apply(link, idx, value % 4, seen=value):
-                return
+                return True
             values = parse_frame_values(self.send(link, cmd.read_rotation(self.uuids[idx])))
             if not values:
-                return  # frame gone: the next audit repairs it
+                return True  # frame gone: the next audit repairs it
             value = values[0].value
+        return True
 
     def apply(
         self, link: Link, idx: int, rotation: int, *, seen: int = -1, write: bool = True
@@ -479,15 +499,16 @@ class PipesRoom:
             return Rotations(self.read_rotations(link))
         return None
 
-    def periodic(self, link: Link) -> None:
-        """Timers: the next puzzle after a win, the progress action bar, the audit."""
+    def periodic(self, link: Link, players_near: bool = True) -> None:
+        """Timers: the next puzzle after a win, the progress action bar, the audit. Feedback
+        and reset requests only while players are near (`players_near`)."""
         now = self.clock.time()
         if self.next_puzzle_at is not None and now >= self.next_puzzle_at:
             self.next_puzzle(link)
-        if now - self.last_actionbar >= 2.0 and self.play is not None:
+        if players_near and now - self.last_actionbar >= 2.0 and self.play is not None:
             self.last_actionbar = now
             self.send(link, self.feedback.action_bar(self.play.wet_count, self.board.size))
-        if self.cfg.reset_by and now - self.last_reset_check >= 1.0:
+        if players_near and self.cfg.reset_by and now - self.last_reset_check >= 1.0:
             self.last_reset_check = now
             self.check_reset_requests(link)
         if self.cfg.audit_interval_s and now - self.last_audit >= self.cfg.audit_interval_s:
