@@ -14,7 +14,6 @@ from controller.runtime.daemon import Daemon
 from controller.runtime.demo import next_click, solution_order
 from controller.runtime.state import RoomState
 from controller.sandbox import Sandbox
-from controller.world.replies import parse_count
 from tests.grammar import assert_valid_commands
 from tests.runtime.conftest import Harness, make_config, world_mismatches
 
