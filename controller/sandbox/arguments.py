@@ -3,7 +3,7 @@
 Each parser reads from a :class:`StringReader` and raises :class:`CommandSyntaxError` with the
 message and cursor vanilla's parser uses (26.1 ``BlockPosArgument``, ``WorldCoordinate(s)``,
 ``LocalCoordinates``, ``BlockStateParser``, ``Identifier.read``, ``MinMaxBounds``).
-NBT parsing and printing come from helper-N's ``controller.sandbox.nbt`` package.
+NBT parsing and printing come from the ``controller.sandbox.nbt`` package.
 """
 
 from __future__ import annotations
@@ -42,7 +42,7 @@ __all__ = [
 
 # ------------------------------------------------------------------------------ NBT bridge
 def parse_compound(reader: StringReader) -> Any:
-    """TagParser.parseCompoundAsArgument (helper-N's SNBT parser)."""
+    """TagParser.parseCompoundAsArgument (the package's SNBT parser)."""
     from .nbt import snbt
 
     return snbt.parse_compound(reader)

@@ -2,9 +2,10 @@
 
 A map file is gzipped NBT ``{data: {...}, DataVersion: <the world's>}`` at
 ``<world>/data/map_<id>.dat`` up to 1.21.x and ``<world>/data/minecraft/maps/<id>.dat`` from 26.1
-(reference/vanilla.md section 7). Files are written with nbtlib, atomically (temp file in the same
-folder, then ``os.replace``), and never over a map at our ids that shows another picture unless
-forced. The server's map counter (``idcounts.dat`` / ``maps/last_id.dat``) is never written.
+(docs/server-behaviour.md, "Map data files"). Files are written with nbtlib, atomically (temp
+file in the same folder, then ``os.replace``), and never over a map at our ids that shows another
+picture unless forced. The server's map counter (``idcounts.dat`` / ``maps/last_id.dat``) is
+never written.
 """
 
 from __future__ import annotations
@@ -69,7 +70,8 @@ class Layout(Enum):
 # 26.1 release; its worlds keep maps under data/minecraft/maps/.
 NAMESPACED_FROM_DATA_VERSION = 4786
 
-# DataVersion per release (reference/vanilla.md section 0), for worlds without a level.dat yet.
+# DataVersion per release (docs/server-behaviour.md, "Versions and DataVersion"), for worlds
+# without a level.dat yet.
 KNOWN_DATA_VERSIONS: dict[str, int] = {
     "26.2": 4903,
     "26.1.2": 4790,

@@ -1,7 +1,9 @@
-"""data get/merge/modify/remove for entities, storage and blocks (vanilla.md §3.5).
+"""data get/merge/modify/remove for entities, storage and blocks.
+
+Feedback: docs/server-behaviour.md, "Feedback: data".
 
 Entity data is serialized, edited and loaded back as ``EntityDataAccessor`` does: every get or
-edit costs one NBT serialization. NBT paths come from helper-N's ``controller.sandbox.nbt.path``.
+edit costs one NBT serialization. NBT paths come from ``controller.sandbox.nbt.path``.
 """
 
 from __future__ import annotations
