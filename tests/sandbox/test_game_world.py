@@ -328,7 +328,7 @@ def test_tags_print_in_java_hashset_order() -> None:
         "summon minecraft:marker 0 64 0 {UUID:[I;1,-2,3,4],"
         'Tags:["pipes","pipes.R","pipes.r2","pipes.ae"]}'
     )
-    # Entity.tags is a HashSet: same order as HashMap keys (helper-N's model is the oracle)
+    # Entity.tags is a HashSet: same order as HashMap keys (the printer's model is the oracle)
     from controller.sandbox.nbt.printer import hashmap_order
 
     expected = hashmap_order(["pipes", "pipes.R", "pipes.r2", "pipes.ae"])

@@ -1,6 +1,6 @@
 """Test doubles for the sandbox server tests: a fake game and a raw-socket RCON client.
 
-The fake game stands in for helper-G's ``Game`` so the wire protocol can be tested on its own.
+The fake game stands in for the sandbox ``Game`` so the wire protocol can be tested on its own.
 """
 
 from __future__ import annotations

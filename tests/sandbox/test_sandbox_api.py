@@ -324,7 +324,7 @@ def test_cli_generates_a_password_when_the_variable_is_unset() -> None:
     assert len(password) >= 12 and err.count(password) == 1 and password not in out
 
 
-# -- with helper-G's real Game (the default factory) -----------------------------------------------
+# -- with the real Game (the default factory) ------------------------------------------------------
 
 
 @pytest.mark.parametrize("flavour", ["vanilla", "paper"])
