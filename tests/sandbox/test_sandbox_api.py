@@ -2,7 +2,7 @@
 
 Sources: docs/server-behaviour.md, "RCON listener and start-up" (ready line, refused before
 ready, stop closes sockets) and "Main thread"; the fault switches (drop, refuse, lag, restart)
-come from the sandbox issue, not from vanilla behaviour.
+are the sandbox's own test tools, not vanilla behaviour.
 """
 
 from __future__ import annotations
