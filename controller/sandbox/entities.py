@@ -143,7 +143,7 @@ class Entity:
     removed: bool = False
     stored: bool = False
     age: int = 0
-    nbt_cache: Any = field(default=None, repr=False, compare=False)
+    nbt_cache: nbt.Compound | None = field(default=None, repr=False, compare=False)
 
     def __setattr__(self, name: str, value: Any) -> None:
         object.__setattr__(self, name, value)

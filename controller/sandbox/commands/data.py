@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, TypeVar
 
 from nbtlib import tag as nbt
 
@@ -36,6 +36,8 @@ if TYPE_CHECKING:
 
 __all__ = ["Accessor", "accessor_for", "count_matching", "parse_path", "register"]
 
+_T = TypeVar("_T")
+
 
 def parse_path(reader: StringReader) -> Any:
     """NbtPathArgument."""
@@ -49,7 +51,7 @@ def count_matching(p: Any, data: Any) -> int:
     return int(p.count_matching(data))
 
 
-def _copy(value: Any) -> Any:
+def _copy(value: _T) -> _T:
     """A deep copy of an nbtlib tag."""
     import copy
 
