@@ -63,7 +63,7 @@ PARSE_ROWS = [
     (
         "setblock 0 64 0 stoneX",
         "Expected whitespace to end one argument, but found trailing data...64 0 stoneX<--[HERE]",
-        "Feedback: general strings command.expected.separator",
+        "Feedback: general strings (command.expected.separator)",
     ),
     (
         "setblock ^ ^ ~ stone",
@@ -169,12 +169,12 @@ def test_blocks_family() -> None:
         (
             "setblock ~ ~ ~ minecraft:stone",
             "Changed the block at 0, 64, 0",
-            "The RCON command source Rcon at spawn",
+            "The RCON command source (Rcon at spawn)",
         ),
         (
             "setblock 0 64 0 minecraft:stone keep",
             "Could not set the block",
-            "Feedback: setblock keep",
+            "Feedback: setblock (keep)",
         ),
         (
             "setblock 0 64 0 minecraft:stone destroy",
@@ -208,7 +208,7 @@ def test_blocks_family() -> None:
         (
             "execute if block 0 64 0 minecraft:oak_log[axis=x]",
             "Test failed",
-            "Feedback: execute block predicate with properties",
+            "Feedback: execute (block predicate with properties)",
         ),
         (
             "gamerule max_block_modifications 8",
@@ -223,7 +223,7 @@ def test_blocks_family() -> None:
         (
             "gamerule max_block_modifications 0",
             "Integer must not be less than 1: found 0...fications 0<--[HERE]",
-            "Feedback: fill minimum 1",
+            "Feedback: fill (minimum 1)",
         ),
     ]
     check_rows(game, rows)
@@ -264,7 +264,7 @@ def test_entity_and_data_family() -> None:
         (
             f"data get entity {UUID1} Item.count",
             "Item Frame has the following entity data: 1",
-            "Item frames: the map item count Int",
+            "Item frames: the map item (count Int)",
         ),
         (
             f"data get entity {UUID1} Tags",
@@ -300,7 +300,7 @@ def test_entity_and_data_family() -> None:
         (
             f"data merge entity {UUID1} {{UUID:[I;9,9,9,9]}}",
             "Modified entity data of Item Frame",
-            "Feedback: data UUID kept",
+            "Feedback: data (UUID kept)",
         ),
         (
             f"data get entity {UUID1} UUID",
@@ -315,7 +315,7 @@ def test_entity_and_data_family() -> None:
         (
             f"data get entity {UUID1} ItemRotation",
             "Item Frame has the following entity data: 2b",
-            "Item frames: ItemRotation modulo 8",
+            "Item frames: ItemRotation (modulo 8)",
         ),
         (
             f"data remove entity {UUID1} Item",
@@ -358,7 +358,7 @@ def test_entity_and_data_family() -> None:
         (
             f"data modify entity {UUID1} Fixed set from storage pipes:s a",
             "Modified entity data of Item Frame",
-            "Feedback: data set from",
+            "Feedback: data (set from)",
         ),
         (
             f"data get entity {UUID1} Fixed",
@@ -401,13 +401,17 @@ def test_scoreboard_family() -> None:
         (
             f"scoreboard players set {UUID1} a 7",
             "Set [a] for Marker to 7",
-            "Feedback: scoreboard entity by UUID",
+            "Feedback: scoreboard (entity by UUID)",
         ),
-        ("scoreboard players set alex a 1", "Set [a] for alex to 1", "Feedback: scoreboard player"),
+        (
+            "scoreboard players set alex a 1",
+            "Set [a] for alex to 1",
+            "Feedback: scoreboard (player)",
+        ),
         (
             "scoreboard players add @e a 1",
             "Added 1 to [a] for 2 entities",
-            "Feedback: scoreboard multiple",
+            "Feedback: scoreboard (multiple)",
         ),
         (
             "scoreboard players get @e[type=minecraft:marker,limit=1] a",
@@ -446,19 +450,19 @@ def test_scoreboard_family() -> None:
             "Unknown scoreboard objective 'nope'",
             "Feedback: scoreboard",
         ),
-        ("execute if score alex a matches 2", "Test passed", "Feedback: execute boolean"),
+        ("execute if score alex a matches 2", "Test passed", "Feedback: execute (boolean)"),
         ("execute if score alex a matches 3..", "Test failed", "Feedback: execute"),
         (
             "execute if score alex a > #zero a",
             "Test failed",
-            "Feedback: execute unset score → false",
+            "Feedback: execute (unset score → false)",
         ),
         (
             "execute store result score #r a run scoreboard players get alex a",
             "alex has 2 [a]",
-            "Feedback: execute store is silent",
+            "Feedback: execute (store is silent)",
         ),
-        ("scoreboard players get #r a", "#r has 2 [a]", "Feedback: execute store result"),
+        ("scoreboard players get #r a", "#r has 2 [a]", "Feedback: execute (store result)"),
         (
             "execute store success score #s a run kill @e[type=minecraft:armor_stand]",
             "No entity was found",
@@ -467,7 +471,7 @@ def test_scoreboard_family() -> None:
         (
             "scoreboard players get #s a",
             "#s has 0 [a]",
-            "Feedback: execute store success on failure",
+            "Feedback: execute (store success on failure)",
         ),
         (
             "scoreboard objectives setdisplay sidebar a",
@@ -537,7 +541,7 @@ def test_chat_family_with_players() -> None:
         (
             f'tellraw {box} {{"text":"hi","color":"gold"}}',
             "",
-            "Feedback: title and tellraw tellraw prints nothing",
+            "Feedback: title and tellraw (tellraw prints nothing)",
         ),
         ('tellraw @a "plain"', "", "Feedback: title and tellraw"),
         (
@@ -610,12 +614,12 @@ def test_execute_modifiers() -> None:
         (
             "execute at @e[tag=m] run setblock ~1 ~ ~ minecraft:stone",
             "",
-            "Errors while running fork swallows",
+            "Errors while running (fork swallows)",
         ),
         (
             "execute positioned 4 64 3 run setblock ~ ~ ~ minecraft:stone",
             "Could not set the block",
-            "Errors while running not forked",
+            "Errors while running (not forked)",
         ),
         (
             "execute as @e[tag=m] at @s positioned ^ ^ ^2 run setblock ~ ~ ~ minecraft:melon",
@@ -640,12 +644,12 @@ def test_execute_modifiers() -> None:
         (
             "execute if entity @e[tag=m] if entity @e[tag=nope]",
             "",
-            "Errors while running forked conditional is silent",
+            "Errors while running (forked conditional is silent)",
         ),
         (
             "execute if data entity @e[tag=m,limit=1] Tags",
             "Test passed. Count: 1",
-            "Feedback: execute counting",
+            "Feedback: execute (counting)",
         ),
         ("execute unless data entity @e[tag=m,limit=1] Nope", "Test passed", "Feedback: execute"),
         ("execute if data storage pipes:none a", "Test failed", "Feedback: execute"),
@@ -653,7 +657,7 @@ def test_execute_modifiers() -> None:
             "execute store result entity @e[tag=m,limit=1] data.n int 2 run"
             " scoreboard objectives list",
             "There are no objectives",
-            "Feedback: execute store",
+            "Feedback: execute (store)",
         ),
         (
             "data get entity @e[tag=m,limit=1] data.n",
@@ -664,13 +668,13 @@ def test_execute_modifiers() -> None:
         (
             "execute if blocks 3 63 3 4 64 3 3 63 3 all",
             "Test passed. Count: 4",
-            "Feedback: execute blocks",
+            "Feedback: execute (blocks)",
         ),
-        ("execute if blocks 3 63 3 4 64 3 3 63 4 all", "Test failed", "Feedback: execute blocks"),
+        ("execute if blocks 3 63 3 4 64 3 3 63 4 all", "Test failed", "Feedback: execute (blocks)"),
         (
             "execute if blocks 3 63 3 4 64 3 3 63 4 masked",
             "Test failed",
-            "Feedback: execute blocks",
+            "Feedback: execute (blocks)",
         ),
         (
             "execute unless blocks 3 63 3 4 64 3 3 63 3 all",
@@ -680,12 +684,12 @@ def test_execute_modifiers() -> None:
         (
             "execute unless blocks 3 63 3 4 64 3 3 63 4 all",
             "Test passed",
-            "Feedback: execute blocks",
+            "Feedback: execute (blocks)",
         ),
         (
             "execute if blocks 7 63 7 8 64 8 9 63 9 masked",
             "Test passed. Count: 0",
-            "Feedback: execute masked",
+            "Feedback: execute (masked)",
         ),
         (
             "execute if blocks 0 0 0 40 40 40 0 0 0 all",

@@ -136,7 +136,7 @@ def test_selector_options_against_rows() -> None:
         (
             "scoreboard players get @e[tag=a,tag=!b,limit=1] s",
             "Marker has 5 [s]",
-            "Feedback: scoreboard score holder by entity",
+            "Feedback: scoreboard (score holder by entity)",
         ),
     ]
     check_rows(game, rows)
