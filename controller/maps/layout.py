@@ -1,7 +1,7 @@
 """Where a world keeps its map files, by version: the layout, DataVersions and file paths.
 
 A map file lives at ``<world>/data/map_<id>.dat`` up to 1.21.x and at
-``<world>/data/minecraft/maps/<id>.dat`` from 26.1 (docs/server-behaviour.md, map files).
+``<world>/data/minecraft/maps/<id>.dat`` from 26.1 (docs/server-behaviour.md, "Map data files").
 """
 
 from __future__ import annotations
@@ -35,8 +35,8 @@ class Layout(Enum):
 # 26.1 release; its worlds keep maps under data/minecraft/maps/.
 NAMESPACED_FROM_DATA_VERSION = 4786
 
-# DataVersion per release (docs/server-behaviour.md, DataVersions), for worlds without a
-# level.dat yet.
+# DataVersion per release (docs/server-behaviour.md, "Versions and DataVersion"), for worlds
+# without a level.dat yet.
 KNOWN_DATA_VERSIONS: dict[str, int] = {
     "26.2": 4903,
     "26.1.2": 4790,

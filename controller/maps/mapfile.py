@@ -1,7 +1,7 @@
 """One map data file: its NBT, its bytes, reading its colours back, and writing it atomically.
 
 A map file is gzipped NBT ``{data: {...}, DataVersion: <the world's>}`` (docs/server-behaviour.md,
-map files), built with nbtlib and written through a temp file in the same folder and
+"Map data files"), built with nbtlib and written through a temp file in the same folder and
 ``os.replace``, because nbtlib's ``File.save`` is not atomic.
 """
 

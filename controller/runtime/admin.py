@@ -1,5 +1,5 @@
 """Admin requests carried out: by the running daemon when one holds the room (so no second
-RCON connection is opened: docs/server-behaviour.md, one output buffer), else directly.
+RCON connection is opened: docs/server-behaviour.md, "Shared output buffer"), else directly.
 """
 
 from __future__ import annotations

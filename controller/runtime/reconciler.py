@@ -84,8 +84,8 @@ class PipesReconciler:
 
     def count_frames(self, link: Link) -> int:
         """The room's tile frames; a zero is read twice more before it is believed (another
-        RCON connection on vanilla can wipe a reply: docs/server-behaviour.md, one output
-        buffer)."""
+        RCON connection on vanilla can wipe a reply: docs/server-behaviour.md, "Shared
+        output buffer")."""
         room = self.room
         for _ in range(3):
             count = parse_count(room.send(link, cmd.count_frames(room.geom, room.frame_kind)))

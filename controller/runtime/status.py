@@ -1,7 +1,7 @@
 """A room's health as `pipesctl status` reports it: state file, daemon, server, frames.
 
 While a daemon runs the room the server is not asked (a second RCON connection could swap
-replies with the daemon's: docs/server-behaviour.md, one output buffer); the daemon's health
+replies with the daemon's: docs/server-behaviour.md, "Shared output buffer"); the daemon's health
 file answers instead.
 """
 

@@ -1,9 +1,10 @@
 """Entities of the sandbox world: the base Entity, item frames, markers and generic others.
 
 Each entity keeps typed fields and writes/reads its NBT the way vanilla's ``saveWithoutId`` /
-``load`` do (vanilla.md §4–§5): ``to_nbt()`` builds a compound in vanilla's save order (the
-printer then applies Java HashMap order), ``load_nbt()`` reads the keys back (used by /summon and
-/data merge|modify, which in vanilla serialize, edit and ``load`` the whole entity).
+``load`` do (docs/server-behaviour.md, "Entity display names" to "Item frames"; sections are
+named below in quotes): ``to_nbt()`` builds a compound in vanilla's save order (the printer then
+applies Java HashMap order), ``load_nbt()`` reads the keys back (used by /summon and /data
+merge|modify, which in vanilla serialize, edit and ``load`` the whole entity).
 """
 
 from __future__ import annotations
@@ -30,7 +31,7 @@ __all__ = [
     "uuid_to_ints",
 ]
 
-# Direction by 3D data value (vanilla.md §5.2): name, step (dx, dy, dz)
+# Direction by 3D data value ("Item frames: Facing"): name, step (dx, dy, dz)
 DIRECTIONS: tuple[tuple[str, tuple[int, int, int]], ...] = (
     ("down", (0, -1, 0)),
     ("up", (0, 1, 0)),
@@ -51,7 +52,7 @@ def _to_int32(v: int) -> int:
 
 
 def uuid_to_ints(u: uuidlib.UUID) -> list[int]:
-    """UUIDUtil int-array form: four signed ints, most significant first (vanilla.md §4.4)."""
+    """UUIDUtil int-array form: four signed ints, most significant first ("UUIDs")."""
     n = u.int
     return [_to_int32(n >> shift) for shift in (96, 64, 32, 0)]
 
@@ -142,7 +143,7 @@ class Entity:
     removed: bool = False
     stored: bool = False
     age: int = 0
-    nbt_cache: Any = field(default=None, repr=False, compare=False)
+    nbt_cache: nbt.Compound | None = field(default=None, repr=False, compare=False)
 
     def __setattr__(self, name: str, value: Any) -> None:
         object.__setattr__(self, name, value)
@@ -157,7 +158,7 @@ class Entity:
 
     @property
     def display_name(self) -> str:
-        """getDisplayName().getString(): the custom name, else the type name (vanilla.md §4.1)."""
+        """getDisplayName().getString(): custom name, else type name ("Entity display names")."""
         if self.custom_name is not None:
             return plain_text(self.custom_name)
         return self.type_name
@@ -306,7 +307,7 @@ class Marker(Entity):
 
 @dataclass(eq=False)
 class ItemFrame(Entity):
-    """minecraft:item_frame / glow_item_frame (vanilla.md §5)."""
+    """minecraft:item_frame / glow_item_frame ("Item frames")."""
 
     facing: int = 0
     attached: tuple[int, int, int] = (0, 0, 0)
@@ -343,7 +344,7 @@ class ItemFrame(Entity):
         self._recentre()
 
     def set_rotation(self, r: int) -> None:
-        """ItemFrame.setRotation: r % 8 with Java remainder semantics (vanilla.md §5.3)."""
+        """ItemFrame.setRotation: r % 8, Java remainder semantics ("Item frames: ItemRotation")."""
         self.item_rotation = int(math.fmod(r, 8))
 
     def has_map(self) -> bool:

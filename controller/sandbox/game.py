@@ -1,8 +1,10 @@
 """The sandbox game: runs RCON commands against the world like a vanilla (or Paper) 26.1 server.
 
-``Game.execute`` is ``Commands.performPrefixedCommand`` for the Rcon source (vanilla.md §2):
-strip one `/`, parse with the command tree, report parse errors (two messages on vanilla, one
-joined by ``\\n`` on Paper), then run the context chain. It is called only from the main thread.
+``Game.execute`` is ``Commands.performPrefixedCommand`` for the Rcon source
+(docs/server-behaviour.md, "The RCON command source" to "Empty replies"; sections are named below
+in quotes): strip one `/`, parse with the command tree, report parse errors (two messages on
+vanilla, one joined by ``\\n`` on Paper), then run the context chain. It is called only from the
+main thread.
 """
 
 from __future__ import annotations
@@ -71,7 +73,7 @@ class Game:
         return root
 
     def _paper_version(self, ctx: Ctx, source: Source) -> int:
-        """Paper's PaperVersionCommand (paper.md §2.3, §2.4)."""
+        """Paper's PaperVersionCommand ("Paper: plugin command output")."""
         # A Bukkit-sender message: legacy `§` codes and a trailing newline. The version text
         # itself comes later from another thread and never reaches the RCON reply.
         self.send("§f§oChecking version, please wait...\n")
@@ -108,7 +110,7 @@ class Game:
         c = copy.deepcopy(e.to_nbt()) if mutable else e.to_nbt()  # never alias entity state
         if self.flavour == "paper" and not isinstance(e, Player):
             # Paper's saveWithoutId writes its keys right after Invulnerable, and the origin
-            # keys last (paper.md Appendix A: insertion order decides the fastutil order).
+            # keys last ("Paper: entity dumps and key order": insertion order decides the order).
             paper_keys = {
                 "WorldUUIDLeast": nbt.Long(-5000000000000000000),
                 "WorldUUIDMost": nbt.Long(4000000000000000000),
@@ -201,7 +203,10 @@ class Game:
         self.world.players[name].held_item = item
 
     def use_entity(self, name: str, uid: uuidlib.UUID) -> bool:
-        """Right-click an entity (ItemFrame.interact, vanilla.md §5.3); True if it changed."""
+        """Right-click an entity (ItemFrame.interact); True if it changed.
+
+        Source: "Item frames: ItemRotation".
+        """
         p = self.world.players.get(name)
         e = self.world.get_entity(uid)
         if p is None or not isinstance(e, ItemFrame) or e.fixed:

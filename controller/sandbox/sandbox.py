@@ -32,7 +32,7 @@ Flavour = Literal["vanilla", "paper"]
 
 
 class GameLike(Protocol):
-    """The part of helper-G's ``Game`` that the server and the main thread use."""
+    """The part of ``Game`` that the server and the main thread use."""
 
     def execute(self, command: str) -> list[str]:
         """Run one command as the Rcon source."""
@@ -58,7 +58,7 @@ class GameFactory(Protocol):
         """A game read back from a saved folder."""
 
 
-SandboxGame = Any  # the real Game (helper-G); typed loosely so a fake game can be injected
+SandboxGame = Any  # the real Game; typed loosely so a fake game can be injected
 
 
 def _default_factory() -> GameFactory:
@@ -112,7 +112,10 @@ class Sandbox:
         return self._factory
 
     def _boot(self, game: SandboxGame) -> None:
-        """Start the main thread, then the RCON listener (vanilla's start-up order, §1.8)."""
+        """Start the main thread, then the RCON listener.
+
+        Vanilla's start-up order: docs/server-behaviour.md, "RCON listener and start-up".
+        """
         main = MainThread(game, self.flavour)
         main.start()
         server = RconServer(

@@ -1,6 +1,7 @@
 """The sandbox world: blocks, chunk tickets and loading, entities, scoreboards, gamerules.
 
-Chunk loading follows vanilla.md §9 and "Chunk ticket levels": a forced chunk has level 31, a
+Chunk loading follows docs/server-behaviour.md, "Loaded positions" to "Chunk ticket levels" (the
+Paper variant: "Paper: chunk and entity loading"): a forced chunk has level 31, a
 player gives level 31 to every chunk within its view distance (Chebyshev distance, derived), and
 levels grow by one per chunk outwards. Block commands work where the level is ≤ 33; entities of a
 chunk become visible one tick after it reaches ≤ 33 on vanilla (at once on paper); `execute if
@@ -158,8 +159,9 @@ class World:
     entity_status: dict[tuple[str, int, int], str] = field(default_factory=dict)
     sections: dict[tuple[str, int, int, int], list[Entity]] = field(default_factory=dict)
     levels_dirty: bool = False
-    # server.properties pause-when-empty-seconds: vanilla's default is 60, Paper's -1 (paper.md
-    # §3.4); the sandbox defaults to -1 (off) so an empty test server keeps ticking.
+    # server.properties pause-when-empty-seconds: vanilla's default is 60, Paper's -1
+    # ("Paper: chunk and entity loading"); the sandbox defaults to -1 (off) so an empty test
+    # server keeps ticking.
     pause_when_empty_seconds: int = -1
     empty_ticks: int = 0
     # Paper chunks.delay-chunk-unloads-by (10 s): dropped chunks stay loaded (level 33) a while.
@@ -289,12 +291,13 @@ class World:
 
     # ------------------------------------------------------------------ entities
     def is_visible(self, e: Entity) -> bool:
-        """Accessible to selectors and UUID lookups (vanilla.md §4.3).
+        """Accessible to selectors and UUID lookups ("What selectors can see").
 
         An entity is accessible when its chunk is loaded (level ≤ 33) and it is in memory: an
         entity summoned into a loaded chunk is at once; entities read back from storage (their
         chunk was unloaded, or the world was loaded from disk) come back when the chunk's entity
-        load completes — one tick after the chunk loads on vanilla, with it on Paper (§9.2).
+        load completes — one tick after the chunk loads on vanilla, with it on Paper
+        ("Entity loading").
         """
         if e.removed:
             return False

@@ -58,8 +58,9 @@ __all__ = [
     "with_scores",
 ]
 
-FILL_LIMIT = 32768  # gamerule max_block_modifications default (vanilla.md §3.1)
-FORCELOAD_LIMIT = 256  # chunks per forceload command (vanilla.md §3.9)
+# Server limits: docs/server-behaviour.md, "Feedback: fill" and "Feedback: forceload".
+FILL_LIMIT = 32768  # gamerule max_block_modifications default
+FORCELOAD_LIMIT = 256  # chunks per forceload command
 MAP_ITEM = "minecraft:filled_map"
 ARM_TAGS = ("pipes.an", "pipes.ae", "pipes.as", "pipes.aw")  # build-time only: arms N, E, S, W
 

@@ -1,7 +1,7 @@
 """The map pictures of pipe tiles: 128x128 arrays of packed map colour bytes (pure, no I/O).
 
 Picture ``base + shape + 4 * class`` shows ``shape`` at rotation 0 in the look of ``class``
-(../shared/spec/world-format.md). Row z = 0 is north, column x = 0 is west. A packed colour is
+(docs/world-format.md). Row z = 0 is north, column x = 0 is west. A packed colour is
 ``base_colour_id * 4 + shade`` (shade multipliers 180/220/255/135); RGB values come from the
 palette table of ``pillow-minecraft-map``, which matches vanilla's ``MapColor`` computation.
 Everything is drawn symmetric about the picture centre (63.5, 63.5), so a quarter turn of the
@@ -68,7 +68,7 @@ def packed(base_colour: int, shade: int) -> int:
     return base_colour * 4 + shade
 
 
-# Base colour ids (vanilla MapColor, reference/vanilla.md section 8.2).
+# Base colour ids (vanilla MapColor: docs/server-behaviour.md, "Map colours").
 _SNOW, _WATER, _STONE, _GOLD = 8, 12, 11, 30
 _MAGENTA, _LIGHT_BLUE, _PINK, _GRAY, _PURPLE, _BLUE, _BLACK = 16, 17, 20, 21, 24, 25, 29
 _T_YELLOW, _T_GRAY, _T_LIGHT_GRAY, _T_BROWN = 40, 43, 44, 48

@@ -1,7 +1,7 @@
 """The map ids of the pipe pictures: the reserved range and what each id shows (no numpy).
 
 Picture ``base + shape + 4 * class`` shows ``shape`` at rotation 0 in the look of ``class``
-(docs/world-format.md, picture ids).
+(docs/world-format.md, "Tiles, rotations and map ids").
 """
 
 from __future__ import annotations

@@ -11,7 +11,7 @@ Tags used (all start with `pipes.`, as the world format allows):
   loses nothing.
 
 None of these commands serializes an entity except the `data get` reads, which serialize each
-frame of the set once (docs/server-behaviour.md, selector and NBT cost).
+frame of the set once (docs/server-behaviour.md, "Selector and NBT cost").
 """
 
 from __future__ import annotations

@@ -72,7 +72,8 @@ def _connections(sb: Sandbox) -> set[object]:
 def test_status_and_show_golden(running: tuple[Sandbox, Path, Daemon]) -> None:
     sb, cfg, _ = running
     # While the daemon runs, status and show never open a second RCON connection: vanilla
-    # shares one output buffer between connections (vanilla.md §2.1).
+    # shares one output buffer between connections (docs/server-behaviour.md, "Shared output
+    # buffer").
     connections = _connections(sb)
     result = runner.invoke(app, ["status", "--config", str(cfg)], env={"COLUMNS": "100"})
     assert result.exit_code == ExitCode.OK, result.output

@@ -23,7 +23,8 @@ from controller.world.mapart import (
     to_rgb,
 )
 
-# The oracle: vanilla MapColor base colours (reference/vanilla.md section 8.2) and multipliers.
+# The oracle: vanilla MapColor base colours and multipliers (docs/server-behaviour.md,
+# "Map colours").
 BASE_RGB = [
     0x000000, 0x7FB238, 0xF7E9A3, 0xC7C7C7, 0xFF0000, 0xA0A0FF, 0xA7A7A7, 0x007C00, 0xFFFFFF,
     0xA4A8B8, 0x976D4D, 0x707070, 0x4040FF, 0x8F7748, 0xFFFCF5, 0xD87F33, 0xB24CD8, 0x6699D8,

@@ -1,4 +1,7 @@
-"""title, tellraw, playsound, particle, say, list, gamerule, time query (vanilla.md §3.10)."""
+"""title, tellraw, playsound, particle, say, list, gamerule, time query.
+
+Feedback: docs/server-behaviour.md, "Feedback: title and tellraw" and "Empty replies".
+"""
 
 from __future__ import annotations
 

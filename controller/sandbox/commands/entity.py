@@ -1,4 +1,7 @@
-"""summon, kill, tag and the entity-argument helpers shared by other commands (§3.3, §3.4, §3.6)."""
+"""summon, kill, tag and the entity-argument helpers shared by other commands.
+
+Feedback: docs/server-behaviour.md, "Feedback: summon", "Feedback: kill", "Feedback: tag".
+"""
 
 from __future__ import annotations
 
@@ -32,7 +35,7 @@ __all__ = [
 def entities_parser(
     single: bool = False, players: bool = False
 ) -> Callable[[StringReader], EntitySelector]:
-    """EntityArgument parsers; `toomany` resets the cursor to 0 (vanilla.md §4.2)."""
+    """EntityArgument parsers; `toomany` resets the cursor to 0 ("Single-entity arguments")."""
 
     def parse(reader: StringReader) -> EntitySelector:
         sel = parse_selector(reader)
