@@ -34,6 +34,7 @@ __all__ = [
 ]
 
 ROOM_NAME = re.compile(r"[a-z0-9_-]{1,32}")
+SOUND_ID = re.compile(r"[a-z0-9_.-]+:[a-z0-9_./-]+")
 BUILD_MIN_Y = -64
 BUILD_MAX_Y = 319
 DEFAULT_MAP_ID_BASE = 1_000_000
@@ -88,6 +89,21 @@ class WinConfig(_Model):
     sidebar: bool = True
 
 
+class SoundsConfig(_Model):
+    """Sounds the room plays itself (its frames are Silent); `null` turns one off."""
+
+    turn: str | None = "minecraft:entity.item_frame.rotate_item"
+    water: str | None = "minecraft:block.pointed_dripstone.drip_water"
+    hear_distance: float = Field(16.0, gt=0, le=128)
+
+    @field_validator("turn", "water")
+    @classmethod
+    def _sound_id(cls, value: str | None) -> str | None:
+        if value is not None and not SOUND_ID.fullmatch(value):
+            raise ValueError("must be a sound id like minecraft:block.note_block.bell")
+        return value
+
+
 class WorldConfig(_Model):
     """One puzzle room."""
 
@@ -110,6 +126,7 @@ class WorldConfig(_Model):
     wake_distance: float = Field(48.0, ge=0, le=512)
     audit_interval_s: float = Field(300.0, ge=0)
     on_win: WinConfig = WinConfig()
+    sounds: SoundsConfig = SoundsConfig()
     reset_by: list[str] = Field(default_factory=list)
 
     @field_validator("size", mode="before")

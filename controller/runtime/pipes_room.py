@@ -36,7 +36,7 @@ from controller.runtime.requests import (
     ShowRequest,
 )
 from controller.runtime.room import Progress, Room, RoomStatus
-from controller.runtime.state import RoomState, Solve, archive_state, state_path
+from controller.runtime.state import WORLD_FORMAT, RoomState, Solve, archive_state, state_path
 from controller.world import commands as cmd
 from controller.world.geometry import (
     EDGE_OFF,
@@ -199,7 +199,14 @@ class PipesRoom:
         self.wait_loaded(link)
         self.send_all(link, self.feedback.objectives())
         if saved is None:
-            self.adopt_state(RoomState(self.name, self.new_board(1), started_at=self.clock.time()))
+            self.adopt_state(
+                RoomState(
+                    self.name,
+                    self.new_board(1),
+                    started_at=self.clock.time(),
+                    world_format=WORLD_FORMAT,
+                )
+            )
             self.build(link, progress)
             self.save()
             return Repairs(rebuilt=True)
@@ -274,6 +281,7 @@ class PipesRoom:
                 commands.append(cmd.setblock(self.geom.state_pos(i, j), block))
         self.send_all(link, commands, progress)
         self.verify_frames(link)
+        self.current_state.world_format = WORLD_FORMAT
         self.mark_shown()
         self.notify()
 
@@ -371,8 +379,12 @@ class PipesRoom:
                     ),
                 )
             )  # fmt: skip
+            wetted = self._newly_wet(change)
             if change is not None:
                 self._write_change(link, change, turned=idx, turned_written=applied)
+            if applied:
+                w = board.width
+                self.send_all(link, self.feedback.turn_sounds((idx % w, idx // w), wetted))
             if not applied:
                 self.save()
                 return False
@@ -382,6 +394,17 @@ class PipesRoom:
             if change.solved and write:
                 self.win(link)
         return True
+
+    def _newly_wet(self, change: Change | None) -> list[tuple[int, int]]:
+        """Tiles the water reaches with this change (dry in the world until now)."""
+        if change is None:
+            return []
+        w = self.board.width
+        return [
+            (t.index % w, t.index // w)
+            for t in change.tiles
+            if t.cls != TileClass.DRY and self.shown_class[t.index] == TileClass.DRY
+        ]
 
     def _write_change(
         self, link: Link, change: Change, *, turned: int, turned_written: bool
@@ -438,7 +461,14 @@ class PipesRoom:
         old_shapes = list(self.board.shapes)
         old_source = self.board.source_index
         self.adopt_state(
-            RoomState(self.name, new, number, started_at=self.clock.time(), solves=state.solves)
+            RoomState(
+                self.name,
+                new,
+                number,
+                started_at=self.clock.time(),
+                solves=state.solves,
+                world_format=state.world_format,
+            )
         )
         self.next_puzzle_at = None
         play = self.play_state

@@ -14,9 +14,18 @@ from controller.errors import PipesError
 from controller.puzzle.model import Board
 from controller.puzzle.serialize import board_from_dict, board_to_dict
 
-__all__ = ["STATE_FORMAT", "Solve", "RoomState", "StateError", "state_path", "archive_state"]
+__all__ = [
+    "STATE_FORMAT",
+    "WORLD_FORMAT",
+    "Solve",
+    "RoomState",
+    "StateError",
+    "state_path",
+    "archive_state",
+]
 
 STATE_FORMAT = 1
+WORLD_FORMAT = 2  # docs/world-format.md: version 2 frames are Silent
 
 
 class StateError(PipesError):
@@ -46,6 +55,7 @@ class RoomState:
     solves: list[Solve] = field(default_factory=list)
     origin: tuple[int, int, int] | None = None
     dimension: str | None = None
+    world_format: int = 1  # the docs/world-format.md version the room was built or last fixed to
 
     def to_dict(self) -> dict[str, Any]:
         """The JSON document."""
@@ -59,6 +69,7 @@ class RoomState:
             "solves": [vars(s) for s in self.solves],
             "origin": None if self.origin is None else list(self.origin),
             "dimension": self.dimension,
+            "world_format": self.world_format,
             "board": board_to_dict(self.board),
         }
 
@@ -81,6 +92,7 @@ class RoomState:
                 solves=[Solve(**s) for s in data.get("solves", [])],
                 origin=None if data.get("origin") is None else _origin(data["origin"]),
                 dimension=None if data.get("dimension") is None else str(data["dimension"]),
+                world_format=int(data.get("world_format", 1)),
             )
         except (KeyError, TypeError, ValueError) as exc:
             raise StateError(f"{where}: {exc}") from None

@@ -56,6 +56,8 @@ __all__ = [
     "tellraw",
     "particle",
     "with_scores",
+    "playsound_at",
+    "silence_frames",
 ]
 
 # Server limits: docs/server-behaviour.md, "Feedback: fill" and "Feedback: forceload".
@@ -105,7 +107,7 @@ def summon_frame(
     a, b, c, d = uuid_ints(uid)
     return (
         f"summon minecraft:{kind} {x} {y} {z} "
-        f"{{Facing:1b,Invulnerable:1b,Fixed:0b,Invisible:{int(invisible)}b,"
+        f"{{Facing:1b,Invulnerable:1b,Fixed:0b,Invisible:{int(invisible)}b,Silent:1b,"
         f"ItemRotation:{rotation}b,UUID:[I;{a},{b},{c},{d}],"
         f'CustomName:"{frame_name(room.name, i, j)}",'
         f"Tags:{_tags_snbt(frame_tags(room.name, rotation, source, arms))},"
@@ -114,11 +116,12 @@ def summon_frame(
 
 
 def summon_preload(room: Room, k: int, *, uid: uuid.UUID, map_id: int, kind: str) -> str:
-    """Summon the k-th hidden picture frame (Fixed, Invisible, facing down, in the ground)."""
+    """Summon the k-th hidden picture frame (Fixed, Invisible, Silent, facing down, in the
+    ground)."""
     x, y, z = room.preload_pos(k)
     a, b, c, d = uuid_ints(uid)
     return (
-        f"summon minecraft:{kind} {x} {y} {z} {{Facing:0b,Fixed:1b,Invisible:1b,"
+        f"summon minecraft:{kind} {x} {y} {z} {{Facing:0b,Fixed:1b,Invisible:1b,Silent:1b,"
         f"Invulnerable:1b,UUID:[I;{a},{b},{c},{d}],"
         f'Tags:["pipes.{room.name}","pipes.preload"],Item:{_item_snbt(map_id)}}}'
     )
@@ -275,7 +278,7 @@ def turn_frame(
     tags = _tags_snbt(frame_tags(room, rotation, source))
     return (
         f"execute as {uid} if entity @s[nbt={{ItemRotation:{seen}b}}] run data merge entity @s "
-        f"{{ItemRotation:{rotation}b,Tags:{tags},Item:{_item_snbt(map_id)}}}"
+        f"{{ItemRotation:{rotation}b,Silent:1b,Tags:{tags},Item:{_item_snbt(map_id)}}}"
     )
 
 
@@ -284,7 +287,7 @@ def set_frame(uid: uuid.UUID, *, room: str, rotation: int, source: bool, map_id:
     tags = _tags_snbt(frame_tags(room, rotation, source))
     return (
         f"data merge entity {uid} "
-        f"{{ItemRotation:{rotation}b,Tags:{tags},Item:{_item_snbt(map_id)}}}"
+        f"{{ItemRotation:{rotation}b,Silent:1b,Tags:{tags},Item:{_item_snbt(map_id)}}}"
     )
 
 
@@ -415,3 +418,16 @@ def particle(
     x, y, z = at
     dx, dy, dz = spread
     return f"particle {name} {x:g} {y:g} {z:g} {dx:g} {dy:g} {dz:g} {speed:g} {count} force"
+
+
+def playsound_at(sound: str, source: str, pos: tuple[float, float, float], hear: float) -> str:
+    """Play a sound at a position for the players within `hear` blocks of it."""
+    x, y, z = pos
+    near = f"@a[x={x:g},y={y:g},z={z:g},distance=..{hear:g}]"
+    return f"playsound {sound} {source} {near} {x:g} {y:g} {z:g}"
+
+
+def silence_frames(room: Room, kind: str) -> str:
+    """Make every frame of the room Silent (rooms built before world format 2)."""
+    frames = f"@e[type=minecraft:{kind},tag=pipes.{room.name}]"
+    return f"execute as {frames} run data merge entity @s {{Silent:1b}}"
