@@ -155,3 +155,31 @@ def test_the_sandbox_loads_the_pack(tmp_path: pathlib.Path) -> None:
 
 def test_pack_format_dataclass() -> None:
     assert not PackFormat(81).uses_range and PackFormat(88).uses_range
+
+
+ADMIN_FORMS = [
+    "datapack list enabled",
+    'datapack enable "file/pipesctl"',
+    'datapack disable "file/pipesctl"',
+    "reload",
+    "function pipes:clicked",
+    "execute as @a[tag=pipes.clicked] run tag @s remove pipes.clicked",
+    "advancement revoke @a only pipes:clicked",
+    "advancement grant @a[tag=pipes.clicked] only pipes:clicked turned_frame",
+]
+
+
+def test_admin_forms_are_valid_commands() -> None:
+    """The commands a daemon would send to install and read the pack pass vanilla's grammar."""
+    assert_valid_commands(ADMIN_FORMS)
+
+
+@pytest.mark.parametrize("command", ADMIN_FORMS)
+def test_admin_forms_parse_in_the_sandbox(command: str) -> None:
+    """The sandbox's dispatcher takes the same forms (docs/sandbox-datapacks.md §2–§5)."""
+    from controller.sandbox.commands import flatten, get_parse_exception, parse
+
+    game = Game()
+    result = parse(game.root, command)
+    assert get_parse_exception(result) is None
+    assert flatten(result.ctx) is not None
