@@ -112,6 +112,11 @@ class Sandbox:
             self._factory = _default_factory()
         return self._factory
 
+    @property
+    def datapack_dir(self) -> pathlib.Path | None:
+        """`<world_dir>/datapacks`, where packs are found (None without a world_dir)."""
+        return self._datapack_dir()
+
     def _datapack_dir(self) -> pathlib.Path | None:
         """`<world_dir>/datapacks`, where vanilla's FolderRepositorySource looks for packs."""
         return self.world_dir / "datapacks" if self.world_dir is not None else None

@@ -396,3 +396,21 @@ def test_sandbox_world_dir_packs_and_restart(tmp_path: pathlib.Path) -> None:
             "Enabled": ["vanilla"],
             "Disabled": ["file/pipes"],
         }
+        assert sb.datapack_dir == world / "datapacks"
+    assert Sandbox().datapack_dir is None
+
+
+def test_installing_over_rcon_while_running(tmp_path: pathlib.Path) -> None:
+    """§3: files written into datapack_dir, then `reload` over RCON, then the pack is active."""
+    from mcrcon import MCRcon
+
+    with Sandbox(world_dir=tmp_path / "world") as sb:
+        assert sb.datapack_dir is not None
+        write_pack(sb.datapack_dir / "pipesctl", build("26.1"))
+        with MCRcon(sb.host, sb.password, sb.port) as rcon:
+            assert rcon.command("reload") == "Reloading!"
+            sb.tick(1)
+            assert rcon.command("datapack list enabled") == (
+                "There are 2 data pack(s) enabled: [vanilla (built-in)], [file/pipesctl (world)]"
+            )
+            assert rcon.command("function pipes:clicked") == "Running function pipes:clicked"
