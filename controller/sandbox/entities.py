@@ -22,8 +22,10 @@ __all__ = [
     "DIRECTIONS",
     "Entity",
     "ItemFrame",
+    "GAME_MODES",
     "Marker",
     "Player",
+    "item_entity",
     "create_entity",
     "java_hash_order",
     "plain_text",
@@ -41,9 +43,22 @@ DIRECTIONS: tuple[tuple[str, tuple[int, int, int]], ...] = (
     ("east", (1, 0, 0)),
 )
 _NOT_NBT = frozenset(
-    {"nbt_cache", "removed", "stored", "age", "check_interval", "_box", "_box_key", "inbox"}
+    {
+        "nbt_cache",
+        "removed",
+        "stored",
+        "age",
+        "check_interval",
+        "_box",
+        "_box_key",
+        "inbox",
+        "pending_sounds",
+        "game_mode",
+        "held_item",
+    }
 )
 _YAW_2D = {"south": 0.0, "west": 90.0, "north": 180.0, "east": 270.0}
+GAME_MODES = ("survival", "creative", "adventure", "spectator")
 
 
 def _to_int32(v: int) -> int:
@@ -317,6 +332,10 @@ class ItemFrame(Entity):
     invisible: bool = False
     fixed: bool = False
     check_interval: int = 0
+    # sounds played while loading NBT (setItem), emitted by the world once it knows the level
+    pending_sounds: list[tuple[str, tuple[float, float, float]]] = field(
+        default_factory=list, repr=False
+    )
     _box_key: Any = field(default=None, repr=False)
     _box: tuple[float, float, float, float, float, float] = field(
         default=(0.0, 0.0, 0.0, 0.0, 0.0, 0.0), repr=False
@@ -346,6 +365,29 @@ class ItemFrame(Entity):
     def set_rotation(self, r: int) -> None:
         """ItemFrame.setRotation: r % 8, Java remainder semantics ("Item frames: ItemRotation")."""
         self.item_rotation = int(math.fmod(r, 8))
+
+    def sound(self, event: str) -> str:
+        """The frame's sound id: glow frames have their own (GlowItemFrame)."""
+        return f"minecraft:entity.{strip_namespace(self.type_id)}.{event}"
+
+    def queue_sound(self, event: str) -> None:
+        """Entity.playSound: nothing when Silent, else queued at the current position."""
+        if not self.silent:
+            self.pending_sounds.append((self.sound(event), self.pos))
+
+    def set_item(self, item: Any) -> None:
+        """ItemFrame.setItem: a copy of count 1; a non-empty item plays `add_item`."""
+        if item is None or not len(item):
+            self.item = None
+            return
+        copy = nbt.Compound(item)
+        copy["count"] = nbt.Int(1)
+        self.item = copy
+        self.queue_sound("add_item")
+
+    def frame_item_id(self) -> str:
+        """getFrameItemStack: the item the frame drops as (item_frame or glow_item_frame)."""
+        return self.type_id
 
     def has_map(self) -> bool:
         """Whether the held item is a filled map."""
@@ -400,7 +442,7 @@ class ItemFrame(Entity):
         else:
             self.attached = self.block_pos()
         item = c.get("Item")
-        self.item = item if isinstance(item, nbt.Compound) and len(item) else None
+        self.set_item(item if isinstance(item, nbt.Compound) and len(item) else None)
         self.set_rotation(int(c.get("ItemRotation", 0)))
         self.item_drop_chance = float(c.get("ItemDropChance", 1.0))
         facing = int(c.get("Facing", 0))
@@ -426,6 +468,12 @@ class Player(Entity):
     name: str = ""
     held_item: Any = None
     inbox: list[dict[str, object]] = field(default_factory=list)
+    game_mode: str = "survival"
+
+    @property
+    def infinite_materials(self) -> bool:
+        """Player.hasInfiniteMaterials / abilities.instabuild: creative mode."""
+        return self.game_mode == "creative"
 
     @property
     def display_name(self) -> str:
@@ -436,6 +484,21 @@ class Player(Entity):
     def score_name(self) -> str:
         """Players are scored by name."""
         return self.name
+
+
+def item_entity(
+    item: nbt.Compound, pos: tuple[float, float, float], dimension: str, uid: uuidlib.UUID
+) -> Entity:
+    """A dropped item (ItemEntity save keys: Health 5, Age 0, PickupDelay 10, Item)."""
+    e = Entity("minecraft:item", uid, dimension)
+    e.pos = pos
+    e.extra = {
+        "Health": nbt.Short(5),
+        "Age": nbt.Short(0),
+        "PickupDelay": nbt.Short(10),
+        "Item": nbt.Compound(item),
+    }
+    return e
 
 
 def create_entity(type_id: str, uid: uuidlib.UUID, dimension: str) -> Entity:

@@ -98,6 +98,7 @@ class Accessor:
             e.load_nbt(normalize_entity_nbt(data))
             e.uuid = uid
             self.game.world.resection(e, old)
+            self.game.world.flush_sounds(e)  # setItem while loading plays add_item
         elif self.kind == "storage":
             self.game.world.storage[self.storage_id] = data
         else:

@@ -130,6 +130,7 @@ def _summon(game: Game) -> Callable[[Ctx, Source], int]:
         if uid in world.entities:
             raise CommandSyntaxError(tr("commands.summon.failed.uuid"))
         world.add_entity(e)
+        world.flush_sounds(e)  # played while loading, before the entity was moved into place
         game.send(tr("commands.summon.success", e.display_name))
         return 1
 
