@@ -42,6 +42,9 @@ rooms.register(app)
 admin.register(app)
 app.add_typer(puzzle.app, name="puzzle")
 app.add_typer(maps.app, name="maps")
+app.command("install", help="Write the map pictures and the data pack into a world folder.")(
+    maps.install
+)
 sandbox.register(app)
 
 

@@ -66,6 +66,46 @@ DataVersionOpt = Annotated[
 ForceOpt = Annotated[
     bool, typer.Option("--force", help="Replace map files at these ids that show other pictures.")
 ]
+PackOpt = Annotated[
+    bool,
+    typer.Option(
+        "--pack/--no-pack",
+        help="Also write the companion data pack (datapacks/pipesctl) that detects turns.",
+    ),
+]
+
+
+def _reach(world: str | None, config: Path | None) -> float:
+    """The reach the data pack marks frames within: the room's poll_reach, else the default."""
+    from controller.world.datapack import DatapackConfig
+
+    if world is None:
+        return DatapackConfig().reach
+    from controller.config import load_config
+
+    return load_config(config).world(world).poll_reach
+
+
+def _pack_files(version: str, reach: float) -> dict[str, bytes]:
+    """The data pack's files, or a usage error before anything is written."""
+    from controller.world.datapack import DatapackConfig, build
+
+    try:
+        return build(version, DatapackConfig(reach=reach))
+    except ValueError as exc:
+        raise UsageError(f"data pack: {exc}; use --no-pack to skip it") from None
+
+
+def _write_pack(root: Path, files: dict[str, bytes]) -> None:
+    from controller.maps.datapack import PACK_FOLDER, install_pack
+
+    folder = root / "datapacks" / PACK_FOLDER
+    done = install_pack(folder, files)
+    changed = [item for item in done if item.action != "unchanged"]
+    typer.echo(
+        f"data pack {folder} (file/{PACK_FOLDER}): "
+        + (f"{len(changed)} file(s) written or removed" if changed else "unchanged")
+    )
 
 
 @contextmanager
@@ -130,8 +170,12 @@ def install(
     version: VersionOpt = None,
     data_version: DataVersionOpt = None,
     force: ForceOpt = False,
+    pack: PackOpt = True,
 ) -> None:
-    """Write the map files into a world, before the server first looks the ids up."""
+    """Write the map files and the data pack into a world, before the server first starts.
+
+    A running server picks a new data pack up with `reload` (then `datapack list enabled`
+    shows `file/pipesctl`)."""
     from controller.maps import probe
 
     with _reported("map files"):
@@ -151,7 +195,10 @@ def install(
                 "--base",
                 err=True,
             )
+        files = _pack_files(ver, _reach(world, config)) if pack else None
         _write(world_dir, first, target, force)
+        if files is not None:
+            _write_pack(world_dir, files)
     typer.echo(CACHE_WARNING)
 
 
@@ -180,13 +227,21 @@ def export(
     version: VersionOpt = None,
     data_version: DataVersionOpt = None,
     force: ForceOpt = False,
+    pack: PackOpt = True,
 ) -> None:
-    """Write the map files under DIR/data/... for copying into a remote server's world folder."""
+    """Write the map files under DIR/data/... and the data pack under DIR/datapacks/, for
+    copying into a remote server's world folder."""
     from controller.maps.probe import resolve_target
 
     with _reported("map files"):
         first, ver = _settings(base, world, config, version)
         target = resolve_target(None, ver, data_version)
+        files = _pack_files(ver, _reach(world, config)) if pack else None
         _write(directory, first, target, force)
-    typer.echo(f"Copy {directory / 'data'} into the world folder (merging with its data/).")
+        if files is not None:
+            _write_pack(directory, files)
+    typer.echo(
+        f"Copy {directory / 'data'} and {directory / 'datapacks'} into the world folder "
+        "(merging with what is there)."
+    )
     typer.echo(CACHE_WARNING)

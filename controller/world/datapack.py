@@ -67,6 +67,8 @@ class DatapackConfig:
     advancement: str = "clicked"  # also the reward function's path
     frame_tag: str = "pipes"  # every room frame carries it
     clicked_tag: str = "pipes.clicked"  # given to the player who turned a frame
+    near_tag: str = "pipes.near"  # given to the room frames within reach at the click
+    reach: float = 4.5  # blocks from the player's feet (docs/turn-detection.md, reach)
     description: str = "pipesctl: marks players who turn a pipes frame"
 
     def __post_init__(self) -> None:
@@ -74,7 +76,9 @@ class DatapackConfig:
             raise ValueError(f"namespace {self.namespace!r}: use [a-z0-9_.-]")
         if not _PATH.fullmatch(self.advancement):
             raise ValueError(f"advancement {self.advancement!r}: use [a-z0-9_.-] and /")
-        for name in (self.frame_tag, self.clicked_tag):
+        if not 0 < self.reach <= 64:
+            raise ValueError(f"reach {self.reach}: must be in (0, 64]")
+        for name in (self.frame_tag, self.clicked_tag, self.near_tag):
             if not _TAG.fullmatch(name):
                 raise ValueError(f"tag {name!r}: use [0-9A-Za-z_.+-]")
 
@@ -124,8 +128,10 @@ def _advancement(config: DatapackConfig) -> dict[str, object]:
 
 def function_lines(config: DatapackConfig = DatapackConfig()) -> list[str]:
     """The reward function's commands (run as the player, at the player, output suppressed)."""
+    frames = f"@e[tag={config.frame_tag},distance=..{config.reach:g}]"
     return [
         f"tag @s add {config.clicked_tag}",
+        f"execute at @s run tag {frames} add {config.near_tag}",
         f"advancement revoke @s only {config.advancement_id}",
     ]
 

@@ -14,6 +14,7 @@ from controller.runtime.daemon import Daemon
 from controller.runtime.demo import next_click, solution_order
 from controller.runtime.state import RoomState
 from controller.sandbox import Sandbox
+from controller.world.replies import parse_count
 from tests.grammar import assert_valid_commands
 from tests.runtime.conftest import Harness, make_config, world_mismatches
 
@@ -103,17 +104,59 @@ def _poll_cost(harness: Harness) -> tuple[int, int, int]:
     )
 
 
-def test_idle_scan_poll_serializes_each_frame_near_players_at_most_once(harness: Harness) -> None:
+def test_detection_mode_follows_the_data_pack(harness: Harness, detect: str) -> None:
+    assert harness.daemon.detector("main").mode == detect
+
+
+def test_idle_trigger_poll_is_one_command_and_serializes_nothing(
+    harness: Harness, detect: str
+) -> None:
+    if detect != "trigger":
+        pytest.skip("trigger mode only")
     sb, daemon = harness.sb, harness.daemon
-    assert daemon.detector("main").mode == "scan"  # the sandbox world has no data pack
+    daemon.poll("main")
+    for players in range(1, 9):
+        sb.join(f"P{players}", (1.5 + players % 5, 101, 1.5 + players // 5))
+    daemon.detector("main").awake_until = float("inf")  # presence known: awake
+    for _ in range(3):
+        assert _poll_cost(harness)[0] == 1 and _poll_cost(harness)[2] == 0
+
+
+def test_a_trigger_click_reads_only_frames_near_the_clicker_once_each(
+    harness: Harness, detect: str
+) -> None:
+    if detect != "trigger":
+        pytest.skip("trigger mode only")
+    sb, daemon, room = harness.sb, harness.daemon, harness.room
+    daemon.poll("main")
+    sb.join("Bea", (3.5, 101, 3.5))  # a second player on the same frames
+    daemon.detector("main").awake_until = float("inf")
+    before = list(room.board.rotations)
+    harness.click(6, 6)
+    count = "execute if entity @e[tag=pipes,tag=pipes.near]"
+    near = parse_count(sb.call(lambda g: g.execute(count))[0])
+    _, _, serialized = _poll_cost(harness)
+    idx = 6 * room.board.width + 6
+    assert room.board.rotations[idx] == (before[idx] + 1) % 4
+    assert 0 < near < room.board.size
+    # each frame near the clicker read once, plus the turned frame's conditional settle (its
+    # nbt= check and its data merge)
+    assert serialized <= near + 2
+    assert world_mismatches(sb, room) == []
+    assert sb.call(lambda g: g.execute(count)) == ["Test failed"]
+
+
+def test_idle_scan_poll_serializes_each_frame_near_players_at_most_once(
+    harness: Harness, detect: str
+) -> None:
+    if detect != "scan":
+        pytest.skip("scan mode only")
+    sb, daemon = harness.sb, harness.daemon
     daemon.poll("main")  # the first poll reads every frame once (a gap)
     commands, _, serialized = _poll_cost(harness)
     assert commands <= 4
-    near = int(
-        sb.call(lambda g: g.execute("execute at @a if entity @e[tag=pipes,distance=..4.5]"))[
-            0
-        ].split()[-1]
-    )
+    count = "execute at @a if entity @e[tag=pipes,distance=..4.5]"
+    near = parse_count(sb.call(lambda g: g.execute(count))[0])
     assert 0 < serialized <= near
     # Two players on the same frames: still each frame once.
     sb.join("Bea", (3.5, 101, 3.5))

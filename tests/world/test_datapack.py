@@ -109,7 +109,11 @@ def test_advancement_matches_tagged_frames_without_display() -> None:
 def test_function_tags_the_player_and_revokes() -> None:
     text = build("26.1")["data/pipes/function/clicked.mcfunction"].decode()
     commands = [line for line in text.splitlines() if line and not line.startswith("#")]
-    assert commands == ["tag @s add pipes.clicked", "advancement revoke @s only pipes:clicked"]
+    assert commands == [
+        "tag @s add pipes.clicked",
+        "execute at @s run tag @e[tag=pipes,distance=..4.5] add pipes.near",
+        "advancement revoke @s only pipes:clicked",
+    ]
     assert commands == function_lines()
 
 
