@@ -352,6 +352,16 @@ def objective_add(name: str, criterion: str, display: str) -> str:
     return f"scoreboard objectives add {name} {criterion} {text(display)}"
 
 
+def objective_remove(name: str) -> str:
+    """Delete an objective and every score in it."""
+    return f"scoreboard objectives remove {name}"
+
+
+def score_reset(holder: str, objective: str) -> str:
+    """Forget one holder's score in one objective."""
+    return f"scoreboard players reset {holder} {objective}"
+
+
 def objective_display(slot: str, name: str) -> str:
     """Show an objective in a display slot (`sidebar`, `list`, …)."""
     return f"scoreboard objectives setdisplay {slot} {name}"
