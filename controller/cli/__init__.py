@@ -7,7 +7,7 @@ from typing import Annotated
 import typer
 
 from controller import __version__
-from controller.cli import admin, maps, puzzle, rooms, sandbox
+from controller.cli import admin, doctor, maps, puzzle, rooms, sandbox
 
 __all__ = ["app", "main"]
 
@@ -40,6 +40,7 @@ def root(
 
 rooms.register(app)
 admin.register(app)
+doctor.register(app)
 app.add_typer(puzzle.app, name="puzzle")
 app.add_typer(maps.app, name="maps")
 sandbox.register(app)
