@@ -36,7 +36,9 @@ __all__ = ["register"]
 
 log = logging.getLogger("controller.cli")
 
-WorldsOpt = Annotated[list[str], typer.Option("--world", "-w", help="Room name (repeatable).")]
+WorldsOpt = Annotated[
+    list[str], typer.Option("--world", "-w", metavar="NAME", help="Room name (repeatable).")
+]
 
 
 def _sandbox_config(
