@@ -507,8 +507,9 @@ class PipesRoom:
         idx, rotation = found
         i, j = idx % self.board.width, idx // self.board.width
         clicks = (rotation - self.board.rotations[idx]) % 4
-        self.send_all(link, self.feedback.hint(i, j, clicks))
-        return HintGiven((i, j), rotation, clicks)
+        replies = self.send_all(link, self.feedback.hint(i, j, clicks))
+        heard = not replies[0].startswith("No player was found")  # the tellraw's reply
+        return HintGiven((i, j), rotation, clicks, heard)
 
     def read_rotations(self, link: Link) -> dict[int, int]:
         """Every tile frame's ItemRotation as the server has it now, by tile index."""

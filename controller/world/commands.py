@@ -158,6 +158,38 @@ def forceload(room: Room, add: bool = True) -> list[str]:
     return out
 
 
+def forceload_query(cx: int, cz: int) -> str:
+    """Whether chunk (cx, cz) is marked for force loading (read only)."""
+    return f"forceload query {cx * 16} {cz * 16}"
+
+
+def forceload_chunk(cx: int, cz: int, add: bool) -> str:
+    """`forceload add|remove` of one chunk."""
+    return f"forceload {'add' if add else 'remove'} {cx * 16} {cz * 16}"
+
+
+def gamerule_query(name: str) -> str:
+    """Read a gamerule (`Gamerule <name> is currently set to: <value>`)."""
+    return f"gamerule {name}"
+
+
+def count_foreign_entities(lo: Pos, hi: Pos, room_tag: str) -> str:
+    """`execute if entity` counting the non-player entities in a box that are not the room's."""
+    (xa, ya, za), (xb, yb, zb) = lo, hi
+    return (
+        f"execute if entity @e[x={xa},y={ya},z={za},dx={xb - xa},dy={yb - ya},dz={zb - za},"
+        f"type=!minecraft:player,tag=!{room_tag}]"
+    )
+
+
+def blocks_match(lo: Pos, hi: Pos, dest: Pos) -> str:
+    """`execute if blocks … all`: passes when the box equals the one at `dest` (read only)."""
+    return (
+        f"execute if blocks {lo[0]} {lo[1]} {lo[2]} {hi[0]} {hi[1]} {hi[2]} "
+        f"{dest[0]} {dest[1]} {dest[2]} all"
+    )
+
+
 def is_loaded(room: Room) -> list[str]:
     """`execute if loaded` for one block of every chunk of the room."""
     y = room.y0
@@ -354,6 +386,16 @@ def read_rotation(uid: uuid.UUID) -> str:
 def objective_add(name: str, criterion: str, display: str) -> str:
     """Create an objective (an existing one answers with an error, which is harmless)."""
     return f"scoreboard objectives add {name} {criterion} {text(display)}"
+
+
+def objective_remove(name: str) -> str:
+    """Delete an objective and every score in it."""
+    return f"scoreboard objectives remove {name}"
+
+
+def score_reset(holder: str, objective: str) -> str:
+    """Forget one holder's score in one objective."""
+    return f"scoreboard players reset {holder} {objective}"
 
 
 def objective_display(slot: str, name: str) -> str:

@@ -18,6 +18,8 @@ __all__ = [
     "merge_applied",
     "is_parse_error",
     "parse_score_holders",
+    "parse_gamerule",
+    "forceload_marked",
 ]
 
 _FRAME_VALUE = re.compile(
@@ -82,3 +84,18 @@ def is_parse_error(reply: str) -> bool:
 def parse_score_holders(reply: str) -> list[str]:
     """The names in `<name> has <n> [<objective>]` messages, in order."""
     return _SCORE_HOLDER.findall(reply)
+
+
+_GAMERULE = re.compile(r"Gamerule (\S+) is currently set to: (\S+)")
+
+
+def parse_gamerule(reply: str) -> str | None:
+    """The value in `Gamerule <name> is currently set to: <value>`; None for anything else
+    (an unknown rule is a parse error)."""
+    m = _GAMERULE.search(reply)
+    return m.group(2) if m else None
+
+
+def forceload_marked(reply: str) -> bool:
+    """Whether a `forceload query x z` reply says the chunk is marked for force loading."""
+    return "is marked for force loading" in reply

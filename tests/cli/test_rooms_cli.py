@@ -161,7 +161,7 @@ def test_rcon_passthrough(setup: tuple[Sandbox, Path]) -> None:
 
 @pytest.mark.parametrize(
     "command",
-    [["rcon", "list"], ["status"], ["start", "-w", "lobby"], ["repair", "-w", "lobby"]],
+    [["rcon", "list"], ["status"], ["start", "-w", "lobby"], ["remove", "-w", "lobby", "-y"]],
 )
 def test_a_wrong_password_is_one_exit_code_everywhere(
     command: list[str], setup: tuple[Sandbox, Path], monkeypatch: pytest.MonkeyPatch

@@ -10,12 +10,12 @@ from typing import Any
 import pytest
 
 from controller.config import Config, parse_config
+from controller.maps.datapack import PACK_FOLDER, install_pack
 from controller.puzzle.flow import compute_flow
 from controller.puzzle.model import Direction, map_id
 from controller.runtime.connect import connect_server
 from controller.runtime.daemon import Daemon
 from controller.runtime.pipes_room import PipesRoom
-from controller.maps.datapack import PACK_FOLDER, install_pack
 from controller.sandbox import Sandbox
 from controller.world.datapack import build
 from controller.world.geometry import EDGE_OFF, EDGE_ON, state_block
