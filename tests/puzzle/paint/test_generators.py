@@ -176,7 +176,7 @@ def test_a_missing_or_bad_image(tmp_path: Path) -> None:
         image_target(junk, 4, 4)
 
 
-@pytest.mark.parametrize(("w", "h"), [(2, 2), (2, 3), (3, 2), (3, 3)])
+@pytest.mark.parametrize(("w", "h"), [(1, 4), (2, 2), (2, 3), (3, 2), (3, 3)])
 def test_nearest_is_optimal_on_small_boards(w: int, h: int) -> None:
     reachable = list(bfs(w, h))
     for value in range(1 << (w * h)):

@@ -9,7 +9,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from controller.puzzle.paint.generators import strokes
-from controller.puzzle.paint.model import Canvas, Stroke
+from controller.puzzle.paint.model import Canvas, Stroke, runs
 from controller.puzzle.paint.solver import Unpaintable, completion, hint, par, remaining
 from tests.puzzle.paint.oracle import bfs, from_int, to_int
 
@@ -74,13 +74,30 @@ def test_following_hints_from_any_canvas(w: int, h: int, seed: int) -> None:
     target = strokes(w, h, rng, rng.randint(0, w + h - 1), seed=seed).target
     canvas = Canvas(w, h, tuple(rng.getrandbits(w) for _ in range(h)))
     left = remaining(target, canvas)
-    assert left is not None and left <= w + h  # a paintable target is reachable from anywhere
+    fewest = par(target)
+    # stroking every column clears any canvas, so a paintable target is always in reach
+    assert left is not None and fewest is not None and left <= w + fewest
     steps = 0
     while (tip := hint(target, canvas)) is not None:
         canvas = canvas.apply(tip)
         steps += 1
         assert remaining(target, canvas) == left - steps
     assert canvas == target and steps == left
+
+
+@settings(max_examples=150)
+@given(st.sampled_from([(2, 3), (3, 3), (4, 3), (4, 4)]), st.data())
+def test_the_good_strokes_are_the_first_run(size: tuple[int, int], data: st.DataObject) -> None:
+    w, h = size
+    canvas = from_int(w, h, data.draw(st.integers(0, (1 << (w * h)) - 1), label="canvas"))
+    target = from_int(w, h, data.draw(st.integers(0, (1 << (w * h)) - 1), label="target"))
+    plan = completion(target, canvas)
+    if not plan:
+        return
+    every = [Stroke.row(j) for j in range(h)] + [Stroke.col(i) for i in range(w)]
+    good = {s for s in every if remaining(target, canvas.apply(s)) == len(plan) - 1}
+    axis, first = runs(plan)[0]
+    assert good == {Stroke(axis, k) for k in first}
 
 
 def test_canvas_size_must_match() -> None:
