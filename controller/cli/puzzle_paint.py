@@ -67,6 +67,11 @@ def _from_command_line(ctx: typer.Context, name: str) -> bool:
     return source is not None and source.name == "COMMANDLINE"
 
 
+def _unknown(token: str) -> str:
+    """The error for a command-line token no option takes."""
+    return f"{token}: {'no such option' if token.startswith('-') else 'unexpected argument'}"
+
+
 def _paint_options(args: list[str]) -> dict[str, str | bool]:
     """``--cells N``, ``--par N``, ``--image FILE`` (or ``--opt=value``) and ``--nearest``."""
     out: dict[str, str | bool] = {}
@@ -75,8 +80,7 @@ def _paint_options(args: list[str]) -> dict[str, str | bool]:
         token = args[k]
         name, eq, value = token.partition("=")
         if name not in _PAINT_OPTIONS:
-            what = "no such option" if token.startswith("-") else "unexpected argument"
-            raise ValueError(f"{token}: {what}")
+            raise ValueError(_unknown(token))
         if _PAINT_OPTIONS[name]:
             if not eq:
                 k += 1
@@ -100,10 +104,10 @@ def new_from(ctx: typer.Context) -> None:
         if kind not in KINDS:
             raise ValueError(f"kind: unknown {kind!r}, expected one of {', '.join(KINDS)}")
         if kind == "pipes":
-            options = [a for a in ctx.args if a.partition("=")[0] in _PAINT_OPTIONS]
-            if options:
-                raise ValueError(f"{options[0]}: only with --kind paint")
-            raise ValueError(f"{ctx.args[0]}: no such option")
+            token = ctx.args[0]
+            if token.partition("=")[0] in _PAINT_OPTIONS:
+                raise ValueError(f"{token}: only with --kind paint")
+            raise ValueError(_unknown(token))
         for name in params:
             if name not in _SHARED and _from_command_line(ctx, name):
                 raise ValueError(f"{name}: not an option of --kind paint")

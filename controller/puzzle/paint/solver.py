@@ -151,6 +151,7 @@ def _order(target: Canvas, krows: int, kcols: int) -> tuple[Stroke, ...] | None:
 
 
 def _check_pair(target: Canvas, canvas: Canvas) -> None:
+    """Raise ValueError naming the canvas unless it has the target's size."""
     if (canvas.width, canvas.height) != (target.width, target.height):
         raise ValueError(
             f"canvas: {canvas.width}x{canvas.height} does not match the "
@@ -161,8 +162,8 @@ def _check_pair(target: Canvas, canvas: Canvas) -> None:
 def completion(target: Canvas, canvas: Canvas | None = None) -> tuple[Stroke, ...] | None:
     """A shortest stroke sequence from the canvas (default blank) to the target, or None.
 
-    It is ordered in runs of rows and runs of columns, each run by index; any shorter sequence
-    does not exist (see the module docstring), and the order is the only freedom left.
+    It is ordered in runs of rows and runs of columns, each run by index. Every shortest
+    completion strokes these lines with the same runs; only the order inside a run is free.
     """
     if canvas is None:
         canvas = Canvas.blank(target.width, target.height)
