@@ -19,7 +19,14 @@ import typer
 
 from controller.errors import ExitCode
 from controller.puzzle.paint.generators import GENERATORS, UnpaintableImage, generate
-from controller.puzzle.paint.model import Canvas, PaintPuzzle, Stroke, check_size, runs
+from controller.puzzle.paint.model import (
+    Canvas,
+    PaintPuzzle,
+    Stroke,
+    cells_text,
+    check_size,
+    runs,
+)
 from controller.puzzle.paint.serialize import KIND, board_from_dict, puzzle_to_dict
 from controller.puzzle.paint.solver import completion, conflict, nearest_solvable, par, solve
 
@@ -310,8 +317,8 @@ def solve_text(text: str, *, as_json: bool = False) -> bool:
     typer.echo(f"solution: {describe(strokes('solution'))}")
     if not report["solvable"]:
         flips = report["nearest"]["flips"]
-        shown = " ".join(f"({i},{j})" for i, j in flips[:8]) + (" ..." if len(flips) > 8 else "")
-        typer.echo(f"nearest paintable target: changes {_count(len(flips), 'cell')}: {shown}")
+        cells = [(i, j) for i, j in flips]
+        typer.echo(f"nearest paintable target: changes {cells_text(cells)}")
     if board.canvas is not None:
         differ = _count(len(board.target.diff(board.canvas)), "cell")
         to_go = "cannot be finished" if rest is None else f"{_count(len(rest), 'stroke')} to go"

@@ -105,7 +105,7 @@ def test_an_unpaintable_image_is_refused_then_fixed_with_nearest(tmp_path: Path)
     assert result.exit_code == 2 and result.stdout == ""
     (line,) = result.stderr.splitlines()
     assert line.startswith("error: image: not paintable: cells (0, 0) and (1, 1) are 1 but ")
-    assert line.endswith("(--nearest uses it)") and "changes 1 cells" in line
+    assert line.endswith("(--nearest uses it)") and "changes 1 cell: " in line
     obj = ok_json("new", "--kind", "paint", "--image", path, "--size", "2x2", "--nearest", "--json")
     assert len(obj["meta"]["flipped"]) == 1 and obj["par"] == len(obj["solution"])
 

@@ -15,7 +15,14 @@ from __future__ import annotations
 import random
 from pathlib import Path
 
-from controller.puzzle.paint.model import MAX_SIZE, Canvas, PaintPuzzle, Stroke, check_size
+from controller.puzzle.paint.model import (
+    MAX_SIZE,
+    Canvas,
+    PaintPuzzle,
+    Stroke,
+    cells_text,
+    check_size,
+)
 from controller.puzzle.paint.solver import (
     Conflict,
     Unpaintable,
@@ -199,12 +206,9 @@ def image(
         fixed = nearest_solvable(target)
         flips = target.diff(fixed)
         if not nearest:
-            shown = " ".join(f"({i},{j})" for i, j in flips[:8])
-            if len(flips) > 8:
-                shown += " ..."
             raise UnpaintableImage(
                 f"image: not paintable: {found}; the nearest paintable picture found changes "
-                f"{len(flips)} cells: {shown}",
+                f"{cells_text(flips)}",
                 found,
                 fixed,
                 flips,

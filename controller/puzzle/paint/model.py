@@ -23,6 +23,7 @@ __all__ = [
     "PaintPuzzle",
     "check_size",
     "runs",
+    "cells_text",
 ]
 
 MIN_SIZE = 1
@@ -74,6 +75,13 @@ def runs(strokes: Iterable[Stroke]) -> list[tuple[Axis, list[int]]]:
         else:
             out.append((s.axis, [s.number]))
     return out
+
+
+def cells_text(cells: Sequence[tuple[int, int]], limit: int = 8) -> str:
+    """``3 cells: (0, 1) (2, 1) (4, 0)``, listing at most ``limit`` of them."""
+    shown = " ".join(f"({i}, {j})" for i, j in cells[:limit])
+    more = " ..." if len(cells) > limit else ""
+    return f"{len(cells)} cell{'' if len(cells) == 1 else 's'}: {shown}{more}"
 
 
 @dataclass(frozen=True, slots=True)

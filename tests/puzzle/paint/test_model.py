@@ -6,7 +6,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from controller.puzzle.paint.model import Canvas, PaintPuzzle, Stroke, runs
+from controller.puzzle.paint.model import Canvas, PaintPuzzle, Stroke, cells_text, runs
 from tests.puzzle.paint.oracle import naive_apply
 
 
@@ -95,3 +95,9 @@ def test_puzzle_properties() -> None:
     assert puzzle.blank() == Canvas.blank(3, 2)
     assert puzzle.is_done(puzzle.blank().paint(puzzle.solution))
     assert not puzzle.is_done(puzzle.blank())
+
+
+def test_cells_text() -> None:
+    assert cells_text([(0, 1)]) == "1 cell: (0, 1)"
+    cells = [(i, 0) for i in range(10)]
+    assert cells_text(cells, limit=2) == "10 cells: (0, 0) (1, 0) ..."
