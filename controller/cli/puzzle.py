@@ -17,6 +17,7 @@ import typer
 from rich.console import Console
 from rich.text import Text
 
+from controller.cli import puzzle_paint
 from controller.cli.ui import CLASS_STYLE, PIPE_GLYPHS
 from controller.errors import ExitCode
 from controller.puzzle import solver
@@ -178,8 +179,10 @@ def _print_grid(board: Board, styles: list[str] | None, rotations: list[int] | N
         console.print(text)
 
 
-@app.command()
+@app.command(context_settings=puzzle_paint.EXTRA_ARGS)
 def new(
+    ctx: typer.Context,
+    kind: Annotated[str, typer.Option(help=puzzle_paint.KIND_HELP)] = "pipes",
     size: Annotated[str, typer.Option(help="Board size WxH, each 3..128.")] = "15x15",
     seed: Annotated[str | None, typer.Option(help="Integer seed (random when omitted).")] = None,
     generator: Annotated[
@@ -203,6 +206,9 @@ def new(
     ] = False,
 ) -> None:
     """Generate a board and print it (box-drawing pipes, or JSON with --json)."""
+    if kind != "pipes" or ctx.args:
+        puzzle_paint.new_from(ctx)
+        return
     try:
         width, height = parse_size(size)
         seed_value = parse_seed(seed)
@@ -274,7 +280,10 @@ def solve(
 ) -> None:
     """Print the board's solution count, par (fewest clicks to solve) and a hint."""
     try:
-        board = _read_board(board_file)
+        text = puzzle_paint.read_text(board_file)
+        if puzzle_paint.solve_text(text, as_json=as_json):
+            return
+        board = board_from_json(text)
     except ValueError as exc:
         _fail(str(exc))
     report = solve_report(board)
