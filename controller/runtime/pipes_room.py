@@ -16,7 +16,7 @@ from pathlib import Path
 
 from controller.config import WorldConfig
 from controller.errors import RoomError
-from controller.puzzle.generators import generate
+from controller.puzzle.generators import GeneratorParams, generate
 from controller.puzzle.model import Board, Direction, TileClass, map_id
 from controller.puzzle.play import Change, PlayState
 from controller.runtime.link import Link, in_dimension
@@ -147,10 +147,12 @@ class PipesRoom:
             self.cfg.width,
             self.cfg.height,
             seed=seed,
-            generator=self.cfg.generator,
-            branching=self.cfg.branching,
-            coverage=self.cfg.coverage,
-            unique=self.cfg.unique,
+            params=GeneratorParams(
+                generator=self.cfg.generator,
+                branching=self.cfg.branching,
+                coverage=self.cfg.coverage,
+                unique=self.cfg.unique,
+            ),
         )
 
     def save(self) -> None:
@@ -564,8 +566,10 @@ class PipesRoom:
         board = None
         if seed is not None:
             board = generate(
-                self.cfg.width, self.cfg.height, seed=seed, generator=self.cfg.generator,
-                branching=self.cfg.branching, coverage=self.cfg.coverage, unique=self.cfg.unique,
+                self.cfg.width, self.cfg.height, seed=seed, params=GeneratorParams(
+                    generator=self.cfg.generator, branching=self.cfg.branching,
+                    coverage=self.cfg.coverage, unique=self.cfg.unique,
+                ),
             )  # fmt: skip
         self.next_puzzle(link, board)
 
