@@ -40,6 +40,7 @@ from .model import SHAPE_MASK, Board, mask_of, rotate_mask
 
 __all__ = [
     "count_solutions",
+    "deduced",
     "solve",
     "solution_masks",
     "ambiguous_tiles",
@@ -497,6 +498,12 @@ def count_solutions(board: Board, limit: int = 2) -> int:
     if st is None:
         return 0
     return _search(st, limit)[0]
+
+
+def deduced(board: Board) -> bool:
+    """Whether deduction alone (no search) fixes every tile: then the solution is unique."""
+    st = _deduce(board)
+    return st is not None and st.nund == 0
 
 
 def solution_masks(board: Board) -> list[int] | None:
