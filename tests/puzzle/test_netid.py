@@ -9,6 +9,7 @@ from pathlib import Path
 import pytest
 
 from controller.puzzle import solver
+from controller.puzzle.deduce import ALL_RULES, DEADEND, masks_of
 from controller.puzzle.generators import GeneratorParams, generate
 from controller.puzzle.model import Direction, bit
 from controller.puzzle.netid import (
@@ -93,6 +94,21 @@ def test_corpus_has_the_promised_sizes() -> None:
     sizes = Counter(line.split(":")[0] for line in corpus("net_unique.txt"))
     assert sizes["31x31"] >= 30 and sizes["64x64"] >= 10
     assert {"5x5", "9x9", "13x11", "15x15", "20x20"} <= set(sizes)
+
+
+def test_net_unique_boards_are_solved_by_deduction_alone() -> None:
+    """Every unique Net board of the corpus (5x5 to 64x64): deduction alone fixes every tile,
+    and the dead-end rule is what it takes on some of them."""
+    needs_dead_ends = 0
+    for text in corpus("net_unique.txt"):
+        board = board_from_net_id(text)
+        st = solver.deduction(board)
+        assert st is not None and st.solved, text[:12]
+        assert solver.is_solution(board, masks_of(st))
+        weaker = solver.deduction(board, ALL_RULES & ~DEADEND)
+        assert weaker is not None
+        needs_dead_ends += not weaker.solved
+    assert needs_dead_ends >= 5
 
 
 def test_net_small_unique_boards_agree_with_brute_force() -> None:
