@@ -186,6 +186,7 @@ class State:
         "steps",
         "elims",
         "sweeps",
+        "dead_ends",
     )
 
     w: int
@@ -208,6 +209,8 @@ class State:
     """Masks removed by the local, loop, island and dead-end rules."""
     sweeps: int
     """Passes over every undetermined tile after the work ran dry."""
+    dead_ends: bool
+    """Whether the dead-end rule is in play (it starts once the other rules are stuck)."""
 
     def clone(self) -> State:
         """An independent copy."""
@@ -225,6 +228,7 @@ class State:
         st.steps = self.steps
         st.elims = self.elims[:]
         st.sweeps = self.sweeps
+        st.dead_ends = self.dead_ends
         return st
 
     @property
@@ -244,6 +248,7 @@ def _empty_state(w: int, h: int) -> State:
     st.steps = 0
     st.elims = [0, 0, 0, 0]
     st.sweeps = 0
+    st.dead_ends = False
     return st
 
 
@@ -385,10 +390,14 @@ def masks_of(st: State) -> list[int]:
     return [SET_MASKS[c][0] for c in st.cand]
 
 
-def propagate(st: State, stack: list[int], rules: int = ALL_RULES) -> None:
+def propagate(
+    st: State, stack: list[int], rules: int = ALL_RULES, wake: Sequence[int] | None = None
+) -> None:
     """Deduce from the tiles on ``stack`` until nothing changes (Contradiction: no solution).
 
-    The body is one loop with the rules written out, since it is the engine's hot path.
+    The dead-end rule joins in only once the other rules are stuck; then the tiles of ``wake``
+    (default: all) are revisited so they give their bounds. The body is one loop with the rules
+    written out, since it is the engine's hot path.
     """
     n = st.n
     nb = st.nb
@@ -415,7 +424,8 @@ def propagate(st: State, stack: list[int], rules: int = ALL_RULES) -> None:
     ONE_ARM = _ONE_ARM
     loop_rule = bool(rules & LOOP)
     island_rule = bool(rules & ISLAND)
-    dead_rule = bool(rules & DEADEND)
+    # The dead-end rule is dear and rarely needed: it joins in once the others are stuck.
+    dead_rule = bool(rules & DEADEND) and st.dead_ends
     ends_rule = not island_rule and n > 2
     big_n = n + 1
     inq = bytearray(n)
@@ -538,20 +548,38 @@ def propagate(st: State, stack: list[int], rules: int = ALL_RULES) -> None:
                                 small, big, start = lt, lu, t
                             else:
                                 small, big, start = lu, lt, u
-                            # Relabel the smaller class; collect its undecided edges.
+                            # Relabel the smaller class. With the loop rule, revisit tiles
+                            # whose undecided edges now meet the merged class twice (or run
+                            # inside it): a tile of the merged class is labelled small or big.
                             lab[start] = big
                             walk = [start]
-                            ends: list[int] = []
                             while walk:
                                 x = walk.pop()
+                                kx = 4 * x
                                 fx = 15 ^ dec[x]
-                                if fx:
-                                    kx = 4 * x
+                                if fx and loop_rule:
                                     for e in DIRS[fx]:
-                                        ends.append(x)
-                                        ends.append(nb[kx + e])
+                                        y = nb[kx + e]
+                                        ly = lab[y]
+                                        if ly == big or ly == small:
+                                            if not inq[x]:
+                                                inq[x] = 1
+                                                push(x)
+                                            if not inq[y]:
+                                                inq[y] = 1
+                                                push(y)
+                                        elif not inq[y]:
+                                            ky = 4 * y
+                                            hits = 0
+                                            for e2 in DIRS[15 ^ dec[y]]:
+                                                l2 = lab[nb[ky + e2]]
+                                                if l2 == big or l2 == small:
+                                                    hits += 1
+                                            if hits > 1:
+                                                inq[y] = 1
+                                                push(y)
                                 for e in DIRS[opn[x]]:
-                                    y = nb[4 * x + e]
+                                    y = nb[kx + e]
                                     if lab[y] == small:
                                         lab[y] = big
                                         walk.append(y)
@@ -563,28 +591,6 @@ def propagate(st: State, stack: list[int], rules: int = ALL_RULES) -> None:
                             changes += 1
                             if left <= 0 and csz[big] < n:
                                 raise Contradiction
-                            if loop_rule:
-                                # Revisit tiles whose undecided edges now meet the merged class
-                                # twice (or from inside it).
-                                for k in range(0, len(ends), 2):
-                                    y = ends[k + 1]
-                                    if lab[y] == big:
-                                        x = ends[k]
-                                        if not inq[x]:
-                                            inq[x] = 1
-                                            push(x)
-                                        if not inq[y]:
-                                            inq[y] = 1
-                                            push(y)
-                                    elif not inq[y]:
-                                        ky = 4 * y
-                                        hits = 0
-                                        for e in DIRS[15 ^ dec[y]]:
-                                            if lab[nb[ky + e]] == big:
-                                                hits += 1
-                                        if hits > 1:
-                                            inq[y] = 1
-                                            push(y)
                             cu = cu0 & WITH[od]
                         else:
                             cu = cu0 & WITHOUT[od]
@@ -641,13 +647,24 @@ def propagate(st: State, stack: list[int], rules: int = ALL_RULES) -> None:
                                     if not inq[u]:
                                         inq[u] = 1
                                         push(u)
-            if nund == 0 or swept_at == changes:
+            if nund == 0:
                 break
+            if swept_at == changes:
+                if dead_rule or not rules & DEADEND:
+                    break
+                # Stuck without dead ends: switch them on; the woken tiles give their bounds.
+                dead_rule = st.dead_ends = True
+                for t in range(n - 1, -1, -1) if wake is None else wake:
+                    if not inq[t]:
+                        inq[t] = 1
+                        push(t)
+                swept_at = -1
+                continue
             # The work ran dry: revisit every undetermined tile once more.
             swept_at = changes
             sweeps += 1
             for t in range(n - 1, -1, -1):
-                if POP[cand[t]] > 1:
+                if POP[cand[t]] > 1 and not inq[t]:
                     inq[t] = 1
                     push(t)
     finally:

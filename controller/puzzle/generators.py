@@ -18,7 +18,8 @@ import math
 import random
 from dataclasses import dataclass
 
-from controller.puzzle.model import DELTA, MAX_SIZE, MIN_SIZE, Board, shape_of_mask
+from controller.puzzle.deduce import neighbour_table
+from controller.puzzle.model import MAX_SIZE, MIN_SIZE, Board, shape_of_mask
 from controller.puzzle.shuffle import shuffle
 from controller.puzzle.solver import make_unique
 
@@ -51,17 +52,9 @@ class TreeStuck(RuntimeError):
 
 
 def _neighbours(width: int, height: int) -> list[int]:
-    """Flat table ``nb[cell * 4 + d]``: the neighbour in direction d, or -1 off the board."""
-    nb = [-1] * (width * height * 4)
-    for j in range(height):
-        for i in range(width):
-            c = j * width + i
-            for d in range(4):
-                di, dj = DELTA[d]
-                ni, nj = i + di, j + dj
-                if 0 <= ni < width and 0 <= nj < height:
-                    nb[c * 4 + d] = nj * width + ni
-    return nb
+    """Flat table ``nb[cell * 4 + d]``: the neighbour in direction d, or -1 off the board (shared
+    and cached: never modify it)."""
+    return neighbour_table(width, height)
 
 
 def check_size(width: object, height: object) -> tuple[int, int]:
@@ -146,26 +139,12 @@ def _grow_frontier(
     """Net's growth: add random frontier edges until the tree spans; a tile never gets 4 arms.
 
     A possibility is an edge from a tree tile with < 3 arms to a tile outside the tree, stored as
-    ``cell * 4 + d`` in a list with an index table so removal is O(1).
+    ``cell * 4 + d`` in a list with an index table so removal is O(1) (written out inline: this
+    loop runs once per tile).
     """
     nb = _neighbours(width, height)
     poss: list[int] = []
     where = [-1] * (width * height * 4)
-
-    def add(p: int) -> None:
-        where[p] = len(poss)
-        poss.append(p)
-
-    def remove(p: int) -> None:
-        k = where[p]
-        if k < 0:
-            return
-        last = poss.pop()
-        if last != p:
-            poss[k] = last
-            where[last] = k
-        where[p] = -1
-
     n = width * height
     remaining = n
     for c in range(n):
@@ -175,28 +154,48 @@ def _grow_frontier(
                 for d in range(4):
                     m = nb[c * 4 + d]
                     if m >= 0 and not in_tree[m]:
-                        add(c * 4 + d)
+                        where[c * 4 + d] = len(poss)
+                        poss.append(c * 4 + d)
+    randrange = rng.randrange
+    append = poss.append
+    pop = poss.pop
     while remaining:
         if not poss:
             raise TreeStuck(f"frontier growth stuck with {remaining} tiles left")
-        p = poss[rng.randrange(len(poss))]
-        u, d = divmod(p, 4)
+        p = poss[randrange(len(poss))]
+        u = p >> 2
+        d = p & 3
         v = nb[p]
         arms[u] |= 1 << d
-        arms[v] |= 1 << ((d + 2) & 3)
+        arms[v] |= 1 << (d ^ 2)
         in_tree[v] = True
         remaining -= 1
+        v4 = v * 4
         for e in range(4):  # nothing may point into v any more
-            w = nb[v * 4 + e]
+            w = nb[v4 + e]
             if w >= 0 and in_tree[w]:
-                remove(w * 4 + ((e + 2) & 3))
+                q = w * 4 + (e ^ 2)
+                k = where[q]
+                if k >= 0:
+                    last = pop()
+                    if last != q:
+                        poss[k] = last
+                        where[last] = k
+                    where[q] = -1
         if _POP[arms[u]] == 3:  # u's 4th possibility goes: no crosses
-            for e in range(4):
-                remove(u * 4 + e)
+            for q in range(u * 4, u * 4 + 4):
+                k = where[q]
+                if k >= 0:
+                    last = pop()
+                    if last != q:
+                        poss[k] = last
+                        where[last] = k
+                    where[q] = -1
         for e in range(4):
-            w = nb[v * 4 + e]
+            w = nb[v4 + e]
             if w >= 0 and not in_tree[w]:
-                add(v * 4 + e)
+                where[v4 + e] = len(poss)
+                append(v4 + e)
 
 
 def tree_prim(width: int, height: int, source: tuple[int, int], rng: random.Random) -> list[int]:

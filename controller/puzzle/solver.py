@@ -528,11 +528,13 @@ def make_unique(board: Board, rng: random.Random, rules: int = ALL_RULES) -> boo
         if full:
             st = initial_state(w, h, [_SHAPE_SET_OF_MASK[m] for m in arms])
             queue = list(range(n - 1, -1, -1))
+            wake = None
         else:
             st = state_from_tree(w, h, arms, free)
             queue = tree_state_queue(st, free)
+            wake = queue[:]
         try:
-            propagate(st, queue, rules)
+            propagate(st, queue, rules, wake)
         except Contradiction as exc:  # pragma: no cover - arms is a solution
             raise AssertionError("solver found no solution for a tree") from exc
         if st.nund == 0:
