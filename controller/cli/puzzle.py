@@ -26,8 +26,9 @@ from controller.puzzle.generators import (
     DEFAULT_BRANCHING,
     DEFAULT_COVERAGE,
     GENERATORS,
+    GeneratorParams,
+    check_size,
     generate,
-    validate_params,
 )
 from controller.puzzle.model import Board, Direction, TileClass, mask_of
 from controller.puzzle.serialize import board_from_json, board_to_dict
@@ -77,7 +78,7 @@ def parse_size(text: str) -> tuple[int, int]:
         raise ValueError(f"size: expected WxH like 31x31, got {text!r}")
     width, height = int(parts[0]), int(parts[1])
     try:
-        validate_params(width, height)
+        check_size(width, height)
     except ValueError as exc:
         raise ValueError(f"size: {exc}") from None
     return width, height
@@ -214,21 +215,14 @@ def new(
         seed_value = parse_seed(seed)
         knob_b = parse_unit("branching", branching)
         knob_c = parse_unit("coverage", coverage)
-        src = parse_source(source)
-        if generator not in GENERATORS:
-            raise ValueError(
-                f"generator: unknown {generator!r}, expected one of {', '.join(GENERATORS)}"
-            )
-        board = generate(
-            width,
-            height,
-            seed=seed_value,
+        params = GeneratorParams(
             generator=generator,
             branching=knob_b,
             coverage=knob_c,
-            source=src,
             unique=unique,
+            source=parse_source(source),
         )
+        board = generate(width, height, seed=seed_value, params=params)
     except ValueError as exc:
         _fail(str(exc))
     if as_json:

@@ -15,7 +15,7 @@ from pathlib import Path
 
 from controller.config import WorldConfig
 from controller.errors import RoomError
-from controller.puzzle.generators import generate
+from controller.puzzle.generators import GeneratorParams, generate
 from controller.puzzle.model import Board, Direction, TileClass, map_id
 from controller.puzzle.play import Change, PlayState
 from controller.runtime.clock import SYSTEM_CLOCK, Clock
@@ -146,10 +146,12 @@ class PipesRoom:
             self.cfg.width,
             self.cfg.height,
             seed=seed,
-            generator=self.cfg.generator,
-            branching=self.cfg.branching,
-            coverage=self.cfg.coverage,
-            unique=self.cfg.unique,
+            params=GeneratorParams(
+                generator=self.cfg.generator,
+                branching=self.cfg.branching,
+                coverage=self.cfg.coverage,
+                unique=self.cfg.unique,
+            ),
         )
 
     def save(self) -> None:

@@ -392,14 +392,14 @@ def test_build_progress_logs_percentage_and_time_left(caplog: pytest.LogCaptureF
 @pytest.mark.parametrize("size", [15, 31, 128])
 @pytest.mark.parametrize("width", [80, 120])
 def test_the_live_view_never_exceeds_the_terminal_width(size: int, width: int) -> None:
-    from controller.puzzle.generators import generate
+    from controller.puzzle.generators import GeneratorParams, generate
     from controller.puzzle.play import PlayState
 
     cfg = parse_config(
         {"servers": {"main": {}}, "worlds": {"w": {"origin": [0, 64, 0], "size": [size, size]}}}
     )
     room = PipesRoom("a-long-room-name", cfg.worlds["w"], Path("/nonexistent"))
-    board = generate(size, size, seed=1, unique=False)
+    board = generate(size, size, seed=1, params=GeneratorParams(unique=False))
     room.state = RoomState("a-long-room-name", board, puzzle_number=12345, moves=99999)
     room.play = PlayState(board)
     out = Console(width=width, record=True, color_system=None)

@@ -9,7 +9,7 @@ from PIL import Image
 
 from controller.maps.png import board_png, preview_image, preview_png
 from controller.puzzle.flow import compute_flow
-from controller.puzzle.generators import generate
+from controller.puzzle.generators import GeneratorParams, generate
 from controller.world.boardart import board_picture
 from controller.world.mapart import PICTURE_COUNT, SIZE, all_pictures, to_rgb
 from tests.world.test_mapart import PALETTE
@@ -59,7 +59,7 @@ def packed_rgb(rgb: np.ndarray) -> set[int]:
 
 
 def test_board_png_of_a_wide_board_stays_within_4096_pixels(tmp_path: Path) -> None:
-    board = generate(40, 3, seed=3, unique=False)
+    board = generate(40, 3, seed=3, params=GeneratorParams(unique=False))
     classes = compute_flow(board).classes
     out = board_png(tmp_path / "board.png", board, classes)
     with Image.open(out) as image:
