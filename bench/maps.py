@@ -20,8 +20,8 @@ import time
 from collections.abc import Callable
 from pathlib import Path
 
-from controller.world.mapart import PICTURE_COUNT, all_pictures, preview_image
-from controller.world.mapfiles import Layout, Target, install_pictures, map_path
+from controller.maps import Layout, Target, install_pictures, map_path, preview_image
+from controller.world.mapart import PICTURE_COUNT, all_pictures
 
 __all__ = ["timed", "main"]
 

@@ -17,7 +17,7 @@ import platform
 import statistics
 import time
 
-from controller.puzzle.generators import GENERATORS, generate
+from controller.puzzle.generators import GENERATORS, GeneratorParams, generate
 
 __all__ = ["time_one", "main"]
 
@@ -25,7 +25,7 @@ __all__ = ["time_one", "main"]
 def time_one(size: int, generator: str, seed: int, unique: bool) -> float:
     """Seconds to generate one board."""
     start = time.perf_counter()
-    generate(size, size, seed=seed, generator=generator, unique=unique)
+    generate(size, size, seed=seed, params=GeneratorParams(generator=generator, unique=unique))
     return time.perf_counter() - start
 
 

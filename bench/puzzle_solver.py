@@ -13,7 +13,7 @@ import random
 import statistics
 import time
 
-from controller.puzzle.generators import GENERATORS, generate
+from controller.puzzle.generators import GENERATORS, GeneratorParams, generate
 from controller.puzzle.model import DELTA, Board, shape_of_mask
 from controller.puzzle.solver import count_solutions, difficulty, make_unique
 
@@ -104,7 +104,7 @@ def main() -> None:
             ds: list[float] = []
             for seed in range(args.seeds):
                 t0 = time.perf_counter()
-                board = generate(size, size, seed=seed, generator=name)
+                board = generate(size, size, seed=seed, params=GeneratorParams(generator=name))
                 times.append(time.perf_counter() - t0)
                 ds.append(difficulty(board))
             print(

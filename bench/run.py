@@ -18,6 +18,7 @@ AREAS = [
     ("Puzzle engine: water flow and clicks", "bench.puzzle_flow"),
     ("Puzzle engine: generation", "bench.puzzle_generate"),
     ("Puzzle engine: solver and uniqueness", "bench.puzzle_solver"),
+    ("Paint puzzle: solver, hints, generators, nearest target", "bench.paint"),
     ("Sandbox server throughput", "bench.sandbox_throughput"),
     ("Sandbox game: commands and poll cost", "bench.sandbox_game"),
     ("Sandbox NBT library", "bench.nbt_speed"),

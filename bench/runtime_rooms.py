@@ -77,24 +77,28 @@ def commands_table(sizes: list[int]) -> str:
 
 
 def idle_cost_table() -> str:
+    """Server-side work of one idle poll (scan detection: no data pack in the sandbox world)."""
     rows = [
-        "| players near a 31×31 room | entities examined | NBT serializations |",
-        "|---|---|---|",
+        "| players on a 31×31 room | commands | entities examined | NBT serializations |",
+        "|---|---|---|---|",
     ]
     with Sandbox() as sb, tempfile.TemporaryDirectory() as tmp:
         d = _daemon(sb, Path(tmp), 31)
         d.start()
-        polls = d.poll_commands("main")
-        for players in (0, 1, 8):
+        d.poll("main")
+        for players in (0, 1, 4, 8):
             for k in range(players):
                 sb.join(f"P{k}", (3.5 + 3 * k, 101, 3.5 + 3 * k))
-            examined = serialized = 0
-            for c in polls:
-                sb.call(lambda g, c=c: g.execute(c))
-                cost = sb.call(lambda g: dict(g.last_cost))
-                examined += cost.get("entities_examined", 0)
-                serialized += cost.get("nbt_serializations", 0)
-            rows.append(f"| {players} | {examined} | {serialized} |")
+            d.detector("main").awake_until = 0.0
+            d.poll("main")  # wake up (or fall asleep)
+            sent, before = d.links["main"].sent, dict(sb.total_cost)
+            d.poll("main")
+            after = sb.total_cost
+            rows.append(
+                f"| {players} | {d.links['main'].sent - sent} "
+                f"| {after['entities_examined'] - before['entities_examined']} "
+                f"| {after['nbt_serializations'] - before['nbt_serializations']} |"
+            )
             for k in range(players):
                 sb.leave(f"P{k}")
         d.close()
@@ -112,12 +116,14 @@ def latency_table(size: int = 31, clicks: int = 40) -> str:
         done_at: list[float] = []
         original = room.handle_turn
 
-        def timed(link: object, i: int, j: int, value: int) -> None:
+        def timed(link: object, i: int, j: int, value: int) -> bool:
             t0 = time.perf_counter()
-            original(link, i, j, value)  # type: ignore[arg-type]
+            turned = original(link, i, j, value)  # type: ignore[arg-type]
             t1 = time.perf_counter()
-            detect.append(t1 - t0)
-            done_at.append(t1)
+            if turned:
+                detect.append(t1 - t0)
+                done_at.append(t1)
+            return turned
 
         room.handle_turn = timed  # type: ignore[method-assign]
         stop = threading.Event()

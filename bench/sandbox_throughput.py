@@ -1,7 +1,8 @@
 """Benchmark: simple RCON commands per second per connection through the sandbox server.
 
 A raw-socket client, in its own process like the real controller, sends one command and waits
-for its single reply packet before sending the next (as vanilla requires, vanilla.md §1.3).
+for its single reply packet before sending the next (as vanilla requires: docs/server-behaviour.md,
+"RCON: one read per packet").
 Runs against a trivial echo game (the server and main thread alone) and, when
 ``controller.sandbox.game`` exists, the real Game on ``time query gametime``; with one and with
 four connections in parallel. Each row is the median of ``--repeat`` runs. Prints a markdown

@@ -9,7 +9,6 @@ from __future__ import annotations
 import os
 import re
 import string
-import warnings
 from pathlib import Path
 from typing import Any, Literal
 
@@ -41,6 +40,9 @@ __all__ = [
     "load_config",
     "parse_config",
     "default_config_text",
+    "CONFIG_VERSION",
+    "config_candidates",
+    "weak_password",
 ]
 
 ROOM_NAME = re.compile(r"[a-z0-9_-]{1,32}")
@@ -48,12 +50,21 @@ JAVA_NAME = re.compile(r"[A-Za-z0-9_]{3,16}")
 BEDROCK_BASE = re.compile(r"[A-Za-z0-9_]{1,16}")
 NAME_PREFIX = re.compile(r"[.*!~+\-$%&=?^]{1,3}")
 RESOURCE_ID = re.compile(r"([a-z0-9_.-]{1,64}:)?[a-z0-9_./-]{1,128}")
+SOUND_ID = re.compile(r"[a-z0-9_.-]{1,64}:[a-z0-9_./-]{1,128}")
 WIN_PLACEHOLDERS = ("time", "moves", "room")
 MESSAGE_MAX = 256
 BUILD_MIN_Y = -64
 BUILD_MAX_Y = 319
 DEFAULT_MAP_ID_BASE = 1_000_000
 DEFAULT_CONFIG = Path("config/pipes.yaml")
+CONFIG_VERSION = 1
+MIN_PASSWORD_LENGTH = 12
+_WEAK_PASSWORDS = {"password", "changeme", "minecraft", "secret", "admin", "rcon"}
+
+
+def weak_password(password: str) -> bool:
+    """Shorter than 12 characters, or a well-known default (`password`, `minecraft`, …)."""
+    return len(password) < MIN_PASSWORD_LENGTH or password.lower() in _WEAK_PASSWORDS
 
 
 class _Model(BaseModel):
@@ -70,6 +81,7 @@ class ServerConfig(_Model):
     password: str | None = Field(None, repr=False)
     minecraft_version: str = "26.1"
     timeout: float = Field(5.0, gt=0, le=120)
+    detect: Literal["auto", "trigger", "scan"] = "auto"
 
     def resolve_password(self, name: str = "") -> str:
         """The password from the environment, a file or (discouraged) inline; never logged."""
@@ -125,7 +137,7 @@ class WinConfig(_Model):
     message: str = "The water flows! Solved in {time} with {moves} moves."
     sound: str = "minecraft:ui.toast.challenge_complete"
     next_puzzle_after_s: float = Field(10.0, ge=0, le=3600)
-    sidebar: bool = True
+    sidebar: bool = False
 
     @field_validator("message")
     @classmethod
@@ -152,6 +164,21 @@ class WinConfig(_Model):
         return value
 
 
+class SoundsConfig(_Model):
+    """Sounds the room plays itself (its frames are Silent); `null` turns one off."""
+
+    turn: str | None = "minecraft:entity.item_frame.rotate_item"
+    water: str | None = "minecraft:block.pointed_dripstone.drip_water"
+    hear_distance: float = Field(16.0, gt=0, le=128)
+
+    @field_validator("turn", "water")
+    @classmethod
+    def _sound_id(cls, value: str | None) -> str | None:
+        if value is not None and not SOUND_ID.fullmatch(value):
+            raise ValueError("must be a sound id like minecraft:block.note_block.bell")
+        return value
+
+
 class WorldConfig(_Model):
     """One puzzle room."""
 
@@ -170,9 +197,11 @@ class WorldConfig(_Model):
     clear_above: int = Field(3, ge=0, le=32)
     poll_interval_ms: int = Field(50, ge=10, le=10_000)
     poll_scope: Literal["near_players", "all"] = "near_players"
-    poll_reach: float = Field(8.0, gt=0, le=64)
+    poll_reach: float = Field(4.5, gt=0, le=64)
+    wake_distance: float = Field(48.0, ge=0, le=512)
     audit_interval_s: float = Field(300.0, ge=0)
     on_win: WinConfig = WinConfig()
+    sounds: SoundsConfig = SoundsConfig()
     name_prefixes: list[str] = Field(default_factory=lambda: [".", "*"])
     reset_by: list[str] = Field(default_factory=list)
 
@@ -242,11 +271,12 @@ class WorldConfig(_Model):
 class Config(_Model):
     """The whole file."""
 
-    version: int = 1
+    version: int = CONFIG_VERSION
     state_dir: str = "state"
     servers: dict[str, ServerConfig] = Field(default_factory=dict)
     worlds: dict[str, WorldConfig] = Field(default_factory=dict)
     path: str = Field("", exclude=True)
+    warnings: tuple[str, ...] = Field((), exclude=True)
 
     def world(self, name: str) -> WorldConfig:
         """A configured room; an unknown name is a usage error that lists the known ones."""
@@ -272,13 +302,6 @@ def _cross_checks(
     known_servers: set[str],
 ) -> list[str]:
     problems: list[str] = []
-    for name, server in servers.items():
-        if server.password and not (server.password_env or server.password_file):
-            warnings.warn(
-                f"servers.{name}.password: an inline password is readable by anyone who can "
-                "read the file; prefer password_env or password_file",
-                stacklevel=3,
-            )
     for name in raw_worlds:
         if not ROOM_NAME.fullmatch(str(name)):
             problems.append(f"worlds.{name}: room names must match [a-z0-9_-]{{1,32}}")
@@ -314,6 +337,23 @@ def _boxes_overlap(a: WorldConfig, b: WorldConfig) -> bool:
     return ax0 <= bx1 and bx0 <= ax1 and ay0 <= by1 and by0 <= ay1 and az0 <= bz1 and bz0 <= az1
 
 
+def _warnings(servers: dict[str, ServerConfig]) -> list[str]:
+    """One line per inline or weak password (the password itself is never shown)."""
+    out = []
+    for name, server in servers.items():
+        if server.password and not (server.password_env or server.password_file):
+            out.append(
+                f"servers.{name}.password: an inline password is readable by anyone who can "
+                "read the file; prefer password_env or password_file"
+            )
+            if weak_password(server.password):
+                out.append(
+                    f"servers.{name}.password: weak password (fewer than {MIN_PASSWORD_LENGTH} "
+                    "characters or a common word); use a long random one"
+                )
+    return out
+
+
 def _errors(exc: ValidationError, prefix: str) -> list[str]:
     out = []
     for err in exc.errors():
@@ -324,11 +364,23 @@ def _errors(exc: ValidationError, prefix: str) -> list[str]:
 
 def parse_config(data: Any, path: str = "") -> Config:
     """Validate a loaded YAML document; raise ConfigError listing every problem."""
+    expected = (
+        f"expected `version: {CONFIG_VERSION}` with `servers:` and `worlds:` sections "
+        "(`pipesctl init` writes a commented example)"
+    )
     if data is None:
-        data = {}
+        raise ConfigError([f"(top level): the file is empty; {expected}"], path)
     if not isinstance(data, dict):
-        raise ConfigError(["(top level): must be a mapping"], path)
+        raise ConfigError([f"(top level): must be a mapping; {expected}"], path)
     problems: list[str] = []
+    version = data.get("version", CONFIG_VERSION)
+    if type(version) is not int or version != CONFIG_VERSION:
+        problems.append(
+            f"version: {version!r} is not a configuration version this pipesctl reads "
+            f"(it reads version {CONFIG_VERSION})"
+        )
+    if not data.get("servers") and not data.get("worlds"):
+        problems.append(f"(top level): no servers and no worlds are configured; {expected}")
     sections: dict[str, dict[str, Any]] = {}
     for section in ("servers", "worlds"):
         raw = data.get(section) or {}
@@ -348,7 +400,7 @@ def parse_config(data: Any, path: str = "") -> Config:
             worlds[str(name)] = WorldConfig.model_validate(raw or {})
         except ValidationError as exc:
             problems += _errors(exc, f"worlds.{name}")
-    rest = {k: v for k, v in data.items() if k not in ("servers", "worlds")}
+    rest = {k: v for k, v in data.items() if k not in ("servers", "worlds", "version")}
     try:
         top = Config.model_validate({**rest, "path": path})
     except ValidationError as exc:
@@ -358,17 +410,56 @@ def parse_config(data: Any, path: str = "") -> Config:
     problems += _cross_checks(servers, worlds, sections["worlds"], known)
     if problems or top is None:
         raise ConfigError(problems, path)
-    return top.model_copy(update={"servers": servers, "worlds": worlds})
+    servers = _env_overrides(servers)
+    return top.model_copy(
+        update={"servers": servers, "worlds": worlds, "warnings": tuple(_warnings(servers))}
+    )
+
+
+def _env_name(server: str) -> str:
+    return re.sub(r"[^A-Z0-9]", "_", server.upper())
+
+
+def _env_overrides(servers: dict[str, ServerConfig]) -> dict[str, ServerConfig]:
+    """`PIPESCTL_<SERVER>_HOST`/`_PORT` per server; `PIPESCTL_HOST`/`_PORT` when there is only
+    one server. The environment wins over the file."""
+    out = {}
+    for name, server in servers.items():
+        update: dict[str, Any] = {}
+        for key in ("host", "port"):
+            names = [f"PIPESCTL_{_env_name(name)}_{key.upper()}"]
+            if len(servers) == 1:
+                names.append(f"PIPESCTL_{key.upper()}")
+            value = next((os.environ[n] for n in names if os.environ.get(n)), None)
+            if value is None:
+                continue
+            if key == "port":
+                if not value.isdigit() or not 1 <= int(value) <= 65535:
+                    raise ConfigError([f"${names[0]} or ${names[-1]}: port must be 1..65535"])
+                update[key] = int(value)
+            else:
+                update[key] = value
+        out[name] = server.model_copy(update=update) if update else server
+    return out
+
+
+def config_candidates() -> list[Path]:
+    """Where the configuration is looked for when neither `--config` nor `$PIPESCTL_CONFIG`
+    names it: `./config/pipes.yaml`, `$XDG_CONFIG_HOME/pipesctl/pipes.yaml`
+    (`~/.config` by default), `/etc/pipesctl/pipes.yaml`."""
+    xdg = os.environ.get("XDG_CONFIG_HOME") or str(Path.home() / ".config")
+    return [DEFAULT_CONFIG, Path(xdg) / "pipesctl" / "pipes.yaml", Path("/etc/pipesctl/pipes.yaml")]
 
 
 def locate_config(explicit: str | os.PathLike[str] | None = None) -> Path:
-    """`--config PATH`, then `$PIPESCTL_CONFIG`, then `./config/pipes.yaml`."""
+    """`--config PATH`, then `$PIPESCTL_CONFIG`, then the first existing file of
+    `config_candidates()` (`./config/pipes.yaml` when none exists)."""
     if explicit:
         return Path(explicit)
     env = os.environ.get("PIPESCTL_CONFIG")
     if env:
         return Path(env)
-    return DEFAULT_CONFIG
+    return next((p for p in config_candidates() if p.is_file()), DEFAULT_CONFIG)
 
 
 def load_config(explicit: str | os.PathLike[str] | None = None) -> Config:
@@ -377,8 +468,14 @@ def load_config(explicit: str | os.PathLike[str] | None = None) -> Config:
     try:
         text = path.read_text(encoding="utf-8")
     except FileNotFoundError:
+        looked = (
+            ""
+            if explicit or os.environ.get("PIPESCTL_CONFIG")
+            else (" (looked in " + ", ".join(str(p) for p in config_candidates()) + ")")
+        )
         raise ConfigError(
-            [f"{path}: no such file (run `pipesctl init` to write a commented one)"], str(path)
+            [f"{path}: no such file{looked}; run `pipesctl init` to write a commented one"],
+            str(path),
         ) from None
     except OSError as exc:
         raise ConfigError([f"{path}: cannot read ({exc.strerror})"], str(path)) from None

@@ -7,10 +7,12 @@ from pathlib import Path
 import pytest
 
 from controller.config import (
+    config_candidates,
     default_config_text,
     load_config,
     locate_config,
     parse_config,
+    weak_password,
 )
 from controller.errors import ConfigError, ExitCode
 
@@ -26,8 +28,9 @@ def _cfg(**worlds: dict[str, object]) -> dict[str, object]:
 
 
 def test_shipped_config_is_the_init_template_and_valid() -> None:
-    assert (ROOT / "config" / "pipes.yaml").read_text() == default_config_text()
-    cfg = load_config(ROOT / "config" / "pipes.yaml")
+    example = ROOT / "config" / "pipes.example.yaml"
+    assert example.read_text() == default_config_text()
+    cfg = load_config(example)
     lobby = cfg.worlds["lobby"]
     assert (lobby.width, lobby.height) == (15, 15)
     assert lobby.poll_interval_ms == 50 and lobby.poll_scope == "near_players"
@@ -99,10 +102,78 @@ def test_missing_file_suggests_init(tmp_path: Path) -> None:
 def test_lookup_order(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.chdir(tmp_path)
     monkeypatch.delenv("PIPESCTL_CONFIG", raising=False)
+    monkeypatch.setenv("XDG_CONFIG_HOME", str(tmp_path / "xdg"))
+    assert config_candidates() == [
+        Path("config/pipes.yaml"),
+        tmp_path / "xdg" / "pipesctl" / "pipes.yaml",
+        Path("/etc/pipesctl/pipes.yaml"),
+    ]
+    assert locate_config() == Path("config/pipes.yaml")  # nothing exists: the first
+    xdg = tmp_path / "xdg" / "pipesctl" / "pipes.yaml"
+    xdg.parent.mkdir(parents=True)
+    xdg.write_text("")
+    assert locate_config() == xdg
+    (tmp_path / "config").mkdir()
+    (tmp_path / "config" / "pipes.yaml").write_text("")
     assert locate_config() == Path("config/pipes.yaml")
     monkeypatch.setenv("PIPESCTL_CONFIG", "/etc/x.yaml")
     assert locate_config() == Path("/etc/x.yaml")
     assert locate_config("given.yaml") == Path("given.yaml")
+
+
+def test_missing_file_names_every_place_looked(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.delenv("PIPESCTL_CONFIG", raising=False)
+    monkeypatch.setenv("XDG_CONFIG_HOME", str(tmp_path / "xdg"))
+    with pytest.raises(ConfigError) as info:
+        load_config()
+    assert info.value.problems == [
+        f"config/pipes.yaml: no such file (looked in config/pipes.yaml, "
+        f"{tmp_path}/xdg/pipesctl/pipes.yaml, /etc/pipesctl/pipes.yaml); "
+        "run `pipesctl init` to write a commented one"
+    ]
+
+
+@pytest.mark.parametrize(
+    ("text", "problem"),
+    [
+        ("", "(top level): the file is empty; expected `version: 1`"),
+        ("# only comments\n", "(top level): the file is empty; expected `version: 1`"),
+        ("version: 1\n", "(top level): no servers and no worlds are configured; expected"),
+        ("version: 7\nservers: {a: {}}\n", "version: 7 is not a configuration version"),
+        ("version: '1'\nservers: {a: {}}\n", "version: '1' is not a configuration version"),
+        ("[1, 2]\n", "(top level): must be a mapping; expected `version: 1`"),
+    ],
+)
+def test_empty_and_unknown_version_configs_are_errors(
+    text: str, problem: str, tmp_path: Path
+) -> None:
+    path = tmp_path / "pipes.yaml"
+    path.write_text(text)
+    with pytest.raises(ConfigError) as info:
+        load_config(path)
+    assert any(p.startswith(problem) for p in info.value.problems), info.value.problems
+    assert info.value.exit_code == ExitCode.CONFIG
+
+
+def test_environment_twins_for_host_and_port(monkeypatch: pytest.MonkeyPatch) -> None:
+    one = {"servers": {"main": {"password_env": "X"}}}
+    monkeypatch.setenv("PIPESCTL_HOST", "10.0.0.5")
+    monkeypatch.setenv("PIPESCTL_PORT", "25580")
+    server = parse_config(one).servers["main"]
+    assert (server.host, server.port) == ("10.0.0.5", 25580)
+    monkeypatch.setenv("PIPESCTL_MAIN_PORT", "25590")  # the per-server name wins
+    assert parse_config(one).servers["main"].port == 25590
+    two = {"servers": {"main": {}, "build-2": {}}}
+    cfg = parse_config(two)  # PIPESCTL_HOST is ambiguous with two servers: ignored
+    assert cfg.servers["build-2"].host == "127.0.0.1" and cfg.servers["main"].port == 25590
+    monkeypatch.setenv("PIPESCTL_BUILD_2_HOST", "mc2")
+    assert parse_config(two).servers["build-2"].host == "mc2"
+    monkeypatch.setenv("PIPESCTL_MAIN_PORT", "http")
+    with pytest.raises(ConfigError, match="PIPESCTL_MAIN_PORT"):
+        parse_config(two)
 
 
 def test_password_sources(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
@@ -120,8 +191,21 @@ def test_password_sources(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> No
 
 
 def test_inline_password_works_but_warns_and_never_shows() -> None:
-    with pytest.warns(UserWarning, match="inline password"):
-        cfg = parse_config({"servers": {"a": {"password": "hunter22"}}})
+    cfg = parse_config({"servers": {"a": {"password": "hunter22"}}})
+    assert cfg.warnings == (
+        "servers.a.password: an inline password is readable by anyone who can read the file; "
+        "prefer password_env or password_file",
+        "servers.a.password: weak password (fewer than 12 characters or a common word); "
+        "use a long random one",
+    )
     server = cfg.servers["a"]
     assert server.resolve_password() == "hunter22"
     assert "hunter22" not in repr(server) and "hunter22" not in repr(cfg)
+    assert "hunter22" not in " ".join(cfg.warnings)
+    strong = parse_config({"servers": {"a": {"password": "k3v9-Qz81-xx0p-Lm2w"}}})
+    assert len(strong.warnings) == 1
+
+
+def test_weak_password() -> None:
+    assert weak_password("password") and weak_password("short")
+    assert weak_password("Minecraft") and not weak_password("k3v9-Qz81-xx0p-Lm2w")

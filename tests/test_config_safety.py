@@ -88,7 +88,10 @@ def test_state_dir_is_relative_to_the_config_file(
 ) -> None:
     folder = tmp_path / "etc"
     folder.mkdir()
-    (folder / "pipes.yaml").write_text("state_dir: state\nservers: {}\nworlds: {}\n")
+    (folder / "pipes.yaml").write_text(
+        "version: 1\nstate_dir: state\nservers:\n  main: {password: long-random-secret-42}\n"
+        "worlds:\n  lobby: {origin: [0, 100, 0]}\n"
+    )
     elsewhere = tmp_path / "elsewhere"
     elsewhere.mkdir()
     monkeypatch.chdir(elsewhere)

@@ -13,7 +13,7 @@ from tests.grammar import CHECKER, assert_valid_commands, grammar_errors, mecha_
 U = "00000001-fffe-0003-0000-000400000005"
 ITEM = '{id:"minecraft:filled_map",count:1,components:{"minecraft:map_id":1000005}}'
 AREA = "@a[x=-20,y=60,z=-20,dx=40,dy=10,dz=40]"
-# Every line of notes/command-forms.md in a concrete form (room "lobby").
+# Every command form of controller/world/commands.py in a concrete form (room "lobby").
 GOOD = [
     "list",
     "forceload add -16 -16 31 31",

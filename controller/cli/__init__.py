@@ -7,7 +7,7 @@ from typing import Annotated
 import typer
 
 from controller import __version__
-from controller.cli import admin, maps, puzzle, rooms, sandbox
+from controller.cli import admin, doctor, maps, puzzle, rooms, sandbox
 
 __all__ = ["app", "main"]
 
@@ -17,6 +17,7 @@ app = typer.Typer(
     no_args_is_help=True,
     pretty_exceptions_show_locals=False,
     add_completion=False,
+    rich_markup_mode=None,
 )
 
 
@@ -40,8 +41,12 @@ def root(
 
 rooms.register(app)
 admin.register(app)
+doctor.register(app)
 app.add_typer(puzzle.app, name="puzzle")
 app.add_typer(maps.app, name="maps")
+app.command("install", help="Write the map pictures and the data pack into a world folder.")(
+    maps.install
+)
 sandbox.register(app)
 
 

@@ -6,42 +6,53 @@ Each parses its arguments, calls one runtime function and renders the answer.
 from __future__ import annotations
 
 import json
+import os
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated
 
 import typer
 
-from controller.cli.common import ConfigOpt, WorldOpt, YesOpt, fail, guarded
-from controller.cli.ui import board_text, console
-from controller.config import ServerConfig, default_config_text, load_config, locate_config
+from controller.cli.common import (
+    ConfigOpt,
+    SeedOpt,
+    WorldOpt,
+    YesOpt,
+    connect,
+    fail,
+    guarded,
+    load,
+)
 from controller.errors import ExitCode, UsageError
 
 if TYPE_CHECKING:
-    from controller.runtime.link import CommandClient
     from controller.runtime.requests import Request, Response
 
 __all__ = ["register"]
 
 
-def _connect(name: str, server: ServerConfig) -> CommandClient:
-    from controller.runtime.connect import connect_server
-
-    return connect_server(name, server)
-
-
 def _carry_out(config: Path | None, world: str, request: Request) -> tuple[Response | None, bool]:
     from controller.runtime.admin import carry_out
 
-    outcome = carry_out(load_config(config), world, request, connect=_connect)
+    outcome = carry_out(load(config), world, request, connect=connect)
     return outcome.response, outcome.by_daemon
+
+
+def init_target(explicit: Path | None) -> Path:
+    """Where `init` writes: `--config`, else `$PIPESCTL_CONFIG`, else `./config/pipes.yaml`."""
+    from controller.config import DEFAULT_CONFIG
+
+    return explicit or Path(os.environ.get("PIPESCTL_CONFIG") or DEFAULT_CONFIG)
 
 
 def init(
     config: ConfigOpt = None,
     force: Annotated[bool, typer.Option("--force", help="Overwrite an existing file.")] = False,
 ) -> None:
-    """Write a commented configuration with a `lobby` room and safe defaults."""
-    path = locate_config(config)
+    """Write a commented configuration with a `lobby` room and safe defaults (to --config,
+    else $PIPESCTL_CONFIG, else ./config/pipes.yaml)."""
+    from controller.config import default_config_text
+
+    path = init_target(config)
     if path.exists() and not force:
         raise fail(f"{path} exists; use --force to overwrite it", ExitCode.USAGE)
     path.parent.mkdir(parents=True, exist_ok=True)
@@ -51,7 +62,9 @@ def init(
 
 
 def status(
-    world: Annotated[list[str] | None, typer.Option("--world", "-w", help="Room name.")] = None,
+    world: Annotated[
+        list[str] | None, typer.Option("--world", "-w", metavar="NAME", help="Room name.")
+    ] = None,
     config: ConfigOpt = None,
     as_json: Annotated[bool, typer.Option("--json", help="Machine-readable output.")] = False,
 ) -> None:
@@ -59,8 +72,8 @@ def status(
     (4 unreachable, 5 password refused, 1 otherwise unhealthy)."""
     from controller.runtime.status import room_health
 
-    cfg = load_config(config)
-    rooms = [room_health(cfg, name, _connect) for name in (world or list(cfg.worlds))]
+    cfg = load(config)
+    rooms = [room_health(cfg, name, connect) for name in (world or list(cfg.worlds))]
     if as_json:
         typer.echo(json.dumps({"rooms": [r.to_json() for r in rooms]}, indent=2))
     else:
@@ -75,9 +88,13 @@ def status(
                     f"  running {int((r.running_s or 0) // 60)} min  solves {r.solves}"
                     + (f" (last {last['seconds']:.0f} s, {last['moves']} moves)" if last else "")
                 )
+            elif r.state_error:
+                line += "  state unreadable"
             else:
                 line += "  not built"
             typer.echo(line)
+            if r.state_error:
+                typer.echo(f"  {r.state_error}")
     worst = max((r.exit_code for r in rooms), default=ExitCode.OK)
     if worst != ExitCode.OK:
         raise typer.Exit(int(worst))
@@ -87,19 +104,20 @@ def show(
     world: WorldOpt,
     config: ConfigOpt = None,
     png: Annotated[
-        Path | None, typer.Option("--png", help="Write the board as map pictures.")
+        Path | None, typer.Option("--png", metavar="FILE", help="Write the board as map pictures.")
     ] = None,
 ) -> None:
     """The live board read back from the server, as unicode pipes (or a PNG of the pictures)."""
+    from controller.cli.ui import board_text, console
     from controller.puzzle.flow import compute_flow
     from controller.runtime.requests import Rotations, ShowRequest
     from controller.runtime.state import RoomState, state_path
 
-    cfg = load_config(config)
+    cfg = load(config)
     cfg.world(world)
     state = RoomState.load(state_path(Path(cfg.state_dir), world))
     if state is None:
-        raise fail(f"room {world} has no state yet; run `pipesctl start --world {world}`")
+        raise fail(f"room {world} has no state yet; run `pipesctl start -w {world}`")
     answer, _ = _carry_out(config, world, ShowRequest())
     board = state.board.copy()
     if isinstance(answer, Rotations):
@@ -108,7 +126,7 @@ def show(
                 board.rotations[idx] = value % 4
     flow = compute_flow(board)
     if png is not None:
-        from controller.world.boardart import board_png
+        from controller.maps.png import board_png
 
         board_png(png, board, flow.classes)
         typer.echo(f"wrote {png}")
@@ -119,15 +137,12 @@ def show(
 
 
 def reset(
-    world: WorldOpt,
-    seed: Annotated[int | None, typer.Option(help="Seed of the new puzzle.")] = None,
-    config: ConfigOpt = None,
-    yes: YesOpt = False,
+    world: WorldOpt, seed: SeedOpt = None, config: ConfigOpt = None, yes: YesOpt = False
 ) -> None:
     """A new puzzle in place."""
     from controller.runtime.requests import ResetDone, ResetRequest
 
-    load_config(config).world(world)
+    load(config).world(world)
     if not yes:
         typer.confirm(f"Replace the puzzle in room {world}?", abort=True)
     answer, by_daemon = _carry_out(config, world, ResetRequest(seed))
@@ -137,61 +152,87 @@ def reset(
         typer.echo(f"{world}: new puzzle #{answer.puzzle}")
 
 
-def repair(world: WorldOpt, config: ConfigOpt = None) -> None:
+def repair(
+    world: WorldOpt,
+    config: ConfigOpt = None,
+    from_world: Annotated[
+        bool,
+        typer.Option(
+            "--from-world", help="Rebuild a broken state file from the frames in the world."
+        ),
+    ] = False,
+    reset_state: Annotated[
+        bool,
+        typer.Option("--reset", help="Archive the state file and build a new puzzle."),
+    ] = False,
+) -> None:
     """Rebuild whatever in the world differs from the saved state; report what was fixed."""
-    from controller.runtime.requests import RepairDone, RepairRequest
+    from controller.runtime.admin import RepairMode, repair_room
 
-    answer, _ = _carry_out(config, world, RepairRequest())
-    if not isinstance(answer, RepairDone):
-        raise fail(f"room {world}: no answer to the repair request")
-    typer.echo(f"{world}: {answer.repairs.describe()}")
+    if from_world and reset_state:
+        raise UsageError("--from-world and --reset exclude each other")
+    mode: RepairMode = "from_world" if from_world else "reset" if reset_state else "reconcile"
+    repairs = repair_room(load(config), world, mode, connect=connect)
+    typer.echo(f"{world}: {repairs.describe()}")
 
 
 def remove(world: WorldOpt, config: ConfigOpt = None, yes: YesOpt = False) -> None:
-    """Clear the room's blocks and frames, release its chunks, archive its state."""
+    """Clear the room's blocks and frames, its scores, release its chunks, archive its state."""
     from controller.runtime.admin import ensure_not_running, remove_room
 
-    cfg = load_config(config)
+    cfg = load(config)
     ensure_not_running(cfg, world)
     if not yes:
         typer.confirm(f"Remove room {world} from the world?", abort=True)
-    archived = remove_room(cfg, world, connect=_connect)
+    archived = remove_room(cfg, world, connect=connect)
     typer.echo(f"{world}: removed" + (f"; state archived to {archived}" if archived else ""))
 
 
 def hint(world: WorldOpt, config: ConfigOpt = None) -> None:
-    """Tell the players near the room one tile to turn."""
+    """Tell the players near the room one tile to turn (tiles are numbered column, row from 1
+    at the north-west corner, as the players see them)."""
     from controller.runtime.requests import HintGiven, HintRequest
 
     answer, by_daemon = _carry_out(config, world, HintRequest())
     if by_daemon:
         typer.echo("hint: carried out by the running daemon")
-    if isinstance(answer, HintGiven):
-        if answer.tile is None:
-            typer.echo("solved: no hint")
-        else:
-            i, j = answer.tile
-            typer.echo(
-                f"hint sent: column {i + 1}, row {j + 1}: turn it {answer.clicks} time(s) "
-                f"to rotation {answer.rotation}"
-            )
+    if not isinstance(answer, HintGiven):
+        raise fail(f"room {world}: no answer to the hint request")
+    if answer.tile is None:
+        typer.echo(f"{world}: solved, no hint to give")
+        return
+    i, j = answer.tile
+    what = (
+        f"column {i + 1}, row {j + 1}: turn it {answer.clicks} time(s) "
+        f"to rotation {answer.rotation}"
+    )
+    if answer.heard:
+        typer.echo(f"{world}: hint sent: {what}")
+    else:
+        typer.echo(f"{world}: no player near the room, nobody saw the hint ({what})")
 
 
 def rcon(
-    command: Annotated[str, typer.Argument(help="The command to send.")],
-    server: Annotated[str | None, typer.Option(help="Server name (default: the first).")] = None,
+    command: Annotated[
+        list[str], typer.Argument(metavar="COMMAND...", help="The command (words are joined).")
+    ],
+    server: Annotated[
+        str | None,
+        typer.Option("--server", metavar="NAME", help="Server name (default: the first)."),
+    ] = None,
     config: ConfigOpt = None,
 ) -> None:
-    """Send one command with the configured credentials and print the reply."""
+    """Send one command with the configured credentials and print the reply
+    (`pipesctl rcon say hi there`, like rcon-cli)."""
     from controller.runtime.admin import send_one
 
-    cfg = load_config(config)
+    cfg = load(config)
     if not cfg.servers:
         raise fail("no servers configured", ExitCode.CONFIG)
     name = server or next(iter(cfg.servers))
     if name not in cfg.servers:
         raise UsageError(f"--server {name}: no such server (known: {', '.join(cfg.servers)})")
-    reply, busy = send_one(cfg, name, command, connect=_connect)
+    reply, busy = send_one(cfg, name, " ".join(command), connect=connect)
     if busy:
         typer.echo(
             f"warning: a daemon runs {', '.join(busy)} on this server; on vanilla all RCON "

@@ -1,26 +1,74 @@
-"""What every command shares: error → exit code mapping, logging setup."""
+"""What every command shares: options, error → exit code mapping, configuration loading with
+its warnings, the RCON connection, logging setup."""
 
 from __future__ import annotations
 
 import functools
+import json
 import logging
 import sys
-from collections.abc import Callable
+import time
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from enum import StrEnum
 from pathlib import Path
-from typing import Annotated, ParamSpec, TypeVar
+from typing import TYPE_CHECKING, Annotated, Any, ParamSpec, TypeVar
 
 import typer
 
 from controller.errors import ExitCode, PipesError
 
-__all__ = ["guarded", "setup_logging", "fail", "ConfigOpt", "WorldOpt", "YesOpt", "LogOpt"]
+if TYPE_CHECKING:
+    from controller.config import Config, ServerConfig
+    from controller.runtime.link import CommandClient
+
+__all__ = [
+    "guarded",
+    "logging_to_stderr",
+    "fail",
+    "warn",
+    "load",
+    "connect",
+    "ConfigOpt",
+    "WorldOpt",
+    "YesOpt",
+    "SeedOpt",
+    "LogOpt",
+    "LogFormatOpt",
+    "LogLevel",
+    "LogFormat",
+]
+
+
+class LogLevel(StrEnum):
+    """`--log-level` choices."""
+
+    debug = "debug"
+    info = "info"
+    warning = "warning"
+    error = "error"
+
+
+class LogFormat(StrEnum):
+    """`--log-format` choices: human lines, or JSON lines for log shippers."""
+
+    text = "text"
+    json = "json"
+
 
 ConfigOpt = Annotated[
-    Path | None, typer.Option("--config", "-c", help="Configuration file (default: lookup).")
+    Path | None,
+    typer.Option("--config", "-c", metavar="FILE", help="Configuration file (default: lookup)."),
 ]
-WorldOpt = Annotated[str, typer.Option("--world", "-w", help="Room name.")]
+WorldOpt = Annotated[str, typer.Option("--world", "-w", metavar="NAME", help="Room name.")]
 YesOpt = Annotated[bool, typer.Option("--yes", "-y", help="Do not ask for confirmation.")]
-LogOpt = Annotated[str, typer.Option("--log-level", help="debug, info, warning or error.")]
+SeedOpt = Annotated[
+    int | None, typer.Option("--seed", "-s", metavar="INT", help="Seed of the puzzle.")
+]
+LogOpt = Annotated[LogLevel, typer.Option("--log-level", help="How much to log.")]
+LogFormatOpt = Annotated[
+    LogFormat, typer.Option("--log-format", help="text, or JSON lines for log shippers.")
+]
 
 P = ParamSpec("P")
 R = TypeVar("R")
@@ -30,6 +78,11 @@ def fail(message: str, code: ExitCode = ExitCode.ERROR) -> typer.Exit:
     """Print `error: message` to stderr and return the Exit to raise."""
     typer.echo(f"error: {message}", err=True)
     return typer.Exit(int(code))
+
+
+def warn(message: str) -> None:
+    """Print `warning: message` to stderr."""
+    typer.echo(f"warning: {message}", err=True)
 
 
 def guarded(fn: Callable[P, R]) -> Callable[P, R]:
@@ -42,9 +95,38 @@ def guarded(fn: Callable[P, R]) -> Callable[P, R]:
         except PipesError as exc:
             raise fail(str(exc), exc.exit_code) from None
         except KeyboardInterrupt:
+            typer.echo("interrupted", err=True)
             raise typer.Exit(int(ExitCode.INTERRUPTED)) from None
 
     return wrapper
+
+
+def load(config: Path | None) -> Config:
+    """Find, read and validate the configuration; print its warnings (one line each)."""
+    from controller.config import load_config
+
+    cfg = load_config(config)
+    for message in cfg.warnings:
+        warn(message)
+    return cfg
+
+
+_warned: set[str] = set()
+
+
+def connect(name: str, server: ServerConfig) -> CommandClient:
+    """Open the RCON connection of a configured server, warning once about a weak password."""
+    from controller.config import weak_password
+    from controller.runtime.connect import connect_server
+
+    if name not in _warned and not server.password:
+        _warned.add(name)
+        if weak_password(server.resolve_password(name)):
+            warn(
+                f"servers.{name}: weak RCON password (fewer than 12 characters or a common "
+                "word); use a long random one"
+            )
+    return connect_server(name, server)
 
 
 class _StderrHandler(logging.Handler):
@@ -57,11 +139,48 @@ class _StderrHandler(logging.Handler):
             self.handleError(record)
 
 
-def setup_logging(level: str) -> None:
-    """Log to stderr at the given level (never the RCON password: nothing logs it)."""
-    numeric = getattr(logging, level.upper(), None)
-    if not isinstance(numeric, int):
-        raise typer.BadParameter(f"unknown log level {level!r}", param_hint="--log-level")
+class JsonFormatter(logging.Formatter):
+    """One JSON object per line: time, level, logger, message, and `room`/`server` when the
+    record carries them (`log.info(..., extra={"room": name})`)."""
+
+    def format(self, record: logging.LogRecord) -> str:
+        """The record as one JSON line."""
+        out: dict[str, Any] = {
+            "time": time.strftime("%Y-%m-%dT%H:%M:%S", time.gmtime(record.created))
+            + f".{int(record.msecs):03d}Z",
+            "level": record.levelname.lower(),
+            "logger": record.name,
+            "message": record.getMessage(),
+        }
+        for key in ("room", "server"):
+            value = getattr(record, key, None)
+            if value is not None:
+                out[key] = value
+        if record.exc_info:
+            out["error"] = self.formatException(record.exc_info)
+        return json.dumps(out, ensure_ascii=False)
+
+
+@contextmanager
+def logging_to_stderr(
+    level: LogLevel | str, fmt: LogFormat | str = LogFormat.text
+) -> Iterator[None]:
+    """Log pipesctl's records to stderr while the command runs, then take the handler away
+    again (so nothing leaks into the next command run in the same process, e.g. in tests)."""
+    numeric = getattr(logging, str(getattr(level, "value", level)).upper())
     handler = _StderrHandler()
-    handler.setFormatter(logging.Formatter("%(asctime)s %(levelname)s %(name)s: %(message)s"))
-    logging.basicConfig(level=numeric, handlers=[handler], force=True)
+    if str(getattr(fmt, "value", fmt)) == "json":
+        handler.setFormatter(JsonFormatter())
+    else:
+        handler.setFormatter(logging.Formatter("%(asctime)s %(levelname)s %(name)s: %(message)s"))
+    logger = logging.getLogger("controller")
+    old_level, old_propagate = logger.level, logger.propagate
+    logger.addHandler(handler)
+    logger.setLevel(numeric)
+    logger.propagate = False
+    try:
+        yield
+    finally:
+        logger.removeHandler(handler)
+        logger.setLevel(old_level)
+        logger.propagate = old_propagate

@@ -1,4 +1,8 @@
-"""`pipesctl maps`: install the pipe pictures into a world, preview them, export them."""
+"""`pipesctl maps`: install the pipe pictures into a world, preview them, export them.
+
+numpy, nbtlib and PIL load inside the commands (``controller.maps``), not at import, so that
+``pipesctl --help`` stays quick.
+"""
 
 from __future__ import annotations
 
@@ -6,13 +10,16 @@ from collections import Counter
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
-from typing import Annotated
+from typing import TYPE_CHECKING, Annotated
 
 import typer
 
 from controller.cli.common import fail
 from controller.errors import PipesError, UsageError
-from controller.world import mapart, mapfiles
+from controller.world.mapids import DEFAULT_MAP_ID_BASE, PICTURE_COUNT
+
+if TYPE_CHECKING:
+    from controller.maps import PlanItem, Target
 
 __all__ = ["app", "CACHE_WARNING", "DEFAULT_VERSION"]
 
@@ -36,7 +43,7 @@ BaseOpt = Annotated[
     int | None,
     typer.Option(
         "--base",
-        help=f"First map id (default: the world's map_id_base, else {mapart.DEFAULT_MAP_ID_BASE}).",
+        help=f"First map id (default: the world's map_id_base, else {DEFAULT_MAP_ID_BASE}).",
     ),
 ]
 WorldOpt = Annotated[
@@ -59,6 +66,46 @@ DataVersionOpt = Annotated[
 ForceOpt = Annotated[
     bool, typer.Option("--force", help="Replace map files at these ids that show other pictures.")
 ]
+PackOpt = Annotated[
+    bool,
+    typer.Option(
+        "--pack/--no-pack",
+        help="Also write the companion data pack (datapacks/pipesctl) that detects turns.",
+    ),
+]
+
+
+def _reach(world: str | None, config: Path | None) -> float:
+    """The reach the data pack marks frames within: the room's poll_reach, else the default."""
+    from controller.world.datapack import DatapackConfig
+
+    if world is None:
+        return DatapackConfig().reach
+    from controller.config import load_config
+
+    return load_config(config).world(world).poll_reach
+
+
+def _pack_files(version: str, reach: float) -> dict[str, bytes]:
+    """The data pack's files, or a usage error before anything is written."""
+    from controller.world.datapack import DatapackConfig, build
+
+    try:
+        return build(version, DatapackConfig(reach=reach))
+    except ValueError as exc:
+        raise UsageError(f"data pack: {exc}; use --no-pack to skip it") from None
+
+
+def _write_pack(root: Path, files: dict[str, bytes]) -> None:
+    from controller.maps.datapack import PACK_FOLDER, install_pack
+
+    folder = root / "datapacks" / PACK_FOLDER
+    done = install_pack(folder, files)
+    changed = [item for item in done if item.action != "unchanged"]
+    typer.echo(
+        f"data pack {folder} (file/{PACK_FOLDER}): "
+        + (f"{len(changed)} file(s) written or removed" if changed else "unchanged")
+    )
 
 
 @contextmanager
@@ -90,17 +137,20 @@ def _settings(
         if version is None and server is not None:
             version = server.minecraft_version
     if base is None:
-        base = mapart.DEFAULT_MAP_ID_BASE
-    if not 0 <= base <= MAX_MAP_ID - (mapart.PICTURE_COUNT - 1):
-        raise UsageError(f"--base must be 0..{MAX_MAP_ID - mapart.PICTURE_COUNT + 1}, got {base}")
+        base = DEFAULT_MAP_ID_BASE
+    if not 0 <= base <= MAX_MAP_ID - (PICTURE_COUNT - 1):
+        raise UsageError(f"--base must be 0..{MAX_MAP_ID - PICTURE_COUNT + 1}, got {base}")
     return base, version or DEFAULT_VERSION
 
 
-def _write(root: Path, base: int, target: mapfiles.Target, force: bool) -> list[mapfiles.PlanItem]:
-    plan = mapfiles.install_pictures(root, mapart.all_pictures(base), target, force=force)
+def _write(root: Path, base: int, target: Target, force: bool) -> list[PlanItem]:
+    from controller.maps.install import install_pictures
+    from controller.world.mapart import all_pictures
+
+    plan = install_pictures(root, all_pictures(base), target, force=force)
     counts = Counter(item.action for item in plan)
     summary = ", ".join(f"{n} {action}" for action, n in sorted(counts.items()))
-    last = base + mapart.PICTURE_COUNT - 1
+    last = base + PICTURE_COUNT - 1
     typer.echo(f"map ids {base}..{last} ({target.reason}; layout {target.layout.value})")
     typer.echo(f"  {summary}")
     for item in plan:
@@ -120,18 +170,24 @@ def install(
     version: VersionOpt = None,
     data_version: DataVersionOpt = None,
     force: ForceOpt = False,
+    pack: PackOpt = True,
 ) -> None:
-    """Write the map files into a world, before the server first looks the ids up."""
+    """Write the map files and the data pack into a world, before the server first starts.
+
+    A running server picks a new data pack up with `reload` (then `datapack list enabled`
+    shows `file/pipesctl`)."""
+    from controller.maps import probe
+
     with _reported("map files"):
         first, ver = _settings(base, world, config, version)
-        target = mapfiles.resolve_target(world_dir, ver, data_version)
-        if mapfiles.server_holds_world(world_dir):
+        target = probe.resolve_target(world_dir, ver, data_version)
+        if probe.server_holds_world(world_dir):
             typer.echo(
                 "warning: a server is running on this world (its session.lock is held): ids it "
                 "has already looked up stay blank until it restarts",
                 err=True,
             )
-        counter = mapfiles.read_counter(world_dir, target.layout)
+        counter = probe.read_counter(world_dir, target.layout)
         if counter is not None and counter >= first:
             typer.echo(
                 f"warning: the server's map counter is at {counter}, inside or past the "
@@ -139,7 +195,10 @@ def install(
                 "--base",
                 err=True,
             )
+        files = _pack_files(ver, _reach(world, config)) if pack else None
         _write(world_dir, first, target, force)
+        if files is not None:
+            _write_pack(world_dir, files)
     typer.echo(CACHE_WARNING)
 
 
@@ -151,10 +210,12 @@ def preview(
     config: ConfigOpt = None,
 ) -> None:
     """Draw every picture, labelled, into one PNG."""
+    from controller.maps.png import preview_png
+
     with _reported(str(out)):
         first, _ = _settings(base, world, config, None)
-        mapart.preview_png(out, first)
-    typer.echo(f"wrote {out} ({mapart.PICTURE_COUNT} pictures, ids {first}..)")
+        preview_png(out, first)
+    typer.echo(f"wrote {out} ({PICTURE_COUNT} pictures, ids {first}..)")
 
 
 @app.command()
@@ -166,11 +227,21 @@ def export(
     version: VersionOpt = None,
     data_version: DataVersionOpt = None,
     force: ForceOpt = False,
+    pack: PackOpt = True,
 ) -> None:
-    """Write the map files under DIR/data/... for copying into a remote server's world folder."""
+    """Write the map files under DIR/data/... and the data pack under DIR/datapacks/, for
+    copying into a remote server's world folder."""
+    from controller.maps.probe import resolve_target
+
     with _reported("map files"):
         first, ver = _settings(base, world, config, version)
-        target = mapfiles.resolve_target(None, ver, data_version)
+        target = resolve_target(None, ver, data_version)
+        files = _pack_files(ver, _reach(world, config)) if pack else None
         _write(directory, first, target, force)
-    typer.echo(f"Copy {directory / 'data'} into the world folder (merging with its data/).")
+        if files is not None:
+            _write_pack(directory, files)
+    typer.echo(
+        f"Copy {directory / 'data'} and {directory / 'datapacks'} into the world folder "
+        "(merging with what is there)."
+    )
     typer.echo(CACHE_WARNING)

@@ -17,6 +17,7 @@ import typer
 from rich.console import Console
 from rich.text import Text
 
+from controller.cli import puzzle_paint
 from controller.cli.ui import CLASS_STYLE, PIPE_GLYPHS
 from controller.errors import ExitCode
 from controller.puzzle import solver
@@ -25,8 +26,9 @@ from controller.puzzle.generators import (
     DEFAULT_BRANCHING,
     DEFAULT_COVERAGE,
     GENERATORS,
+    GeneratorParams,
+    check_size,
     generate,
-    validate_params,
 )
 from controller.puzzle.model import Board, Direction, TileClass, mask_of
 from controller.puzzle.serialize import board_from_json, board_to_dict
@@ -76,7 +78,7 @@ def parse_size(text: str) -> tuple[int, int]:
         raise ValueError(f"size: expected WxH like 31x31, got {text!r}")
     width, height = int(parts[0]), int(parts[1])
     try:
-        validate_params(width, height)
+        check_size(width, height)
     except ValueError as exc:
         raise ValueError(f"size: {exc}") from None
     return width, height
@@ -178,8 +180,10 @@ def _print_grid(board: Board, styles: list[str] | None, rotations: list[int] | N
         console.print(text)
 
 
-@app.command()
+@app.command(context_settings=puzzle_paint.EXTRA_ARGS)
 def new(
+    ctx: typer.Context,
+    kind: Annotated[str, typer.Option(help=puzzle_paint.KIND_HELP)] = "pipes",
     size: Annotated[str, typer.Option(help="Board size WxH, each 3..128.")] = "15x15",
     seed: Annotated[str | None, typer.Option(help="Integer seed (random when omitted).")] = None,
     generator: Annotated[
@@ -203,26 +207,22 @@ def new(
     ] = False,
 ) -> None:
     """Generate a board and print it (box-drawing pipes, or JSON with --json)."""
+    if kind != "pipes" or ctx.args:
+        puzzle_paint.new_from(ctx)
+        return
     try:
         width, height = parse_size(size)
         seed_value = parse_seed(seed)
         knob_b = parse_unit("branching", branching)
         knob_c = parse_unit("coverage", coverage)
-        src = parse_source(source)
-        if generator not in GENERATORS:
-            raise ValueError(
-                f"generator: unknown {generator!r}, expected one of {', '.join(GENERATORS)}"
-            )
-        board = generate(
-            width,
-            height,
-            seed=seed_value,
+        params = GeneratorParams(
             generator=generator,
             branching=knob_b,
             coverage=knob_c,
-            source=src,
             unique=unique,
+            source=parse_source(source),
         )
+        board = generate(width, height, seed=seed_value, params=params)
     except ValueError as exc:
         _fail(str(exc))
     if as_json:
@@ -274,7 +274,10 @@ def solve(
 ) -> None:
     """Print the board's solution count, par (fewest clicks to solve) and a hint."""
     try:
-        board = _read_board(board_file)
+        text = puzzle_paint.read_text(board_file)
+        if puzzle_paint.solve_text(text, as_json=as_json):
+            return
+        board = board_from_json(text)
     except ValueError as exc:
         _fail(str(exc))
     report = solve_report(board)

@@ -6,6 +6,7 @@ import logging
 import signal
 import tempfile
 import threading
+import time
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
@@ -13,26 +14,39 @@ from typing import TYPE_CHECKING, Annotated
 
 import typer
 
-from controller.cli.common import ConfigOpt, LogOpt, guarded, setup_logging
-from controller.cli.ui import err_console, room_panel, use_colour
-from controller.config import Config, ServerConfig, default_config, load_config
+from controller.cli.common import (
+    ConfigOpt,
+    LogFormat,
+    LogFormatOpt,
+    LogLevel,
+    LogOpt,
+    connect,
+    guarded,
+    load,
+    logging_to_stderr,
+)
+from controller.errors import ExitCode
 
 if TYPE_CHECKING:
+    from controller.config import Config
     from controller.runtime.daemon import Daemon
-    from controller.runtime.link import CommandClient
     from controller.runtime.room import Progress, Room
 
 __all__ = ["register"]
 
 log = logging.getLogger("controller.cli")
 
-WorldsOpt = Annotated[list[str], typer.Option("--world", "-w", help="Room name (repeatable).")]
+WorldsOpt = Annotated[
+    list[str], typer.Option("--world", "-w", metavar="NAME", help="Room name (repeatable).")
+]
 
 
 def _sandbox_config(
     base: Config, worlds: list[str], port: int, password: str, state: Path
 ) -> Config:
     """The configuration with every chosen room moved onto a local sandbox server."""
+    from controller.config import ServerConfig
+
     server = ServerConfig(host="127.0.0.1", port=port, password=password, minecraft_version="26.1")
     rooms = {name: base.world(name).model_copy(update={"server": "sandbox"}) for name in worlds}
     return base.model_copy(
@@ -48,13 +62,16 @@ def _live_view(daemon: Daemon, enabled: bool) -> Iterator[None]:
     from rich.console import Group
     from rich.live import Live
 
+    from controller.cli.ui import console, room_panel
+
     rooms = list(daemon.rooms.values())
+    out = console()
 
     def panels() -> Group:
         now = daemon.clock.time()
-        return Group(*(room_panel(r, now) for r in rooms))
+        return Group(*(room_panel(r, now, width=out.width) for r in rooms))
 
-    with Live(panels(), refresh_per_second=8) as live:
+    with Live(panels(), console=out, refresh_per_second=8) as live:
 
         def update(_: Room) -> None:
             live.update(panels())
@@ -65,10 +82,11 @@ def _live_view(daemon: Daemon, enabled: bool) -> Iterator[None]:
 
 
 def _stop_on_signals() -> threading.Event:
+    """An event set by SIGTERM or SIGINT (Ctrl-C)."""
     stop = threading.Event()
 
     def handler(signum: int, frame: object) -> None:
-        log.info("signal %s: stopping", signal.Signals(signum).name)
+        log.info("received %s; stopping", signal.Signals(signum).name)
         stop.set()
 
     signal.signal(signal.SIGTERM, handler)
@@ -76,15 +94,50 @@ def _stop_on_signals() -> threading.Event:
     return stop
 
 
+PROGRESS_LOG_EVERY_S = 5.0
+
+
+def log_progress(what: str, every: float = PROGRESS_LOG_EVERY_S) -> Progress:
+    """A progress callback that logs a line at most every `every` seconds (and at the end)."""
+    started = time.monotonic()
+    last = started
+
+    def update(done: int, total: int) -> None:
+        nonlocal last
+        now = time.monotonic()
+        if done < total and now - last < every:
+            return
+        last = now
+        share = done / total if total else 1.0
+        line = f"{what}: {share:.0%} ({done}/{total} commands)"
+        if 0 < done < total:
+            line += f", about {(now - started) * (total - done) / done:.0f} s left"
+        log.info(line)
+
+    return update
+
+
 def _start_with_progress(daemon: Daemon) -> None:
-    """Build or resume every room, with a progress bar on a terminal."""
+    """Build or resume every room: a bar with percentage and time left on a terminal, a log
+    line every few seconds otherwise."""
+    from controller.cli.ui import err_console, use_colour
+
+    what = f"building {', '.join(daemon.rooms)}"
     if not use_colour(None):
-        daemon.start()
+        daemon.start(progress=log_progress(what))
         return
+    from rich.progress import BarColumn, TaskProgressColumn, TextColumn, TimeRemainingColumn
     from rich.progress import Progress as Bar
 
-    bar = Bar(console=err_console(), transient=True)
-    task = bar.add_task(f"building {', '.join(daemon.rooms)}", total=None)
+    bar = Bar(
+        TextColumn("{task.description}"),
+        BarColumn(),
+        TaskProgressColumn(),
+        TimeRemainingColumn(),
+        console=err_console(),
+        transient=True,
+    )
+    task = bar.add_task(what, total=None)
 
     def update(done: int, total: int) -> None:
         bar.update(task, completed=done, total=total)
@@ -103,69 +156,81 @@ def _run(daemon: Daemon, *, view: bool, stop: threading.Event) -> None:
         daemon.close()
 
 
-def _connect(name: str, server: ServerConfig) -> CommandClient:
-    from controller.runtime.connect import connect_server
-
-    return connect_server(name, server)
-
-
 def start(
     world: WorldsOpt,
     config: ConfigOpt = None,
     sandbox: Annotated[
         bool, typer.Option("--sandbox", help="Run against the built-in sandbox server.")
     ] = False,
-    log_level: LogOpt = "info",
+    log_level: LogOpt = LogLevel.info,
+    log_format: LogFormatOpt = LogFormat.text,
 ) -> None:
-    """Build the rooms (or resume them) and keep them alive until SIGTERM/SIGINT."""
+    """Build the rooms (or resume them) and keep them alive until SIGTERM or Ctrl-C, which
+    stop cleanly (exit 0)."""
+    with logging_to_stderr(log_level, log_format):
+        _start(world, config, sandbox)
+
+
+def _start(world: list[str], config: Path | None, sandbox: bool) -> None:
+    from controller.cli.ui import use_colour
+    from controller.config import default_config
     from controller.runtime.daemon import Daemon
 
-    setup_logging(log_level)
     if not sandbox:
-        _run(Daemon(load_config(config), world, connect=_connect), view=False,
-             stop=_stop_on_signals())  # fmt: skip
+        cfg = load(config)
+        _run(Daemon(cfg, world, connect=connect), view=False, stop=_stop_on_signals())
         return
     from controller.sandbox import Sandbox
 
-    base = load_config(config) if config is not None else default_config()
+    base = load(config) if config is not None else default_config()
     for name in world:
         base.world(name)
     with Sandbox() as sb, tempfile.TemporaryDirectory(prefix="pipesctl-sandbox-") as tmp:
         log.info("sandbox RCON running on 127.0.0.1:%d", sb.port)
         cfg = _sandbox_config(base, world, sb.port, sb.password, Path(tmp))
-        _run(Daemon(cfg, world, connect=_connect), view=use_colour(), stop=_stop_on_signals())
+        _run(Daemon(cfg, world, connect=connect), view=use_colour(), stop=_stop_on_signals())
 
 
 def demo(
     size: Annotated[int, typer.Option(help="Board size (tiles per side).", min=3, max=31)] = 9,
     rounds: Annotated[int, typer.Option(help="Puzzles the simulated player solves.", min=1)] = 1,
     click_every: Annotated[float, typer.Option(help="Seconds between the player's clicks.")] = 0.12,
-    log_level: LogOpt = "warning",
+    log_level: LogOpt = LogLevel.warning,
 ) -> None:
-    """The sandbox server, a room, and a simulated player who solves it while you watch."""
+    """The sandbox server, a room, and a simulated player who solves it while you watch
+    (SIGTERM or Ctrl-C end it early with exit code 130)."""
+    with logging_to_stderr(log_level):
+        _demo(size, rounds, click_every)
+
+
+def _demo(size: int, rounds: int, click_every: float) -> None:
+    from controller.cli.ui import err_console
+    from controller.config import default_config
     from controller.runtime.daemon import Daemon
     from controller.runtime.demo import demo_config, play_demo
     from controller.runtime.pipes_room import PipesRoom
     from controller.sandbox import Sandbox
 
-    setup_logging(log_level)
     base = demo_config(default_config(), size)
     out = err_console()
+    stop = _stop_on_signals()
     with Sandbox() as sb, tempfile.TemporaryDirectory(prefix="pipesctl-demo-") as tmp:
         out.print(f"sandbox RCON running on 127.0.0.1:{sb.port}")
         cfg = _sandbox_config(base, ["lobby"], sb.port, sb.password, Path(tmp))
-        daemon = Daemon(cfg, ["lobby"], connect=_connect)
+        daemon = Daemon(cfg, ["lobby"], connect=connect)
         room = daemon.rooms["lobby"]
         assert isinstance(room, PipesRoom)
         try:
             daemon.start()
             with _live_view(daemon, True):
                 last = play_demo(
-                    sb, daemon, room, rounds=rounds, click_every=click_every,
-                    stop=_stop_on_signals(),
-                )  # fmt: skip
+                    sb, daemon, room, rounds=rounds, click_every=click_every, stop=stop
+                )
         finally:
             daemon.close()
+        if stop.is_set():
+            out.print("demo interrupted")
+            raise typer.Exit(int(ExitCode.INTERRUPTED))
         if last is not None:
             out.print(
                 f"solved in {last.seconds:.1f} s with {last.moves} moves; "

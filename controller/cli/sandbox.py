@@ -14,11 +14,14 @@ import signal
 import sys
 import threading
 from types import FrameType
-from typing import Annotated
+from typing import TYPE_CHECKING, Annotated
 
 import typer
 
-from controller.sandbox.sandbox import Sandbox
+from controller.cli.common import LogLevel, logging_to_stderr
+
+if TYPE_CHECKING:
+    from controller.sandbox.sandbox import Sandbox
 
 __all__ = ["FlavourChoice", "register", "run_sandbox", "sandbox"]
 
@@ -62,8 +65,20 @@ def sandbox(
     host: Annotated[str, typer.Option(help="Address to bind (loopback by default).")] = "127.0.0.1",
 ) -> None:
     """Run the sandbox RCON server (a simulated vanilla/Paper 26.x server) until Ctrl-C."""
-    if not logging.getLogger().handlers:
-        logging.basicConfig(level=logging.INFO, format="[%(asctime)s] %(message)s")
+    with logging_to_stderr(LogLevel.info):
+        _serve(port, password_env, world_dir, log_commands, flavour, host)
+
+
+def _serve(
+    port: int,
+    password_env: str,
+    world_dir: pathlib.Path | None,
+    log_commands: pathlib.Path | None,
+    flavour: FlavourChoice,
+    host: str,
+) -> None:
+    from controller.sandbox.sandbox import Sandbox
+
     password = os.environ.get(password_env, "")
     if not password:
         password = secrets.token_urlsafe(12)

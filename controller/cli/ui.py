@@ -53,33 +53,44 @@ def err_console() -> Console:
     return Console(stderr=True, no_color=not use_colour(sys.stderr), highlight=False)
 
 
-def board_text(board: Board, classes: Sequence[int] | None = None) -> Text:
-    """The board as unicode pipes, one line per row, coloured by tile class when given."""
-    out = Text()
+def board_text(
+    board: Board, classes: Sequence[int] | None = None, width: int | None = None
+) -> Text:
+    """The board as unicode pipes, one line per row, coloured by tile class when given; rows
+    wider than `width` columns are cut, ending in `…`."""
+    shown = board.width if width is None or width >= board.width else max(width - 1, 0)
+    out = Text(no_wrap=True, overflow="crop")
     for j in range(board.height):
-        for i in range(board.width):
+        for i in range(shown):
             idx = j * board.width + i
             glyph = PIPE_GLYPHS[board.mask(idx)]
             style = CLASS_STYLE[TileClass(classes[idx])] if classes is not None else ""
             out.append(glyph, style=style)
+        if shown < board.width:
+            out.append("…")
         out.append("\n")
     return out
 
 
-def room_panel(room: Room, now: float) -> Group:
-    """One room in the live view: its progress line and, for pipes rooms, the board."""
+def room_panel(room: Room, now: float, width: int | None = None) -> Group:
+    """One room in the live view: its progress line and, for pipes rooms, the board; no line
+    is wider than `width` columns (so the view never wraps)."""
     from controller.runtime.pipes_room import PipesRoom
 
     status = room.status()
     if status is None:
-        return Group(Text(f"{room.name}: starting…"))
+        return Group(Text(f"{room.name}: starting…", no_wrap=True, overflow="ellipsis"))
     elapsed = int(now - status.started_at)
     head = Text(
-        f"{room.name}  puzzle #{status.puzzle}  water {status.progress}/{status.total}  "
-        f"moves {status.moves}  time {elapsed // 60}:{elapsed % 60:02d}"
+        f"{room.name}  #{status.puzzle}  water {status.progress}/{status.total}  "
+        f"moves {status.moves}  {elapsed // 60}:{elapsed % 60:02d}"
         + ("  SOLVED!" if status.solved else ""),
         style="bold",
+        no_wrap=True,
+        overflow="ellipsis",
     )
+    if width is not None:
+        head.truncate(width, overflow="ellipsis")
     if isinstance(room, PipesRoom) and room.play is not None:
-        return Group(head, board_text(room.board, room.play.classes))
+        return Group(head, board_text(room.board, room.play.classes, width))
     return Group(head)

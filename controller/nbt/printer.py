@@ -5,7 +5,7 @@ vanilla (``CompoundTag`` wraps ``new HashMap<>()``) and fastutil ``Object2Object
 0.8f)`` on Paper. Both are modelled from the order in which keys were inserted, which is the
 insertion order of the nbtlib ``Compound`` (a dict). Source: decompiled 26.1.2
 ``net/minecraft/nbt/TextComponentTagVisitor.java`` and ``StringTag.java``; key-order models:
-``docs/server-behaviour.md`` (compound key order, vanilla and Paper).
+``docs/server-behaviour.md`` ("Compound key order" and "Paper: entity dumps and key order").
 
 Not modelled: HashMap bins that turn into trees (8+ colliding keys) and the order after keys were
 removed from a fastutil map (backward-shift deletion). Entity data is rebuilt by a fresh save for

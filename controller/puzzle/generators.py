@@ -16,8 +16,10 @@ from __future__ import annotations
 
 import math
 import random
+from dataclasses import dataclass
 
-from controller.puzzle.model import DELTA, MAX_SIZE, MIN_SIZE, Board, shape_of_mask
+from controller.puzzle.deduce import neighbour_table
+from controller.puzzle.model import MAX_SIZE, MIN_SIZE, Board, shape_of_mask
 from controller.puzzle.shuffle import shuffle
 from controller.puzzle.solver import make_unique
 
@@ -26,7 +28,8 @@ __all__ = [
     "DEFAULT_BRANCHING",
     "DEFAULT_COVERAGE",
     "TreeStuck",
-    "validate_params",
+    "GeneratorParams",
+    "check_size",
     "tree_prim",
     "tree_eller",
     "tree_walk",
@@ -49,26 +52,20 @@ class TreeStuck(RuntimeError):
 
 
 def _neighbours(width: int, height: int) -> list[int]:
-    """Flat table ``nb[cell * 4 + d]``: the neighbour in direction d, or -1 off the board."""
-    nb = [-1] * (width * height * 4)
-    for j in range(height):
-        for i in range(width):
-            c = j * width + i
-            for d in range(4):
-                di, dj = DELTA[d]
-                ni, nj = i + di, j + dj
-                if 0 <= ni < width and 0 <= nj < height:
-                    nb[c * 4 + d] = nj * width + ni
-    return nb
+    """Flat table ``nb[cell * 4 + d]``: the neighbour in direction d, or -1 off the board (shared
+    and cached: never modify it)."""
+    return neighbour_table(width, height)
 
 
-def _check_size(width: object, height: object) -> None:
-    """Raise ValueError naming width or height when it is not an int in MIN_SIZE..MAX_SIZE."""
+def check_size(width: object, height: object) -> tuple[int, int]:
+    """Return (width, height) or raise ValueError naming the one not an int in 3..128."""
     for name, value in (("width", width), ("height", height)):
         if isinstance(value, bool) or not isinstance(value, int):
             raise ValueError(f"{name}: must be an integer, got {value!r}")
         if not MIN_SIZE <= value <= MAX_SIZE:
             raise ValueError(f"{name}: must be {MIN_SIZE}..{MAX_SIZE}, got {value}")
+    assert isinstance(width, int) and isinstance(height, int)
+    return width, height
 
 
 def _check_unit(name: str, value: object) -> float:
@@ -81,36 +78,59 @@ def _check_unit(name: str, value: object) -> float:
     return f
 
 
-def validate_params(
-    width: object,
-    height: object,
-    *,
-    generator: object = "prim",
-    branching: object = DEFAULT_BRANCHING,
-    coverage: object = DEFAULT_COVERAGE,
-    source: object = None,
-) -> tuple[int, int]:
-    """Check generation parameters; return the source tile. ValueError names the bad field."""
-    _check_size(width, height)
-    assert isinstance(width, int) and isinstance(height, int)
-    if generator not in GENERATORS:
-        raise ValueError(
-            f"generator: unknown {generator!r}, expected one of {', '.join(GENERATORS)}"
-        )
-    _check_unit("branching", branching)
-    _check_unit("coverage", coverage)
-    if source is None:
-        return width // 2, height // 2
-    if (
-        not isinstance(source, tuple | list)
-        or len(source) != 2
-        or not all(isinstance(v, int) and not isinstance(v, bool) for v in source)
-    ):
-        raise ValueError(f"source: must be a pair of integers (i, j), got {source!r}")
-    si, sj = int(source[0]), int(source[1])
-    if not (0 <= si < width and 0 <= sj < height):
-        raise ValueError(f"source: ({si}, {sj}) is outside the {width}x{height} board")
-    return si, sj
+@dataclass(frozen=True, slots=True)
+class GeneratorParams:
+    """Everything that shapes a generated board besides its size and seed.
+
+    Checked on construction: a bad field raises ValueError whose message starts with its name
+    (``branching: must be in [0, 1], got 1.5``). ``source`` is checked against the board size
+    by :meth:`source_for` (``None`` means the centre).
+    """
+
+    generator: str = "prim"
+    """Tree generator, one of ``GENERATORS``."""
+    branching: float = DEFAULT_BRANCHING
+    """``growing_tree``: 0 long corridors .. 1 bushy."""
+    coverage: float = DEFAULT_COVERAGE
+    """``walk``: share of tiles on the long route."""
+    unique: bool = True
+    """Repair the tree until its puzzle has exactly one solution."""
+    source: tuple[int, int] | None = None
+    """The source tile (i, j); ``None`` for the default."""
+
+    def __post_init__(self) -> None:
+        self.validate()
+        object.__setattr__(self, "branching", float(self.branching))
+        object.__setattr__(self, "coverage", float(self.coverage))
+        if self.source is not None:
+            object.__setattr__(self, "source", (int(self.source[0]), int(self.source[1])))
+
+    def validate(self) -> None:
+        """Raise ValueError naming the first bad field (the size-independent checks)."""
+        if self.generator not in GENERATORS:
+            raise ValueError(
+                f"generator: unknown {self.generator!r}, expected one of {', '.join(GENERATORS)}"
+            )
+        _check_unit("branching", self.branching)
+        _check_unit("coverage", self.coverage)
+        if not isinstance(self.unique, bool):
+            raise ValueError(f"unique: must be true or false, got {self.unique!r}")
+        src = self.source
+        if src is not None and (
+            not isinstance(src, tuple | list)
+            or len(src) != 2
+            or not all(isinstance(v, int) and not isinstance(v, bool) for v in src)
+        ):
+            raise ValueError(f"source: must be a pair of integers (i, j), got {src!r}")
+
+    def source_for(self, width: int, height: int) -> tuple[int, int]:
+        """The source tile on a board of this size; ValueError naming source when outside."""
+        if self.source is None:
+            return width // 2, height // 2
+        si, sj = self.source
+        if not (0 <= si < width and 0 <= sj < height):
+            raise ValueError(f"source: ({si}, {sj}) is outside the {width}x{height} board")
+        return si, sj
 
 
 def _grow_frontier(
@@ -119,26 +139,12 @@ def _grow_frontier(
     """Net's growth: add random frontier edges until the tree spans; a tile never gets 4 arms.
 
     A possibility is an edge from a tree tile with < 3 arms to a tile outside the tree, stored as
-    ``cell * 4 + d`` in a list with an index table so removal is O(1).
+    ``cell * 4 + d`` in a list with an index table so removal is O(1) (written out inline: this
+    loop runs once per tile).
     """
     nb = _neighbours(width, height)
     poss: list[int] = []
     where = [-1] * (width * height * 4)
-
-    def add(p: int) -> None:
-        where[p] = len(poss)
-        poss.append(p)
-
-    def remove(p: int) -> None:
-        k = where[p]
-        if k < 0:
-            return
-        last = poss.pop()
-        if last != p:
-            poss[k] = last
-            where[last] = k
-        where[p] = -1
-
     n = width * height
     remaining = n
     for c in range(n):
@@ -148,28 +154,48 @@ def _grow_frontier(
                 for d in range(4):
                     m = nb[c * 4 + d]
                     if m >= 0 and not in_tree[m]:
-                        add(c * 4 + d)
+                        where[c * 4 + d] = len(poss)
+                        poss.append(c * 4 + d)
+    randrange = rng.randrange
+    append = poss.append
+    pop = poss.pop
     while remaining:
         if not poss:
             raise TreeStuck(f"frontier growth stuck with {remaining} tiles left")
-        p = poss[rng.randrange(len(poss))]
-        u, d = divmod(p, 4)
+        p = poss[randrange(len(poss))]
+        u = p >> 2
+        d = p & 3
         v = nb[p]
         arms[u] |= 1 << d
-        arms[v] |= 1 << ((d + 2) & 3)
+        arms[v] |= 1 << (d ^ 2)
         in_tree[v] = True
         remaining -= 1
+        v4 = v * 4
         for e in range(4):  # nothing may point into v any more
-            w = nb[v * 4 + e]
+            w = nb[v4 + e]
             if w >= 0 and in_tree[w]:
-                remove(w * 4 + ((e + 2) & 3))
+                q = w * 4 + (e ^ 2)
+                k = where[q]
+                if k >= 0:
+                    last = pop()
+                    if last != q:
+                        poss[k] = last
+                        where[last] = k
+                    where[q] = -1
         if _POP[arms[u]] == 3:  # u's 4th possibility goes: no crosses
-            for e in range(4):
-                remove(u * 4 + e)
+            for q in range(u * 4, u * 4 + 4):
+                k = where[q]
+                if k >= 0:
+                    last = pop()
+                    if last != q:
+                        poss[k] = last
+                        where[last] = k
+                    where[q] = -1
         for e in range(4):
-            w = nb[v * 4 + e]
+            w = nb[v4 + e]
             if w >= 0 and not in_tree[w]:
-                add(v * 4 + e)
+                where[v4 + e] = len(poss)
+                append(v4 + e)
 
 
 def tree_prim(width: int, height: int, source: tuple[int, int], rng: random.Random) -> list[int]:
@@ -408,29 +434,26 @@ def build_tree(
     height: int,
     *,
     seed: int | None,
-    generator: str = "prim",
-    branching: float = DEFAULT_BRANCHING,
-    coverage: float = DEFAULT_COVERAGE,
-    source: tuple[int, int] | None = None,
+    params: GeneratorParams = GeneratorParams(),
     rng: random.Random | None = None,
 ) -> Board:
     """The generator's spanning tree as an unshuffled Board (rotations == solution)."""
-    src = validate_params(
-        width, height, generator=generator, branching=branching, coverage=coverage, source=source
-    )
+    check_size(width, height)
+    src = params.source_for(width, height)
     r = rng if rng is not None else random.Random(seed)
     meta: dict[str, object] = {}
+    generator = params.generator
     if generator == "prim":
         arms = tree_prim(width, height, src, r)
     elif generator == "eller":
         arms = tree_eller(width, height, r)
     elif generator == "walk":
-        arms, got = tree_walk(width, height, src, r, float(coverage))
-        meta["coverage_target"] = float(coverage)
+        arms, got = tree_walk(width, height, src, r, params.coverage)
+        meta["coverage_target"] = params.coverage
         meta["coverage"] = got
     else:
-        arms = tree_growing(width, height, src, r, float(branching))
-        meta["branching"] = float(branching)
+        arms = tree_growing(width, height, src, r, params.branching)
+        meta["branching"] = params.branching
     return board_from_arms(width, height, src, arms, seed=seed, generator=generator, meta=meta)
 
 
@@ -439,33 +462,20 @@ def generate(
     height: int,
     *,
     seed: int | None,
-    generator: str = "prim",
-    branching: float = DEFAULT_BRANCHING,
-    coverage: float = DEFAULT_COVERAGE,
-    source: tuple[int, int] | None = None,
-    unique: bool = True,
+    params: GeneratorParams = GeneratorParams(),
 ) -> Board:
     """Build a tree, make its solution unique when asked, then shuffle the rotations.
 
-    ``unique`` runs :func:`controller.puzzle.solver.make_unique`, which may change the tree
-    locally (``meta["coverage"]`` of ``walk`` describes the route before that repair).
+    ``params.unique`` runs :func:`controller.puzzle.solver.make_unique`, which may change the
+    tree locally (``meta["coverage"]`` of ``walk`` describes the route before that repair).
     """
     rng = random.Random(seed)
-    board = build_tree(
-        width,
-        height,
-        seed=seed,
-        generator=generator,
-        branching=branching,
-        coverage=coverage,
-        source=source,
-        rng=rng,
-    )
-    if unique:
+    board = build_tree(width, height, seed=seed, params=params, rng=rng)
+    if params.unique:
         make_unique(board, rng)
     board.rotations = list(board.solution)
     board.seed = seed
-    board.generator = generator
-    board.meta["unique"] = unique
+    board.generator = params.generator
+    board.meta["unique"] = params.unique
     shuffle(board, rng)
     return board

@@ -1,6 +1,6 @@
-"""Directions, arm masks, shapes, tile classes and the board, as in the world format spec.
+"""Directions, arm masks, shapes, tile classes and the board, as in the world format.
 
-Conventions (../shared/spec/world-format.md): N = -z, E = +x, S = +z, W = -x; a rotation r turns
+Conventions (docs/world-format.md): N = -z, E = +x, S = +z, W = -x; a rotation r turns
 a tile clockwise (seen from above) by r quarter turns: N -> E -> S -> W -> N. A tile's arms are a
 4-bit mask with bit d set for direction d, so a clockwise quarter turn is a left bit rotation.
 Tiles are addressed by a flat index ``j * width + i`` (column i eastwards, row j southwards).

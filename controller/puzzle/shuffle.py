@@ -55,6 +55,37 @@ def loop_tiles(board: Board, edges: list[tuple[int, int]] | None = None) -> list
     return hits
 
 
+def _loops_and_edges(masks: list[int], w: int, h: int) -> tuple[list[int], int]:
+    """``loop_tiles`` and the number of matched edges of these arm masks, in one pass."""
+    n = w * h
+    parent = list(range(n))
+    hits: list[int] = []
+    edges = 0
+    for a in range(n):
+        m = masks[a]
+        if not m & 6:
+            continue
+        for b, ok in (
+            (a + 1, m & 2 and (a + 1) % w and masks[a + 1] & 8),
+            (a + w, m & 4 and a + w < n and masks[a + w] & 1),
+        ):
+            if not ok:
+                continue
+            edges += 1
+            ra = a
+            while parent[ra] != ra:
+                parent[ra] = ra = parent[parent[ra]]
+            rb = b
+            while parent[rb] != rb:
+                parent[rb] = rb = parent[parent[rb]]
+            if ra == rb:
+                hits.append(a)
+                hits.append(b)
+            else:
+                parent[ra] = rb
+    return hits, edges
+
+
 def shuffle(board: Board, rng: random.Random) -> None:
     """Randomise ``board.rotations`` in place: no loop anywhere, and not solved.
 
@@ -63,19 +94,23 @@ def shuffle(board: Board, rng: random.Random) -> None:
     exactly when it has W*H - 1 connections (a forest with n - 1 edges is a spanning tree).
     """
     n = board.size
+    w, h = board.width, board.height
     rot = board.rotations
+    shapes = board.shapes
     for idx in range(n):
         rot[idx] = rng.randrange(4)
+    masks = [mask_of(s, r) for s, r in zip(shapes, rot, strict=True)]
     for _ in range(MAX_ROUNDS):
-        edges = matched_edges(board)
-        hits = loop_tiles(board, edges)
+        hits, edges = _loops_and_edges(masks, w, h)
         if hits:
             for idx in hits:
                 rot[idx] = rng.randrange(4)
+                masks[idx] = mask_of(shapes[idx], rot[idx])
             continue
-        if len(edges) == n - 1:  # solved: break one tile (any quarter turn changes its arms)
+        if edges == n - 1:  # solved: break one tile (any quarter turn changes its arms)
             idx = rng.randrange(n)
             rot[idx] = (rot[idx] + 1) & 3
+            masks[idx] = mask_of(shapes[idx], rot[idx])
             continue
         return
     raise RuntimeError(f"shuffle: no loop-free unsolved start after {MAX_ROUNDS} rounds")

@@ -1,26 +1,15 @@
-"""The puzzle solver: solution counting, solving, hints, par and difficulty.
+"""The tree puzzle's solver: solution counting, solving, hints, exact par, difficulty, repair.
 
 A *solution* gives every tile a rotation such that every arm faces a matching arm of its
 neighbour (no arm leaves the board or faces a non-arm) and the connection graph is one tree over
-all tiles (connected and acyclic). Solutions are compared by arm masks, so the two rotations of a
-straight that give the same arms are the same solution.
+all tiles. Solutions are compared by arm masks, so the two rotations of a straight that give the
+same arms are the same solution; the current rotations play no part except in par and hints.
 
-The solver works on arm masks only (it ignores the current rotations):
+Deduction (``controller.puzzle.deduce``: local edge rules, loop avoidance, the island rule and
+Net's dead-end bounds) comes first; a depth-first search on the most constrained tile, cloning
+the flat state, finds further solutions or proves there are none. Deduction alone is sound, so a
+board it solves completely has exactly one solution.
 
-* every tile keeps the set of arm masks it may still take, as a 16-bit set (bit ``m`` = mask
-  ``m`` possible); every edge is unknown, open or closed (``dec`` / ``opn`` bit masks per tile,
-  kept equal on both sides). Fixing an edge filters the neighbour's set and re-queues it.
-* **loop avoidance:** a union-find over tiles joined by open edges; a mask that opens an edge
-  into the tile's own class, or two edges into the same class, is removed.
-* **island avoidance:** every class counts its arms not yet joined (``ex``: open ends); a class
-  smaller than the board with no open end is a contradiction, and a mask is removed when the
-  classes it would join would be left with no open end (this also forbids end-to-end links).
-* when the work queue is empty, a sweep re-checks every undetermined tile (the global rules
-  depend on classes that changed elsewhere), until a sweep changes nothing.
-* then a depth-first search on the most constrained tile (cloning the flat state) finds a
-  second solution or proves there is none.
-
-Deduction alone is sound, so a board it solves completely has exactly one solution.
 :func:`make_unique` repairs a tree until that happens (Net's perturbation: in every region that
 deduction leaves undecided, add a link that gives no tile a 4th arm and cut the loop it closes at
 a random edge near the region). After a repair only the repaired neighbourhood is re-solved, with
@@ -35,367 +24,72 @@ from __future__ import annotations
 import heapq
 import random
 from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
 
-from .model import SHAPE_MASK, Board, mask_of, rotate_mask
+from .deduce import (
+    ALL_RULES,
+    MASK_ARMS,
+    MASK_DIRS,
+    SET_MASKS,
+    SET_POP,
+    SHAPE_SET,
+    Contradiction,
+    State,
+    fix,
+    initial_state,
+    masks_of,
+    neighbour_table,
+    propagate,
+    state_from_tree,
+    tree_state_queue,
+)
+from .model import Board, mask_of
 
 __all__ = [
+    "Par",
     "count_solutions",
+    "deduction",
+    "deduced",
     "solve",
     "solution_masks",
     "ambiguous_tiles",
     "make_unique",
     "hint",
     "par",
+    "par_report",
     "difficulty",
     "is_solution",
+    "rotation_for",
 ]
 
-# ---------------------------------------------------------------------------------------------
-# Tables. A "set" is a 16-bit int whose bit m says arm mask m is still possible.
 
-_DIRS: tuple[tuple[int, ...], ...] = tuple(
-    tuple(d for d in range(4) if m >> d & 1) for m in range(16)
-)
-_ARMS: tuple[int, ...] = tuple(bin(m).count("1") for m in range(16))
-# _WITH[d]: the set of masks having an arm in direction d.
-_WITH: tuple[int, ...] = tuple(sum(1 << m for m in range(16) if m >> d & 1) for d in range(4))
-_SET_SIZE = 1 << 16
-_POP: list[int] = [0] * _SET_SIZE  # number of masks in a set
-_INTER: list[int] = [0] * _SET_SIZE  # arms every mask of the set has
-_UNION: list[int] = [0] * _SET_SIZE  # arms some mask of the set has
-_MASKS: list[tuple[int, ...]] = [()] * _SET_SIZE  # the masks of a set
-
-
-def _fill_tables() -> None:
-    """Fill the set tables for every subset of a shape's masks (the only sets that occur)."""
-    for base in SHAPE_MASK:
-        full = 0
-        for r in range(4):
-            full |= 1 << rotate_mask(base, r)
-        sub = full
-        while True:
-            masks = tuple(m for m in range(16) if sub >> m & 1)
-            inter, union = 15, 0
-            for m in masks:
-                inter &= m
-                union |= m
-            _POP[sub] = len(masks)
-            _INTER[sub] = inter if masks else 0
-            _UNION[sub] = union
-            _MASKS[sub] = masks
-            if sub == 0:
-                break
-            sub = (sub - 1) & full
-
-
-_fill_tables()
-
-_NB_CACHE: dict[tuple[int, int], list[int]] = {}
-
-
-def _neighbours(w: int, h: int) -> list[int]:
-    """Flat neighbour table: entry ``4 * t + d`` is the neighbour of t in direction d, or -1."""
-    key = (w, h)
-    nb = _NB_CACHE.get(key)
-    if nb is None:
-        nb = [-1] * (4 * w * h)
-        for j in range(h):
-            for i in range(w):
-                t = j * w + i
-                if j > 0:
-                    nb[4 * t] = t - w
-                if i < w - 1:
-                    nb[4 * t + 1] = t + 1
-                if j < h - 1:
-                    nb[4 * t + 2] = t + w
-                if i > 0:
-                    nb[4 * t + 3] = t - 1
-        _NB_CACHE[key] = nb
-    return nb
-
-
-def _shape_set(shape: int) -> int:
-    """The set of the arm masks a shape can take."""
-    s = 0
-    for r in range(4):
-        s |= 1 << mask_of(shape, r)
-    return s
-
-
-_SHAPE_SET: tuple[int, ...] = tuple(_shape_set(s) for s in range(4))
-
-
-class _Contradiction(Exception):
-    """Raised inside propagation when the state has no solution."""
-
-
-# ---------------------------------------------------------------------------------------------
-# Solver state
-
-
-class _State:
-    """Flat solver state: candidate sets, edge knowledge, union-find with unknown-end counts."""
-
-    __slots__ = ("w", "h", "n", "nb", "cand", "dec", "opn", "par", "sz", "ex", "nund", "steps")
-
-    def __init__(self, w: int, h: int) -> None:
-        self.w = w
-        self.h = h
-        self.n = w * h
-        self.nb = _neighbours(w, h)
-        self.cand: list[int] = []
-        self.dec: list[int] = []
-        self.opn: list[int] = []
-        self.par: list[int] = []
-        self.sz: list[int] = []
-        self.ex: list[int] = []
-        self.nund = 0
-        self.steps = 0
-
-    def clone(self) -> _State:
-        """An independent copy (the neighbour table is shared)."""
-        st = _State.__new__(_State)
-        st.w, st.h, st.n, st.nb = self.w, self.h, self.n, self.nb
-        st.cand = self.cand[:]
-        st.dec = self.dec[:]
-        st.opn = self.opn[:]
-        st.par = self.par[:]
-        st.sz = self.sz[:]
-        st.ex = self.ex[:]
-        st.nund = self.nund
-        st.steps = self.steps
-        return st
-
-
-def _initial_state(w: int, h: int, shape_sets: Sequence[int]) -> _State:
-    """The state before any deduction: border edges closed, every other edge unknown."""
-    st = _State(w, h)
-    n = st.n
-    nb = st.nb
-    cand = [0] * n
-    dec = [0] * n
-    ex = [0] * n
-    nund = 0
-    for t in range(n):
-        border = 0
-        for d in range(4):
-            if nb[4 * t + d] < 0:
-                border |= 1 << d
-        c = shape_sets[t]
-        for m in _MASKS[c]:
-            if m & border:
-                c &= ~(1 << m)
-        cand[t] = c
-        dec[t] = border
-        ex[t] = _ARMS[_MASKS[c][0]] if c else 0
-        if _POP[c] != 1:
-            nund += 1
-    st.cand = cand
-    st.dec = dec
-    st.opn = [0] * n
-    st.par = list(range(n))
-    st.sz = [1] * n
-    st.ex = ex
-    st.nund = nund
-    return st
-
-
-def _propagate(st: _State, queue: list[int]) -> None:
-    """Deduce until nothing changes; raise _Contradiction when the state has no solution."""
-    n = st.n
-    nb = st.nb
-    cand = st.cand
-    dec = st.dec
-    opn = st.opn
-    par = st.par
-    sz = st.sz
-    ex = st.ex
-    POP = _POP
-    INTER = _INTER
-    UNION = _UNION
-    MASKS = _MASKS
-    DIRS = _DIRS
-    WITH = _WITH
-    inq = bytearray(n)
-    for t in queue:
-        inq[t] = 1
-    nund = st.nund
-    steps = st.steps
-
-    def find(x: int) -> int:
-        while par[x] != x:
-            par[x] = x = par[par[x]]
-        return x
-
-    def set_edge(t: int, d: int, is_open: bool) -> None:
-        """Fix the edge (t, d) open or closed on both sides."""
-        nonlocal nund
-        b = 1 << d
-        if dec[t] & b:
-            if bool(opn[t] & b) != is_open:
-                raise _Contradiction
-            return
-        u = nb[4 * t + d]
-        od = d ^ 2
-        ob = 1 << od
-        dec[t] |= b
-        dec[u] |= ob
-        if is_open:
-            rt = find(t)
-            ru = find(u)
-            ex[rt] -= 1
-            ex[ru] -= 1
-            if rt == ru:
-                raise _Contradiction
-            # Re-queue the smaller class and its unknown neighbours: their loop rule changed.
-            if sz[rt] < sz[ru]:
-                small, big, start = rt, ru, t
-            else:
-                small, big, start = ru, rt, u
-            stack = [start]
-            seen = {start}
-            while stack:
-                x = stack.pop()
-                free = 15 ^ dec[x]
-                if free:
-                    if not inq[x]:
-                        inq[x] = 1
-                        queue.append(x)
-                    for e in DIRS[free]:
-                        y = nb[4 * x + e]
-                        if not inq[y]:
-                            inq[y] = 1
-                            queue.append(y)
-                for e in DIRS[opn[x]]:
-                    y = nb[4 * x + e]
-                    if y not in seen:
-                        seen.add(y)
-                        stack.append(y)
-            opn[t] |= b
-            opn[u] |= ob
-            par[small] = big
-            sz[big] += sz[small]
-            ex[big] += ex[small]
-            if ex[big] <= 0 and sz[big] < n:
-                raise _Contradiction
-            ct = cand[t] & WITH[d]
-            cu = cand[u] & WITH[od]
-        else:
-            ct = cand[t] & ~WITH[d]
-            cu = cand[u] & ~WITH[od]
-        if ct != cand[t]:
-            if not ct:
-                raise _Contradiction
-            if POP[ct] == 1 and POP[cand[t]] > 1:
-                nund -= 1
-            cand[t] = ct
-            if not inq[t]:
-                inq[t] = 1
-                queue.append(t)
-        if cu != cand[u]:
-            if not cu:
-                raise _Contradiction
-            if POP[cu] == 1 and POP[cand[u]] > 1:
-                nund -= 1
-            cand[u] = cu
-            if not inq[u]:
-                inq[u] = 1
-                queue.append(u)
-
-    def revise(t: int) -> bool:
-        """Apply the rules to tile t; True when its candidate set shrank."""
-        nonlocal nund, steps
-        dm = dec[t]
-        if dm == 15:
-            return False
-        steps += 1
-        free = 15 ^ dm
-        c0 = cand[t]
-        c = c0
-        if POP[c] > 1:
-            rt = find(t)
-            roots = [rt, rt, rt, rt]
-            for d in DIRS[free]:
-                roots[d] = find(nb[4 * t + d])
-            base_sz = sz[rt]
-            base_ex = ex[rt]
-            for m in MASKS[c]:
-                newa = m & free
-                seen = [rt]
-                tot = base_sz
-                exits = base_ex
-                ok = True
-                for d in DIRS[newa]:
-                    r = roots[d]
-                    if r in seen:
-                        ok = False
-                        break
-                    seen.append(r)
-                    tot += sz[r]
-                    exits += ex[r] - 2
-                if ok and tot < n and exits <= 0:
-                    ok = False
-                if not ok:
-                    c &= ~(1 << m)
-            if c != c0:
-                if not c:
-                    raise _Contradiction
-                if POP[c] == 1:
-                    nund -= 1
-                cand[t] = c
-        must = INTER[c] & free
-        never = free & ~UNION[c]
-        for d in DIRS[must]:
-            set_edge(t, d, True)
-        for d in DIRS[never]:
-            set_edge(t, d, False)
-        return c != c0
-
-    try:
-        while True:
-            while queue:
-                t = queue.pop()
-                inq[t] = 0
-                revise(t)
-            if nund == 0:
-                break
-            changed = False
-            for t in range(n):
-                if POP[cand[t]] > 1 and revise(t):
-                    changed = True
-            if not changed and not queue:
-                break
-    finally:
-        st.nund = nund
-        st.steps = steps
-
-
-def _fix(st: _State, t: int, m: int) -> None:
-    """Restrict tile t to arm mask m (a guess); the caller propagates."""
-    if _POP[st.cand[t]] > 1:
-        st.nund -= 1
-    st.cand[t] = 1 << m
-
-
-def _deduce(board: Board) -> _State | None:
-    """Deduction only, from the shapes; None when the board has no solution."""
-    st = _initial_state(board.width, board.height, [_SHAPE_SET[s] for s in board.shapes])
+def deduction(board: Board, rules: int = ALL_RULES) -> State | None:
+    """Deduction only, from the shapes, with the given rules; None when it finds no solution."""
+    st = initial_state(board.width, board.height, [SHAPE_SET[s] for s in board.shapes])
     if 0 in st.cand:  # a shape that fits nowhere (a tee in a corner)
         return None
     try:
-        _propagate(st, list(range(st.n - 1, -1, -1)))
-    except _Contradiction:
+        propagate(st, list(range(st.n - 1, -1, -1)), rules)
+    except Contradiction:
         return None
     return st
 
 
-def _masks_of(st: _State) -> list[int]:
-    """The arm masks of a fully determined state."""
-    return [_MASKS[c][0] for c in st.cand]
+def _most_constrained(st: State) -> int:
+    """The undetermined tile with the fewest masks left (the first such in index order)."""
+    best, best_pop = -1, 5
+    pop = SET_POP
+    for t, c in enumerate(st.cand):
+        p = pop[c]
+        if 1 < p < best_pop:
+            best, best_pop = t, p
+            if p == 2:
+                break
+    return best
 
 
 def _search(
-    st: _State,
+    st: State,
     limit: int,
     solutions: list[list[int]] | None = None,
     weight: int = 1,
@@ -405,24 +99,18 @@ def _search(
     count = 0
     work = 0
     # Each frame: a propagated state and the guesses still to try at its chosen tile.
-    frames: list[tuple[_State, int, list[int]]] = []
+    frames: list[tuple[State, int, list[int]]] = []
 
-    def push(s: _State) -> bool:
+    def push(s: State) -> bool:
         """Record a solution or open a frame at the most constrained tile; True to stop."""
         nonlocal count
         if s.nund == 0:
             count += 1
             if solutions is not None:
-                solutions.append(_masks_of(s))
+                solutions.append(masks_of(s))
             return count >= limit
-        best, best_pop = -1, 5
-        for t, c in enumerate(s.cand):
-            p = _POP[c]
-            if 1 < p < best_pop:
-                best, best_pop = t, p
-                if p == 2:
-                    break
-        guesses = list(_MASKS[s.cand[best]])
+        best = _most_constrained(s)
+        guesses = list(SET_MASKS[s.cand[best]])
         if prefer is not None and prefer[best] in guesses:  # tried last = popped first
             guesses.remove(prefer[best])
             guesses.append(prefer[best])
@@ -440,11 +128,11 @@ def _search(
         child = s.clone() if rest else s
         if not rest:
             frames.pop()
-        _fix(child, t, m)
+        fix(child, t, m)
         before = child.steps
         try:
-            _propagate(child, [t])
-        except _Contradiction:
+            propagate(child, [t])
+        except Contradiction:
             work += weight * (child.steps - before)
             continue
         work += weight * (child.steps - before)
@@ -456,13 +144,13 @@ def _search(
 def is_solution(board: Board, masks: Sequence[int]) -> bool:
     """Whether arm masks (one per tile, of the board's shapes) form a solution."""
     w, h, n = board.width, board.height, board.size
-    nb = _neighbours(w, h)
+    nb = neighbour_table(w, h)
     edges = 0
     for t in range(n):
         m = masks[t]
-        if not (_SHAPE_SET[board.shapes[t]] >> m & 1):
+        if not (SHAPE_SET[board.shapes[t]] >> m & 1):
             return False
-        for d in _DIRS[m]:
+        for d in MASK_DIRS[m]:
             u = nb[4 * t + d]
             if u < 0 or not (masks[u] >> (d ^ 2) & 1):
                 return False
@@ -475,7 +163,7 @@ def is_solution(board: Board, masks: Sequence[int]) -> bool:
     reached = 1
     while stack:
         t = stack.pop()
-        for d in _DIRS[masks[t]]:
+        for d in MASK_DIRS[masks[t]]:
             u = nb[4 * t + d]
             if not seen[u]:
                 seen[u] = 1
@@ -488,20 +176,26 @@ def is_solution(board: Board, masks: Sequence[int]) -> bool:
 # Public API
 
 
-def count_solutions(board: Board, limit: int = 2) -> int:
+def count_solutions(board: Board, limit: int = 2, rules: int = ALL_RULES) -> int:
     """Number of solutions of the board's shapes: 0, 1, ..., or ``limit`` meaning "that many or
     more" (solutions compared by arm masks)."""
     if limit < 1:
         raise ValueError(f"limit: must be at least 1, got {limit}")
-    st = _deduce(board)
+    st = deduction(board, rules)
     if st is None:
         return 0
     return _search(st, limit)[0]
 
 
+def deduced(board: Board, rules: int = ALL_RULES) -> bool:
+    """Whether deduction alone (no search) fixes every tile: then the solution is unique."""
+    st = deduction(board, rules)
+    return st is not None and st.nund == 0
+
+
 def solution_masks(board: Board) -> list[int] | None:
     """The arm masks of one solution (deduction, then search), or None when there is none."""
-    st = _deduce(board)
+    st = deduction(board)
     if st is None:
         return None
     found: list[list[int]] = []
@@ -509,7 +203,7 @@ def solution_masks(board: Board) -> list[int] | None:
     return found[0] if found else None
 
 
-def _rotation_for(shape: int, current: int, arms: int) -> int:
+def rotation_for(shape: int, current: int, arms: int) -> int:
     """The rotation giving these arms that is fewest clockwise clicks from ``current``."""
     for k in range(4):
         r = (current + k) & 3
@@ -525,40 +219,146 @@ def solve(board: Board) -> list[int] | None:
     if masks is None:
         return None
     return [
-        _rotation_for(s, r, m) for s, r, m in zip(board.shapes, board.rotations, masks, strict=True)
+        rotation_for(s, r, m) for s, r, m in zip(board.shapes, board.rotations, masks, strict=True)
     ]
 
 
 def ambiguous_tiles(board: Board) -> set[int]:
     """Tiles left undetermined by deduction (a superset of the tiles whose arms differ between
     solutions; empty means exactly one solution). Every tile when there is no solution."""
-    st = _deduce(board)
+    st = deduction(board)
     if st is None:
         return set(range(board.size))
-    return {t for t, c in enumerate(st.cand) if _POP[c] > 1}
+    return {t for t, c in enumerate(st.cand) if SET_POP[c] > 1}
 
 
-def par(board: Board) -> int:
-    """Fewest clockwise clicks from the current rotations to the board's solution (a straight's
-    two equivalent orientations both count as solved)."""
+# ---------------------------------------------------------------------------------------------
+# Par: the fewest clicks to any solution
+
+
+@dataclass(frozen=True, slots=True)
+class Par:
+    """Fewest clockwise clicks from the current rotations to a solution.
+
+    ``exact``: no solution needs fewer than ``clicks`` (the search finished); otherwise the
+    search budget ran out and the true par lies in ``lower .. clicks``. ``masks`` are the arms of
+    the closest solution found (the generating solution when nothing closer was found).
+    """
+
+    clicks: int
+    exact: bool
+    lower: int
+    masks: list[int]
+
+
+def _click_costs(board: Board) -> list[list[int]]:
+    """``costs[t][m]``: clockwise clicks that turn tile t from its rotation to arm mask m."""
+    out: list[list[int]] = []
+    for s, r in zip(board.shapes, board.rotations, strict=True):
+        row = [0] * 16
+        for k in range(3, -1, -1):  # the fewest clicks win
+            row[mask_of(s, (r + k) & 3)] = k
+        out.append(row)
+    return out
+
+
+def _lower_bound(st: State, costs: list[list[int]]) -> int:
+    """Sum over tiles of the cheapest mask still possible: no solution of the state costs less."""
     total = 0
-    for s, r, sol in zip(board.shapes, board.rotations, board.solution, strict=True):
-        target = mask_of(s, sol)
-        total += (_rotation_for(s, r, target) - r) & 3
+    for c, row in zip(st.cand, costs, strict=True):
+        masks = SET_MASKS[c]
+        if len(masks) == 1:
+            total += row[masks[0]]
+        else:
+            total += min(row[m] for m in masks)
     return total
 
 
-def hint(board: Board) -> tuple[int, int] | None:
+PAR_BUDGET = 4000
+"""Search nodes :func:`par_report` may expand before it settles for a bound."""
+
+
+def par_report(board: Board, budget: int = PAR_BUDGET) -> Par:
+    """The fewest clicks to any solution, by branch and bound over the deduction state.
+
+    Exact whenever the search finishes within ``budget`` nodes (always when deduction leaves
+    few tiles open, e.g. on unique boards); otherwise a stated bound. Raises ValueError when the
+    board has no solution at all.
+    """
+    costs = _click_costs(board)
+    own = [mask_of(s, r) for s, r in zip(board.shapes, board.solution, strict=True)]
+    best_masks: list[int] | None = own if is_solution(board, own) else None
+    best = sum(row[m] for row, m in zip(costs, own, strict=True)) if best_masks else 1 << 30
+    st = deduction(board)
+    if st is None:
+        if best_masks is None:
+            raise ValueError("board: has no solution")
+        return Par(best, True, best, best_masks)  # pragma: no cover - deduction is sound
+    root = _lower_bound(st, costs)
+    # Depth-first, cheapest guess first; a frame holds a state, its bound, its tile, guesses.
+    frames: list[tuple[State, int, int, list[int]]] = []
+    nodes = 0
+
+    def open_state(s: State, bound: int) -> None:
+        nonlocal best, best_masks
+        if bound >= best and best_masks is not None:
+            return
+        if s.nund == 0:
+            best, best_masks = bound, masks_of(s)
+            return
+        t = _most_constrained(s)
+        row = costs[t]
+        guesses = sorted(SET_MASKS[s.cand[t]], key=lambda m: -row[m])  # cheapest popped first
+        frames.append((s, bound, t, guesses))
+
+    open_state(st, root)
+    while frames and nodes < budget:
+        s, bound, t, rest = frames[-1]
+        if not rest or bound >= best:
+            frames.pop()
+            continue
+        m = rest.pop()
+        child = s.clone() if rest else s
+        if not rest:
+            frames.pop()
+        nodes += 1
+        fix(child, t, m)
+        try:
+            propagate(child, [t])
+        except Contradiction:
+            continue
+        open_state(child, _lower_bound(child, costs))
+    if best_masks is None:
+        raise ValueError("board: has no solution")
+    pending = [bound for _, bound, _, rest in frames if rest and bound < best]
+    if not pending:
+        return Par(best, True, best, best_masks)
+    return Par(best, False, max(root, min(pending)), best_masks)
+
+
+def par(board: Board) -> int:
+    """Fewest clockwise clicks from the current rotations to any solution (see
+    :func:`par_report` for whether it is exact)."""
+    return par_report(board).clicks
+
+
+# ---------------------------------------------------------------------------------------------
+# Hints and difficulty
+
+
+def hint(board: Board, target: Sequence[int] | None = None) -> tuple[int, int] | None:
     """A tile whose arms differ from the solution and the rotation it needs, or None if solved.
 
-    Preference, taking the tiles already right as given: (1) a wrong tile that its right and
-    off-board neighbours leave a single possible arm mask (most known sides first); (2) a wrong
-    tile the full deduction fixes from the right tiles (most right neighbours first); (3) the
-    first wrong tile. The rotation is the nearest clockwise one showing the solution's arms.
+    ``target`` gives the solution's arm masks (default: the board's own solution). Preference,
+    taking the tiles already right as given: (1) a wrong tile that its right and off-board
+    neighbours leave a single possible arm mask (most known sides first); (2) a wrong tile the
+    full deduction fixes from the right tiles (most right neighbours first); (3) the first wrong
+    tile. The rotation is the nearest clockwise one showing the solution's arms.
     """
     n = board.size
-    nb = _neighbours(board.width, board.height)
-    target = [mask_of(s, r) for s, r in zip(board.shapes, board.solution, strict=True)]
+    nb = neighbour_table(board.width, board.height)
+    if target is None:
+        target = [mask_of(s, r) for s, r in zip(board.shapes, board.solution, strict=True)]
     wrong = [t for t in range(n) if board.mask(t) != target[t]]
     if not wrong:
         return None
@@ -573,22 +373,24 @@ def hint(board: Board) -> tuple[int, int] | None:
                 known |= 1 << d
                 if u >= 0 and target[u] >> (d ^ 2) & 1:
                     want |= 1 << d
-        options = [m for m in _MASKS[_SHAPE_SET[board.shapes[t]]] if m & known == want]
-        if len(options) == 1 and _ARMS[known] > best_known:
-            chosen, best_known = t, _ARMS[known]
+        options = [m for m in SET_MASKS[SHAPE_SET[board.shapes[t]]] if m & known == want]
+        if len(options) == 1 and MASK_ARMS[known] > best_known:
+            chosen, best_known = t, MASK_ARMS[known]
     if chosen < 0:
-        sets = [_SHAPE_SET[board.shapes[t]] if t in wrong_set else 1 << target[t] for t in range(n)]
-        st = _initial_state(board.width, board.height, sets)
+        sets = [SHAPE_SET[board.shapes[t]] if t in wrong_set else 1 << target[t] for t in range(n)]
+        st = initial_state(board.width, board.height, sets)
         try:
-            _propagate(st, [t for t in range(n) if t not in wrong_set] + wrong[::-1])
-            fixed = [t for t in wrong if _POP[st.cand[t]] == 1]
+            if 0 in st.cand:
+                raise Contradiction
+            propagate(st, [t for t in range(n) if t not in wrong_set] + wrong[::-1])
+            fixed = [t for t in wrong if SET_POP[st.cand[t]] == 1]
             if fixed:
                 chosen = min(fixed, key=lambda t: _hint_key(board, t, wrong_set))
-        except _Contradiction:  # the board's solution is not a solution of its shapes
+        except Contradiction:  # the target is not a solution of the board's shapes
             chosen = -1
     if chosen < 0:
         chosen = wrong[0]
-    return chosen, _rotation_for(board.shapes[chosen], board.rotations[chosen], target[chosen])
+    return chosen, rotation_for(board.shapes[chosen], board.rotations[chosen], target[chosen])
 
 
 def _hint_key(board: Board, t: int, wrong: set[int]) -> tuple[int, int]:
@@ -604,9 +406,8 @@ def _hint_key(board: Board, t: int, wrong: set[int]) -> tuple[int, int]:
 def difficulty(board: Board) -> float:
     """Deduction steps per tile: tile revisions of the solver from scratch (the shuffled state
     gives it nothing: it reasons from shapes only), search revisions counted twice, divided by
-    the number of tiles. Generated unique boards measure about 1.3 (walk) to 2.1 (eller); higher
-    means longer deduction chains. Raises ValueError when the board has no solution."""
-    st = _deduce(board)
+    the number of tiles. Raises ValueError when the board has no solution."""
+    st = deduction(board)
     if st is None:
         raise ValueError("board: has no solution")
     steps = st.steps
@@ -630,7 +431,7 @@ def _tree_path(
         _, g, x = heapq.heappop(heap)
         if x == b:
             break
-        for d in _DIRS[arms[x]]:
+        for d in MASK_DIRS[arms[x]]:
             y = nb[4 * x + d]
             if y not in prev:
                 prev[y] = (x, d)
@@ -673,13 +474,13 @@ def _perturb(
     links: list[tuple[int, int]] = []
     for a in spot:
         ma = arms[a]
-        if _ARMS[ma] >= 3:
+        if MASK_ARMS[ma] >= 3:
             continue
         for d in range(4):
             if ma >> d & 1:
                 continue
             b = nb[4 * a + d]
-            if b >= 0 and _ARMS[arms[b]] < 3:
+            if b >= 0 and MASK_ARMS[arms[b]] < 3:
                 links.append((a, d))
     if not links:
         return []
@@ -701,35 +502,40 @@ _SEARCH_EVERY = 20  # rounds of region repair between uniqueness checks by searc
 _MARGIN = 3  # tiles around a repair that are re-solved with it
 
 
-def make_unique(board: Board, rng: random.Random) -> None:
+def make_unique(board: Board, rng: random.Random, rules: int = ALL_RULES) -> bool:
     """Change the board's tree (shapes and solution together) until its puzzle has exactly one
-    solution, proved by deduction (or, after many rounds, by search); repairs only where the
-    solver is left undecided and re-solves only around the repairs until the final proof.
+    solution, proved by deduction with ``rules`` (or, after many rounds, by search); repairs
+    only where the solver is left undecided and re-solves only around the repairs until the
+    final proof. Returns whether deduction alone proves it (False: search was needed).
 
     The tree stays a spanning tree with at most 3 arms per tile. Changed tiles get their new
     solution rotation as current rotation; other rotations are kept. Raises ValueError when the
     board's solution is not a spanning tree of its shapes with at most 3 arms per tile.
     """
     w, h, n = board.width, board.height, board.size
-    nb = _neighbours(w, h)
+    nb = neighbour_table(w, h)
     arms = [mask_of(s, r) for s, r in zip(board.shapes, board.solution, strict=True)]
     if not is_solution(board, arms):
         raise ValueError("solution: is not a spanning tree of the board's shapes")
-    if any(_ARMS[m] > 3 for m in arms):
+    if any(MASK_ARMS[m] > 3 for m in arms):
         raise ValueError("solution: has a tile with 4 arms")
     original = arms[:]
     rounds = 0
     full = True  # deduce from scratch (a proof) rather than around the last repairs
+    proved = True
     free = bytearray(n)
     while True:
         if full:
-            st = _initial_state(w, h, [_SHAPE_SET_OF_MASK[m] for m in arms])
+            st = initial_state(w, h, [_SHAPE_SET_OF_MASK[m] for m in arms])
             queue = list(range(n - 1, -1, -1))
+            wake = None
         else:
-            st, queue = _conditional_state(w, h, arms, free)
+            st = state_from_tree(w, h, arms, free)
+            queue = tree_state_queue(st, free)
+            wake = queue[:]
         try:
-            _propagate(st, queue)
-        except _Contradiction as exc:  # pragma: no cover - arms is a solution
+            propagate(st, queue, rules, wake)
+        except Contradiction as exc:  # pragma: no cover - arms is a solution
             raise AssertionError("solver found no solution for a tree") from exc
         if st.nund == 0:
             if full:
@@ -737,7 +543,7 @@ def make_unique(board: Board, rng: random.Random) -> None:
             full = True  # the repairs look done: check the whole board
             continue
         rounds += 1
-        undecided = [t for t, c in enumerate(st.cand) if _POP[c] > 1]
+        undecided = [t for t, c in enumerate(st.cand) if SET_POP[c] > 1]
         if rounds % _SEARCH_EVERY == 0:
             if not full:
                 full = True
@@ -746,6 +552,7 @@ def make_unique(board: Board, rng: random.Random) -> None:
             # Many rounds: make sure the rest is really ambiguous, and find where.
             found: list[list[int]] = []
             if _search(st, 2, found, prefer=arms)[0] < 2:
+                proved = False
                 break
             spots = [[t for t in range(n) if found[0][t] != found[1][t]]]
         else:
@@ -769,6 +576,7 @@ def make_unique(board: Board, rng: random.Random) -> None:
             board.shapes[t] = shape
             board.solution[t] = rot
             board.rotations[t] = rot
+    return proved
 
 
 def _marked(tiles: Iterable[int], nb: Sequence[int], n: int, margin: int) -> bytearray:
@@ -788,70 +596,6 @@ def _marked(tiles: Iterable[int], nb: Sequence[int], n: int, margin: int) -> byt
                     nxt.append(y)
         layer = nxt
     return mark
-
-
-def _conditional_state(
-    w: int, h: int, arms: Sequence[int], free: bytearray
-) -> tuple[_State, list[int]]:
-    """A state with every unflagged tile fixed to its tree arms (edges between fixed tiles
-    decided, classes from the tree), and the queue that re-solves the flagged tiles."""
-    st = _State(w, h)
-    n = st.n
-    nb = st.nb
-    cand = [1 << m for m in arms]
-    dec = [15] * n
-    opn = list(arms)
-    nund = 0
-    queue: list[int] = []
-    edge = bytearray(n)  # tiles with an edge to a flagged tile: their knowledge is partial
-    for t in range(n):
-        if free[t]:
-            edge[t] = 1
-            for u in nb[4 * t : 4 * t + 4]:
-                if u >= 0:
-                    edge[u] = 1
-    for t in range(n):
-        if not edge[t]:
-            continue
-        m = arms[t]
-        known = 0
-        k = 4 * t
-        for d in range(4):
-            u = nb[k + d]
-            if u < 0 or not (free[t] or free[u]):
-                known |= 1 << d
-        if free[t]:
-            c = _SHAPE_SET_OF_MASK[m]
-            for x in _MASKS[c]:
-                if x & known:
-                    c &= ~(1 << x)
-            cand[t] = c
-            if _POP[c] > 1:
-                nund += 1
-        opn[t] = m & known
-        dec[t] = known
-        queue.append(t)
-    par = list(range(n))
-    sz = [1] * n
-    ex = [_ARMS[arms[t]] - _ARMS[opn[t]] for t in range(n)]
-    for r in range(n):
-        if par[r] != r or not opn[r] or sz[r] != 1:
-            continue
-        stack = [r]
-        size, rem = 0, 0
-        while stack:
-            x = stack.pop()
-            size += 1
-            rem += ex[x]
-            for d in _DIRS[opn[x]]:
-                y = nb[4 * x + d]
-                if y != r and par[y] == y:
-                    par[y] = r
-                    stack.append(y)
-        sz[r] = size
-        ex[r] = rem
-    st.cand, st.dec, st.opn, st.par, st.sz, st.ex, st.nund = cand, dec, opn, par, sz, ex, nund
-    return st, queue[::-1]
 
 
 def _grow_region(region: list[int], nb: Sequence[int]) -> list[int]:
@@ -876,5 +620,5 @@ def _shape_rot_table() -> dict[int, tuple[int, int]]:
 
 _SHAPE_ROT_OF_MASK = _shape_rot_table()
 _SHAPE_SET_OF_MASK: list[int] = [
-    _SHAPE_SET[_SHAPE_ROT_OF_MASK[m][0]] if m in _SHAPE_ROT_OF_MASK else 0 for m in range(16)
+    SHAPE_SET[_SHAPE_ROT_OF_MASK[m][0]] if m in _SHAPE_ROT_OF_MASK else 0 for m in range(16)
 ]

@@ -59,7 +59,7 @@ class _NotSent(Exception):
     """The command packet never fully reached the server: it cannot have run."""
 
 
-class RconClient(MCRcon):  # type: ignore[misc]  # mcrcon ships no type information
+class RconClient(MCRcon):
     """One RCON connection, safe to share between threads, one command in flight at a time.
 
     ``timeout`` is the longest silence (seconds, float) tolerated while waiting for reply bytes;

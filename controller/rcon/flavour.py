@@ -2,7 +2,8 @@
 
 Paper lets plugins and aliases replace vanilla commands, also after ``execute … run``; the
 namespaced ``minecraft:<name>`` always reaches the vanilla implementation. Vanilla registers no
-namespaced literals, so there the prefix turns every command into a parse error (paper.md §4).
+namespaced literals, so there the prefix turns every command into a parse error
+(docs/server-behaviour.md, "Paper: the minecraft: prefix").
 """
 
 from __future__ import annotations

@@ -2,7 +2,8 @@
 
 Vanilla joins the messages of one command with no separator (MC-7569); Paper adds ``§`` colour
 codes and a ``\\n`` after every message of Bukkit/plugin commands, and puts a ``\\n`` between a
-parse error and its ``…<--[HERE]`` context (paper.md §2). These helpers accept both.
+parse error and its ``…<--[HERE]`` context (docs/server-behaviour.md, "Output assembly",
+"Paper: plugin command output", "Paper: parse errors"). These helpers accept both.
 """
 
 from __future__ import annotations
@@ -36,7 +37,7 @@ _KNOWN_PARSE_MESSAGES = (
 _SILENT_ROOTS = frozenset(
     {"tellraw", "say", "execute", "me", "msg", "tell", "w", "teammsg", "tm", "function", "return"}
 )
-"""Root commands whose empty reply is normal (vanilla.md §2.7, §3.8)."""
+"""Root commands whose empty reply is normal (server-behaviour.md, "Empty replies")."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -119,7 +120,7 @@ def expects_output(command: str) -> bool:
 
 
 def unexpected_empty(reply: str, command: str) -> bool:
-    """True for an empty reply where vanilla always prints something (paper.md §6.3).
+    """True for an empty reply where vanilla always prints something ("Paper: empty replies").
 
     On Paper that means a plugin cancelled the command or an empty ``messages.unknown-command``
     swallowed its error: do not read it as success.

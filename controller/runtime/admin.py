@@ -1,19 +1,29 @@
 """Admin requests carried out: by the running daemon when one holds the room (so no second
-RCON connection is opened: docs/server-behaviour.md, one output buffer), else directly.
+RCON connection is opened: docs/server-behaviour.md, "Shared output buffer"), else directly.
 """
 
 from __future__ import annotations
 
+import json
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any, Literal
 
 from controller.config import Config, ServerConfig
-from controller.errors import RoomError
+from controller.errors import RoomError, UsageError
+from controller.rcon.protocol import MAX_COMMAND_BYTES
 from controller.runtime.clock import SYSTEM_CLOCK, Clock
-from controller.runtime.control import is_running, read_response, response_path, wait_done
+from controller.runtime.control import (
+    health_path,
+    is_running,
+    read_response,
+    response_path,
+    wait_done,
+)
 from controller.runtime.control import write_request as leave_request
 from controller.runtime.link import CommandClient, Link
+from controller.runtime.repairs import Repairs
 from controller.runtime.requests import (
     RepairDone,
     RepairRequest,
@@ -22,8 +32,19 @@ from controller.runtime.requests import (
     ShowRequest,
 )
 from controller.runtime.room import make_room
+from controller.runtime.state import RoomState, archive_state, state_path
 
-__all__ = ["Outcome", "carry_out", "remove_room", "ensure_not_running", "send_one"]
+__all__ = [
+    "Outcome",
+    "carry_out",
+    "repair_room",
+    "remove_room",
+    "ensure_not_running",
+    "send_one",
+    "RepairMode",
+]
+
+RepairMode = Literal["reconcile", "reset", "from_world"]
 
 Connect = Callable[[str, ServerConfig], CommandClient]
 
@@ -61,12 +82,16 @@ def carry_out(
             raise RoomError(f"the daemon running {world} did not take the request in time")
         return Outcome(read_response(state_dir, world), by_daemon=True)
     room = make_room(world, room_cfg, state_dir, clock)
+    if RoomState.load(state_path(state_dir, world)) is None:
+        raise RoomError(
+            f"room {world} has no state (never built, or removed); "
+            f"`pipesctl start -w {world}` builds it"
+        )
     client = connect(room_cfg.server, cfg.servers[room_cfg.server])
     try:
         link = Link(client, room_cfg.server)
         if isinstance(request, ShowRequest):
-            if not room.load():
-                raise RoomError(f"room {world} has no state yet; run `pipesctl start -w {world}`")
+            room.load()
             return Outcome(room.handle_request(link, request), by_daemon=False)
         repairs = room.start(link)
         if isinstance(request, RepairRequest):
@@ -76,18 +101,103 @@ def carry_out(
         _close(client)
 
 
+def repair_room(
+    cfg: Config,
+    world: str,
+    mode: RepairMode,
+    *,
+    connect: Connect,
+    clock: Clock = SYSTEM_CLOCK,
+) -> Repairs:
+    """`repair --reset` (archive the state, build a new puzzle) or `repair --from-world` (rebuild
+    the state from the frames, then reconcile); the plain repair goes through `carry_out`."""
+    if mode == "reconcile":
+        outcome = carry_out(cfg, world, RepairRequest(), connect=connect, clock=clock)
+        if not isinstance(outcome.response, RepairDone):
+            raise RoomError(f"room {world}: no answer to the repair request")
+        return outcome.response.repairs
+    ensure_not_running(cfg, world)
+    room_cfg = cfg.world(world)
+    state_dir = Path(cfg.state_dir)
+    path = state_path(state_dir, world)
+    if mode == "from_world" and not path.exists():
+        raise RoomError(
+            f"room {world} has no state file to repair; `pipesctl start -w {world}` builds it"
+        )
+    room = make_room(world, room_cfg, state_dir, clock)
+    client = connect(room_cfg.server, cfg.servers[room_cfg.server])
+    try:
+        link = Link(client, room_cfg.server)
+        notes: list[str] = []
+        if mode == "from_world":
+            from controller.runtime.recover import state_from_world
+
+            state = state_from_world(room, link, _salvage(path))
+            archived = archive_state(state_dir, world, clock.time(), suffix="-corrupt")
+            state.save(path)
+            notes.append(f"state rebuilt from the world; the old file is in {archived}")
+        else:
+            archived = archive_state(state_dir, world, clock.time(), suffix="-reset")
+            if archived is not None:
+                notes.append(f"old state archived to {archived}")
+        repairs = room.start(link)
+        repairs.notes[:0] = notes
+        return repairs
+    finally:
+        _close(client)
+
+
+def _salvage(path: Path) -> dict[str, Any]:
+    """Whatever counters of a broken state file still read (moves, puzzle number, solves)."""
+    from controller.runtime.state import _FIELDS
+
+    try:
+        data = json.loads(path.read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return {}
+    if not isinstance(data, dict):
+        return {}
+    out: dict[str, Any] = {}
+    for key, parse, _ in _FIELDS:
+        if key in ("puzzle_number", "moves", "started_at", "solves") and key in data:
+            try:
+                out[key] = parse(data[key])
+            except (KeyError, TypeError, ValueError):
+                continue
+    return out
+
+
 def remove_room(
     cfg: Config, world: str, *, connect: Connect, clock: Clock = SYSTEM_CLOCK
 ) -> Path | None:
-    """Clear a room no daemon runs from the world; returns where its state was archived."""
+    """Clear a room no daemon runs from the world, with its score holder (and the shared
+    objectives when no other room of the server is configured) and its control files;
+    returns where its state was archived."""
+    from controller.runtime.feedback import BEST, RESET, SOLVES
+    from controller.world import commands as cmd
+
     ensure_not_running(cfg, world)
     room_cfg = cfg.world(world)
-    room = make_room(world, room_cfg, Path(cfg.state_dir), clock)
+    state_dir = Path(cfg.state_dir)
+    room = make_room(world, room_cfg, state_dir, clock)
+    others = [w for w, c in cfg.worlds.items() if w != world and c.server == room_cfg.server]
     client = connect(room_cfg.server, cfg.servers[room_cfg.server])
     try:
-        return room.remove(Link(client, room_cfg.server))
+        link = Link(client, room_cfg.server)
+        archived = room.remove(link)
+        link.send(cmd.score_reset(f"#{world}", BEST))
+        if not others:
+            link.send_all([cmd.objective_remove(name) for name in (SOLVES, BEST, RESET)])
     finally:
         _close(client)
+    for leftover in (
+        state_dir / f"{world}.lock",
+        health_path(state_dir, world),
+        response_path(state_dir, world),
+        state_dir / f"{world}.request.json",
+    ):
+        leftover.unlink(missing_ok=True)
+    return archived
 
 
 def ensure_not_running(cfg: Config, world: str) -> None:
@@ -99,7 +209,14 @@ def ensure_not_running(cfg: Config, world: str) -> None:
 
 def send_one(cfg: Config, server: str, command: str, *, connect: Connect) -> tuple[str, list[str]]:
     """Send one raw command; returns its reply and the rooms a daemon runs on that server
-    (their replies can mix with this one on vanilla)."""
+    (their replies can mix with this one on vanilla). A command longer than RCON carries is a
+    usage error."""
+    size = len(command.encode("utf-8"))
+    if size > MAX_COMMAND_BYTES:
+        raise UsageError(
+            f"the command is {size} UTF-8 bytes; RCON carries at most {MAX_COMMAND_BYTES} "
+            "(split it, or use a function in a datapack)"
+        )
     state_dir = Path(cfg.state_dir)
     busy = [w for w, room in cfg.worlds.items() if room.server == server and is_running(
         state_dir, w)]  # fmt: skip

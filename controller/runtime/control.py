@@ -6,7 +6,7 @@ carries out at its next poll (answering in `<room>.response.json` when there is 
 say) and then deletes; otherwise the command acts on the world itself. The daemon also keeps
 `<room>.health.json` current, so `status` never needs a second RCON connection while it runs:
 vanilla shares one output buffer between all RCON connections, so a second connection could swap
-replies with the daemon's (docs/server-behaviour.md, one output buffer).
+replies with the daemon's (docs/server-behaviour.md, "Shared output buffer").
 """
 
 from __future__ import annotations

@@ -18,10 +18,9 @@ from controller.runtime.control import (
     write_json,
     write_response,
 )
+from controller.runtime.detection import TurnDetector, choose_mode
 from controller.runtime.link import CommandClient, Link
 from controller.runtime.room import Progress, Room, make_room
-from controller.world.commands import poll_commands
-from controller.world.replies import parse_frame_values
 
 __all__ = ["Daemon", "Connect"]
 
@@ -77,6 +76,8 @@ class Daemon:
         self.polls = 0
         self.last_health = 0.0
         self.last_poll: dict[str, float] = {}
+        self.next_poll: dict[str, float] = {}
+        self.detectors: dict[str, TurnDetector] = {}
 
     @property
     def poll_interval(self) -> float:
@@ -84,8 +85,9 @@ class Daemon:
         return min(r.cfg.poll_interval_ms for r in self.rooms.values()) / 1000.0
 
     def start(self, progress: Progress | None = None) -> None:
-        """Build or reconcile every room."""
+        """Choose each server's turn detection, then build or reconcile every room."""
         for server, rooms in self.by_server.items():
+            self.detector(server)
             for room in rooms:
                 log.info("room %s: starting on server %s", room.name, server)
                 repairs = room.start(self.links[server], progress)
@@ -103,37 +105,40 @@ class Daemon:
                     )
         self.write_health(every=0.0)
 
-    def poll_commands(self, server: str, everywhere: bool = False) -> list[str]:
-        """The ≤ 4 poll commands covering every room of a server (`everywhere`: every frame,
-        not only those near players)."""
-        rooms = self.by_server[server]
-        near_only = not everywhere and all(r.cfg.poll_scope == "near_players" for r in rooms)
-        scope = "near_players" if near_only else "all"
-        reach = max(r.cfg.poll_reach for r in rooms)
-        return poll_commands([r.frame_kind for r in rooms], scope, reach)
+    def detector(self, server: str) -> TurnDetector:
+        """The server's turn detector (its mode is chosen on first use, on the live server)."""
+        if server not in self.detectors:
+            wanted = self.config.servers[server].detect
+            mode = choose_mode(self.links[server], wanted, server)
+            self.detectors[server] = TurnDetector(self.by_server[server], mode, self.clock)
+        return self.detectors[server]
 
     def poll(self, server: str) -> int:
         """One poll of a server: read turned frames, apply each turn; returns how many.
 
-        After a gap (a long write, a reconnect) frames far from players are polled once too:
-        a player may have turned one and walked away meanwhile.
+        After a gap (a long write, a reconnect) every frame is read once: a player may have
+        turned one and walked away meanwhile. Rooms configured `poll_scope: all` are always
+        read whole.
         """
         link = self.links[server]
+        detector = self.detector(server)
         rooms = {r.name: r for r in self.by_server[server]}
         now = self.clock.monotonic()
         last = self.last_poll.get(server)
-        gap = last is None or now - last > 2 * self.poll_interval + 0.5
+        gap = last is None or now - last > 2 * detector.interval + 0.5
+        everywhere = gap or all(r.cfg.poll_scope == "all" for r in rooms.values())
         self.last_poll[server] = now
         seen: dict[tuple[str, int, int], int] = {}
-        for command in self.poll_commands(server, everywhere=gap):
-            for fv in parse_frame_values(link.send(command), byte=True):
-                seen[(fv.room, fv.i, fv.j)] = fv.value  # frames near two players come twice
+        for fv in detector.poll(link, everywhere=everywhere):
+            seen[(fv.room, fv.i, fv.j)] = fv.value  # a frame may be named twice
+        turned = 0
         for (name, i, j), value in seen.items():
             room = rooms.get(name)
-            if room is not None:
-                room.handle_turn(link, i, j, value)
+            if room is not None and room.handle_turn(link, i, j, value):
+                turned += 1
+        self.next_poll[server] = now + detector.interval
         self.polls += 1
-        return len(seen)
+        return turned
 
     def step(self) -> None:
         """One round over every server: recover if it was down, poll, run the room timers."""
@@ -145,7 +150,9 @@ class Daemon:
                         room.reconcile(link)
                     self.down.discard(server)
                     log.info("server %s: back; rooms reconciled", server)
-                self.poll(server)
+                if self.clock.monotonic() >= self.next_poll.get(server, 0.0):
+                    self.poll(server)
+                near = self.detector(server).awake
                 for room in rooms:
                     request = take_request(self.state_dir, room.name)
                     if request is not None:
@@ -155,7 +162,7 @@ class Daemon:
                                 write_response(self.state_dir, room.name, answer)
                         finally:
                             finish_request(self.state_dir, room.name)
-                    room.periodic(link)
+                    room.periodic(link, near)
             except RconUnavailable as exc:
                 if server not in self.down:
                     log.warning("server %s: connection lost (%s); retrying", server, exc)
@@ -186,10 +193,11 @@ class Daemon:
     def run(self, stop: threading.Event) -> None:
         """Poll until `stop` is set; state is saved after every move, so stopping loses nothing."""
         while not stop.is_set():
-            started = self.clock.monotonic()
             self.step()
-            delay = self.poll_interval if not self.down else max(self.poll_interval, 1.0)
-            stop.wait(max(0.0, delay - (self.clock.monotonic() - started)))
+            now = self.clock.monotonic()
+            due = min(self.next_poll.values(), default=now + self.poll_interval)
+            delay = max(self.poll_interval, 1.0) if self.down else due - now
+            stop.wait(min(1.0, max(0.0, delay)))
 
     def close(self) -> None:
         """Save every room and close the connections."""

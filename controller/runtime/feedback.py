@@ -105,6 +105,22 @@ class Feedback:
             ),
         ]
 
+    def turn_sounds(self, turned: tuple[int, int], wetted: list[tuple[int, int]]) -> list[str]:
+        """The frame-rotate sound at the turned frame, and a soft water sound at the first tile
+        the water reached (the frames are Silent: docs/turn-detection.md, quiet writes)."""
+        sounds = self.cfg.sounds
+        out = []
+        if sounds.turn is not None:
+            out.append(self._sound_at(sounds.turn, *turned))
+        if sounds.water is not None and wetted:
+            out.append(self._sound_at(sounds.water, *wetted[0]))
+        return out
+
+    def _sound_at(self, sound: str, i: int, j: int) -> str:
+        x, y, z = self.geom.frame_pos(i, j)
+        hear = self.cfg.sounds.hear_distance
+        return cmd.playsound_at(sound, "block", (x + 0.5, y + 0.1, z + 0.5), hear)
+
     @property
     def askers(self) -> str:
         """Players near the room who used `/trigger pipes_reset` (a selector, evaluated by the

@@ -15,7 +15,7 @@ from pathlib import Path
 
 from controller.config import WorldConfig
 from controller.errors import RconUnavailable, RoomError
-from controller.puzzle.generators import generate
+from controller.puzzle.generators import GeneratorParams, generate
 from controller.puzzle.model import Board, Direction, TileClass, map_id
 from controller.puzzle.play import Change, PlayState
 from controller.runtime.clock import SYSTEM_CLOCK, Clock
@@ -36,9 +36,16 @@ from controller.runtime.requests import (
     ShowRequest,
 )
 from controller.runtime.room import Progress, Room, RoomStatus
-from controller.runtime.state import RoomState, Solve, archive_state, state_path
+from controller.runtime.state import WORLD_FORMAT, RoomState, Solve, archive_state, state_path
 from controller.world import commands as cmd
-from controller.world.geometry import EDGE_OFF, EDGE_ON, frame_uuid, preload_uuid, state_block
+from controller.world.geometry import (
+    EDGE_OFF,
+    EDGE_ON,
+    Pos,
+    frame_uuid,
+    preload_uuid,
+    state_block,
+)
 from controller.world.geometry import Room as Geometry
 from controller.world.replies import merge_applied, parse_count, parse_frame_values
 
@@ -139,10 +146,12 @@ class PipesRoom:
             self.cfg.width,
             self.cfg.height,
             seed=seed,
-            generator=self.cfg.generator,
-            branching=self.cfg.branching,
-            coverage=self.cfg.coverage,
-            unique=self.cfg.unique,
+            params=GeneratorParams(
+                generator=self.cfg.generator,
+                branching=self.cfg.branching,
+                coverage=self.cfg.coverage,
+                unique=self.cfg.unique,
+            ),
         )
 
     def save(self) -> None:
@@ -192,7 +201,14 @@ class PipesRoom:
         self.wait_loaded(link)
         self.send_all(link, self.feedback.objectives())
         if saved is None:
-            self.adopt_state(RoomState(self.name, self.new_board(1), started_at=self.clock.time()))
+            self.adopt_state(
+                RoomState(
+                    self.name,
+                    self.new_board(1),
+                    started_at=self.clock.time(),
+                    world_format=WORLD_FORMAT,
+                )
+            )
             self.build(link, progress)
             self.save()
             return Repairs(rebuilt=True)
@@ -270,6 +286,7 @@ class PipesRoom:
                 commands.append(cmd.setblock(self.geom.state_pos(i, j), block))
         self.send_all(link, commands, progress)
         self.verify_frames(link)
+        self.current_state.world_format = WORLD_FORMAT
         self.mark_shown()
         self.notify()
 
@@ -281,6 +298,15 @@ class PipesRoom:
             )
             for k, mid in enumerate(self.pictures)
         ]
+
+    @property
+    def dimension(self) -> str:
+        """The dimension the room is built in."""
+        return self.geom.dimension
+
+    def bounds(self) -> tuple[Pos, Pos]:
+        """The inclusive box the room occupies."""
+        return self.geom.bounds()
 
     def frame_count_command(self) -> str:
         """A command whose `Test passed. Count: N` reply counts the room's tile frames."""
@@ -316,23 +342,27 @@ class PipesRoom:
         )
 
     # -- playing --------------------------------------------------------------------------
-    def handle_turn(self, link: Link, i: int, j: int, value: int) -> None:
-        """A frame shows ItemRotation `value` ≠ its settled rotation: a player turned it."""
+    def handle_turn(self, link: Link, i: int, j: int, value: int) -> bool:
+        """A frame shows ItemRotation `value`; unless that is its settled rotation a player
+        turned it: apply the turn. Returns whether it was a turn."""
         board = self.board
         if not (0 <= i < board.width and 0 <= j < board.height):
-            return
+            return False
         idx = j * board.width + i
+        if value == board.rotations[idx]:
+            return False  # settled: nothing turned
         if self.state is not None and self.state.solved_at is not None:
             # The board is solved and waits for the next puzzle: turn the frame back.
             self.send(link, self.settle(idx, value))
-            return
+            return True
         for _ in range(8):  # the player may keep clicking while we write
             if self.apply(link, idx, value % 4, seen=value):
-                return
+                return True
             values = parse_frame_values(self.send(link, cmd.read_rotation(self.uuids[idx])))
             if not values:
-                return  # frame gone: the next audit repairs it
+                return True  # frame gone: the next audit repairs it
             value = values[0].value
+        return True
 
     def apply(
         self, link: Link, idx: int, rotation: int, *, seen: int = -1, write: bool = True
@@ -354,8 +384,12 @@ class PipesRoom:
                     ),
                 )
             )  # fmt: skip
+            wetted = self._newly_wet(change)
             if change is not None:
                 self._write_change(link, change, turned=idx, turned_written=applied)
+            if applied:
+                w = board.width
+                self.send_all(link, self.feedback.turn_sounds((idx % w, idx // w), wetted))
             if not applied:
                 self.save()
                 return False
@@ -365,6 +399,17 @@ class PipesRoom:
             if change.solved and write:
                 self.win(link)
         return True
+
+    def _newly_wet(self, change: Change | None) -> list[tuple[int, int]]:
+        """Tiles the water reaches with this change (dry in the world until now)."""
+        if change is None:
+            return []
+        w = self.board.width
+        return [
+            (t.index % w, t.index // w)
+            for t in change.tiles
+            if t.cls != TileClass.DRY and self.shown_class[t.index] == TileClass.DRY
+        ]
 
     def _write_change(
         self, link: Link, change: Change, *, turned: int, turned_written: bool
@@ -436,16 +481,19 @@ class PipesRoom:
             state.win_phase = "paid"
             self.save()
 
-    def send_feedback(self, link: Link, commands: list[str]) -> None:
-        """Send what players see and hear; a failing command is logged and skipped (a lost
-        connection still propagates, so the daemon reconnects)."""
+    def send_feedback(self, link: Link, commands: list[str]) -> list[str]:
+        """Send what players see and hear; a failing command is logged and skipped (its reply
+        is ""; a lost connection still propagates, so the daemon reconnects)."""
+        replies = []
         for command in commands:
             try:
-                self.send(link, command)
+                replies.append(self.send(link, command))
             except RconUnavailable:
                 raise
             except Exception as exc:  # noqa: BLE001 - feedback never ends the daemon
                 log.warning("room %s: feedback command skipped (%s)", self.name, exc)
+                replies.append("")
+        return replies
 
     def next_puzzle(self, link: Link, board: Board | None = None) -> None:
         """Replace the puzzle in place, writing only frames and blocks that differ."""
@@ -457,7 +505,14 @@ class PipesRoom:
         old_shapes = list(self.board.shapes)
         old_source = self.board.source_index
         self.adopt_state(
-            RoomState(self.name, new, number, started_at=self.clock.time(), solves=state.solves)
+            RoomState(
+                self.name,
+                new,
+                number,
+                started_at=self.clock.time(),
+                solves=state.solves,
+                world_format=state.world_format,
+            )
         )
         self.next_puzzle_at = None
         play = self.play_state
@@ -496,8 +551,9 @@ class PipesRoom:
         idx, rotation = found
         i, j = idx % self.board.width, idx // self.board.width
         clicks = (rotation - self.board.rotations[idx]) % 4
-        self.send_feedback(link, self.feedback.hint(i, j, clicks))
-        return HintGiven((i, j), rotation, clicks)
+        replies = self.send_feedback(link, self.feedback.hint(i, j, clicks))
+        heard = not replies[0].startswith("No player was found")  # the tellraw's reply
+        return HintGiven((i, j), rotation, clicks, heard)
 
     def read_rotations(self, link: Link) -> dict[int, int]:
         """Every tile frame's ItemRotation as the server has it now, by tile index."""
@@ -518,17 +574,18 @@ class PipesRoom:
             return Rotations(self.read_rotations(link))
         return None
 
-    def periodic(self, link: Link) -> None:
-        """Timers: the next puzzle after a win, the progress action bar, the audit."""
+    def periodic(self, link: Link, players_near: bool = True) -> None:
+        """Timers: the next puzzle after a win, the progress action bar, the audit. Feedback
+        and reset requests only while players are near (`players_near`)."""
         now = self.clock.time()
         if self.next_puzzle_at is not None and now >= self.next_puzzle_at:
             self.next_puzzle(link)
-        if now - self.last_actionbar >= 2.0 and self.play is not None:
+        if players_near and now - self.last_actionbar >= 2.0 and self.play is not None:
             self.last_actionbar = now
             self.send_feedback(
                 link, [self.feedback.action_bar(self.play.wet_count, self.board.size)]
             )
-        if self.cfg.reset_by and now - self.last_reset_check >= 1.0:
+        if players_near and self.cfg.reset_by and now - self.last_reset_check >= 1.0:
             self.last_reset_check = now
             self.check_reset_requests(link)
         if self.cfg.audit_interval_s and now - self.last_audit >= self.cfg.audit_interval_s:

@@ -13,6 +13,7 @@ from typing import TYPE_CHECKING
 from controller.puzzle.model import Direction
 from controller.runtime.link import Link
 from controller.runtime.repairs import Repairs
+from controller.runtime.state import WORLD_FORMAT
 from controller.world import commands as cmd
 from controller.world.geometry import EDGE_OFF, EDGE_ON, state_block
 from controller.world.replies import fill_changed, parse_count, parse_frame_values
@@ -47,6 +48,10 @@ class PipesReconciler:
         if count > board.size:
             rep.notes.append(f"{count - board.size} foreign frames removed")
             room.send(link, cmd.kill_room(geom, kind))
+        if room.current_state.world_format < WORLD_FORMAT:
+            room.send(link, cmd.silence_frames(geom, kind))
+            room.current_state.world_format = WORLD_FORMAT
+            rep.notes.append(f"frames made Silent (world format {WORLD_FORMAT})")
         expect = min(count, board.size)
         rotations = self.read_all(link, cmd.read_rotations(geom, kind), True, expect)
         maps = self.read_all(link, cmd.read_map_ids(geom, kind), False, expect)
@@ -84,8 +89,8 @@ class PipesReconciler:
 
     def count_frames(self, link: Link) -> int:
         """The room's tile frames; a zero is read twice more before it is believed (another
-        RCON connection on vanilla can wipe a reply: docs/server-behaviour.md, one output
-        buffer)."""
+        RCON connection on vanilla can wipe a reply: docs/server-behaviour.md, "Shared
+        output buffer")."""
         room = self.room
         for _ in range(3):
             count = parse_count(room.send(link, cmd.count_frames(room.geom, room.frame_kind)))

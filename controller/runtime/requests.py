@@ -70,11 +70,13 @@ class RepairDone:
 
 @dataclass(frozen=True)
 class HintGiven:
-    """The hinted tile and the rotation it should get; `tile` None when nothing is left."""
+    """The hinted tile (i, j), the rotation it should get and how many clicks away it is;
+    `tile` None when nothing is left; `heard` False when no player was near the room."""
 
     tile: tuple[int, int] | None = None
     rotation: int = 0
     clicks: int = 0
+    heard: bool = True
 
 
 @dataclass(frozen=True)
@@ -128,6 +130,7 @@ def response_to_json(response: Response) -> dict[str, Any]:
             "tile": tile,
             "rotation": response.rotation,
             "clicks": response.clicks,
+            "heard": response.heard,
         }
     return {"kind": "rotations", "values": {str(k): v for k, v in response.values.items()}}
 
@@ -146,6 +149,7 @@ def response_from_json(data: dict[str, Any]) -> Response | None:
                 None if tile is None else (int(tile[0]), int(tile[1])),
                 int(data.get("rotation", 0)),
                 int(data.get("clicks", 0)),
+                bool(data.get("heard", True)),
             )
         if kind == "rotations":
             return Rotations({int(k): int(v) for k, v in dict(data["values"]).items()})

@@ -16,6 +16,7 @@ from controller.runtime.clock import SYSTEM_CLOCK, Clock
 from controller.runtime.link import Link
 from controller.runtime.repairs import Repairs
 from controller.runtime.requests import Request, Response
+from controller.world.geometry import Pos
 
 __all__ = ["Progress", "Repairs", "RoomStatus", "Room", "make_room"]
 
@@ -60,6 +61,15 @@ class Room(Protocol):
         """The entity type of its frames (`item_frame` or `glow_item_frame`)."""
         ...
 
+    @property
+    def dimension(self) -> str:
+        """The dimension the room is built in."""
+        ...
+
+    def bounds(self) -> tuple[Pos, Pos]:
+        """The inclusive box the room occupies."""
+        ...
+
     def load(self) -> bool:
         """Adopt the saved state without touching the world; False when there is none."""
         ...
@@ -68,12 +78,13 @@ class Room(Protocol):
         """Build the room, or reconcile it with its saved state."""
         ...
 
-    def handle_turn(self, link: Link, i: int, j: int, value: int) -> None:
-        """A player turned the frame of tile (i, j) to ItemRotation `value`."""
+    def handle_turn(self, link: Link, i: int, j: int, value: int) -> bool:
+        """The frame of tile (i, j) shows ItemRotation `value`; returns whether that was a turn
+        (a value equal to the settled rotation is not)."""
         ...
 
-    def periodic(self, link: Link) -> None:
-        """Timers: next puzzle, feedback, audits."""
+    def periodic(self, link: Link, players_near: bool = True) -> None:
+        """Timers: next puzzle, feedback, audits (`players_near`: anyone within wake distance)."""
         ...
 
     def reconcile(self, link: Link, progress: Progress | None = None) -> Repairs:

@@ -14,9 +14,18 @@ from controller.errors import PipesError
 from controller.puzzle.model import Board
 from controller.puzzle.serialize import board_from_dict, board_to_dict
 
-__all__ = ["STATE_FORMAT", "Solve", "RoomState", "StateError", "state_path", "archive_state"]
+__all__ = [
+    "STATE_FORMAT",
+    "WORLD_FORMAT",
+    "Solve",
+    "RoomState",
+    "StateError",
+    "state_path",
+    "archive_state",
+]
 
 STATE_FORMAT = 1
+WORLD_FORMAT = 2  # docs/world-format.md: version 2 frames are Silent
 
 
 class StateError(PipesError):
@@ -46,6 +55,7 @@ class RoomState:
     solves: list[Solve] = field(default_factory=list)
     origin: tuple[int, int, int] | None = None
     dimension: str | None = None
+    world_format: int = 1  # the docs/world-format.md version the room was built or last fixed to
     win_phase: str | None = None  # "recorded" → "marked" → "paid": the win's score steps
 
     def to_dict(self) -> dict[str, Any]:
@@ -60,33 +70,37 @@ class RoomState:
             "solves": [vars(s) for s in self.solves],
             "origin": None if self.origin is None else list(self.origin),
             "dimension": self.dimension,
+            "world_format": self.world_format,
             "win_phase": self.win_phase,
             "board": board_to_dict(self.board),
         }
 
     @classmethod
     def from_dict(cls, data: Any, where: str = "state") -> RoomState:
-        """Parse a state document, naming the bad field on error."""
+        """Parse a state document; an error names the file, the field and what to do."""
         if not isinstance(data, dict):
-            raise StateError(f"{where}: not a JSON object")
+            raise StateError(_broken(where, "(top level)", "is not a JSON object"))
         if data.get("format") != STATE_FORMAT:
-            raise StateError(f"{where}: format {data.get('format')!r} is not {STATE_FORMAT}")
-        try:
-            board = board_from_dict(data["board"])
-            return cls(
-                room=str(data["room"]),
-                board=board,
-                puzzle_number=int(data.get("puzzle_number", 1)),
-                moves=int(data.get("moves", 0)),
-                started_at=float(data["started_at"]),
-                solved_at=None if data.get("solved_at") is None else float(data["solved_at"]),
-                solves=[Solve(**s) for s in data.get("solves", [])],
-                origin=None if data.get("origin") is None else _origin(data["origin"]),
-                dimension=None if data.get("dimension") is None else str(data["dimension"]),
-                win_phase=None if data.get("win_phase") is None else str(data["win_phase"]),
+            raise StateError(
+                _broken(
+                    where,
+                    "format",
+                    f"is {data.get('format')!r}; this pipesctl reads state format {STATE_FORMAT}",
+                )
             )
-        except (KeyError, TypeError, ValueError) as exc:
-            raise StateError(f"{where}: {exc}") from None
+        fields: dict[str, Any] = {}
+        for key, parse, required in _FIELDS:
+            if key not in data:
+                if required:
+                    raise StateError(_broken(where, key, "is missing"))
+                continue
+            try:
+                fields[key] = parse(data[key])
+            except (KeyError, TypeError, ValueError) as exc:
+                detail = str(exc).strip("'\"") if isinstance(exc, KeyError) else str(exc)
+                raise StateError(_broken(where, key, f"is invalid ({detail})")) from None
+        board = fields.pop("board")
+        return cls(board=board, **fields)
 
     def save(self, path: Path) -> None:
         """Write atomically: a temporary file in the same folder, fsync, then rename."""
@@ -112,13 +126,85 @@ class RoomState:
         try:
             data = json.loads(text)
         except json.JSONDecodeError as exc:
-            raise StateError(f"{path}: not valid JSON ({exc.msg} at line {exc.lineno})") from None
+            raise StateError(
+                _broken(str(path), "(top level)", f"is not JSON ({exc.msg}, line {exc.lineno})")
+            ) from None
         return cls.from_dict(data, str(path))
 
 
-def _origin(value: Any) -> tuple[int, int, int]:
-    x, y, z = (int(v) for v in value)
+def _origin(value: Any) -> tuple[int, int, int] | None:
+    if value is None:
+        return None
+    if not isinstance(value, list) or len(value) != 3:
+        raise ValueError("must be [x, y, z]")
+    x, y, z = (_int(v) for v in value)
     return x, y, z
+
+
+def _int(value: Any) -> int:
+    if isinstance(value, bool) or not isinstance(value, int | float) or value != int(value):
+        raise ValueError(f"expected an integer, got {value!r}")
+    return int(value)
+
+
+def _float(value: Any) -> float:
+    if isinstance(value, bool) or not isinstance(value, int | float):
+        raise ValueError(f"expected a number, got {value!r}")
+    return float(value)
+
+
+def _solves(value: Any) -> list[Solve]:
+    if not isinstance(value, list):
+        raise ValueError("must be a list")
+    out = []
+    for k, item in enumerate(value):
+        try:
+            out.append(
+                Solve(
+                    None if item.get("seed") is None else _int(item["seed"]),
+                    _float(item["seconds"]),
+                    _int(item["moves"]),
+                    _float(item["at"]),
+                )
+            )
+        except KeyError as exc:
+            raise ValueError(f"entry {k}: {exc.args[0]} missing") from None
+        except (AttributeError, TypeError, ValueError) as exc:
+            raise ValueError(f"entry {k}: {exc}") from None
+    return out
+
+
+def _board(value: Any) -> Board:
+    if not isinstance(value, dict):
+        raise ValueError("must be a JSON object")
+    try:
+        return board_from_dict(value)
+    except KeyError as exc:
+        raise ValueError(f"{exc.args[0]}: missing") from None
+
+
+_FIELDS: tuple[tuple[str, Any, bool], ...] = (
+    ("room", str, True),
+    ("board", _board, True),
+    ("puzzle_number", _int, False),
+    ("moves", _int, False),
+    ("started_at", _float, True),
+    ("solved_at", lambda v: None if v is None else _float(v), False),
+    ("solves", _solves, False),
+    ("origin", _origin, False),
+    ("dimension", lambda v: None if v is None else str(v), False),
+    ("world_format", _int, False),
+    ("win_phase", lambda v: None if v is None else str(v), False),
+)
+
+
+def _broken(where: str, field: str, problem: str) -> str:
+    room = Path(where).stem
+    return (
+        f"state file {where}: field {field!r} {problem}. The file is kept as it is; "
+        f"`pipesctl repair -w {room} --from-world` rebuilds the state from the frames in the "
+        f"world, `pipesctl repair -w {room} --reset` archives it and builds a new puzzle"
+    )
 
 
 def state_path(state_dir: Path, room: str) -> Path:
@@ -126,13 +212,16 @@ def state_path(state_dir: Path, room: str) -> Path:
     return state_dir / f"{room}.json"
 
 
-def archive_state(state_dir: Path, room: str, now: float | None = None) -> Path | None:
-    """Move a room's state into `archive/` (used by `remove`); returns the new path."""
+def archive_state(
+    state_dir: Path, room: str, now: float | None = None, suffix: str = ""
+) -> Path | None:
+    """Move a room's state into `archive/` (used by `remove` and `repair --reset`); returns
+    the new path."""
     src = state_path(state_dir, room)
     if not src.exists():
         return None
     stamp = time.strftime("%Y%m%d-%H%M%S", time.gmtime(now or time.time()))
-    dst = state_dir / "archive" / f"{room}-{stamp}.json"
+    dst = state_dir / "archive" / f"{room}-{stamp}{suffix}.json"
     dst.parent.mkdir(parents=True, exist_ok=True)
     os.replace(src, dst)
     return dst

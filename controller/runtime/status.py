@@ -1,7 +1,7 @@
 """A room's health as `pipesctl status` reports it: state file, daemon, server, frames.
 
 While a daemon runs the room the server is not asked (a second RCON connection could swap
-replies with the daemon's: docs/server-behaviour.md, one output buffer); the daemon's health
+replies with the daemon's: docs/server-behaviour.md, "Shared output buffer"); the daemon's health
 file answers instead.
 """
 
@@ -18,7 +18,7 @@ from controller.runtime.clock import SYSTEM_CLOCK, Clock
 from controller.runtime.control import health_path, is_running, read_json
 from controller.runtime.link import CommandClient, Link
 from controller.runtime.room import make_room
-from controller.runtime.state import RoomState, state_path
+from controller.runtime.state import RoomState, StateError, state_path
 from controller.world.replies import parse_count
 
 __all__ = ["RoomHealth", "room_health", "HEALTH_FRESH_S"]
@@ -47,6 +47,7 @@ class RoomHealth:
     running_s: float | None = None
     solves: int | None = None
     last_solve: dict[str, Any] | None = None
+    state_error: str | None = None
 
     @property
     def healthy(self) -> bool:
@@ -69,10 +70,19 @@ class RoomHealth:
             return ExitCode.UNREACHABLE
         return ExitCode.ERROR
 
+    @property
+    def problem(self) -> str | None:
+        """`unreachable`, `auth`, `unhealthy`, or None when healthy."""
+        code = self.exit_code
+        if code == ExitCode.OK:
+            return None
+        return {ExitCode.AUTH: "auth", ExitCode.UNREACHABLE: "unreachable"}.get(code, "unhealthy")
+
     def to_json(self) -> dict[str, Any]:
         """The `status --json` object (fields that do not apply are left out)."""
         out = {k: v for k, v in asdict(self).items() if v is not None or k == "frames"}
         out["healthy"] = self.healthy
+        out["problem"] = self.problem
         return out
 
 
@@ -82,8 +92,13 @@ def room_health(
     """Compose a room's health from its state file, its lock, and the daemon or the server."""
     world = cfg.world(name)
     state_dir = Path(cfg.state_dir)
-    state = RoomState.load(state_path(state_dir, name))
+    state_error = None
+    try:
+        state = RoomState.load(state_path(state_dir, name))
+    except StateError as exc:
+        state, state_error = None, str(exc)
     health = RoomHealth(name, world.server, is_running(state_dir, name), state is not None)
+    health.state_error = state_error
     if state is not None:
         from controller.puzzle.flow import compute_flow
 

@@ -1,9 +1,10 @@
 """Entities of the sandbox world: the base Entity, item frames, markers and generic others.
 
 Each entity keeps typed fields and writes/reads its NBT the way vanilla's ``saveWithoutId`` /
-``load`` do (vanilla.md §4–§5): ``to_nbt()`` builds a compound in vanilla's save order (the
-printer then applies Java HashMap order), ``load_nbt()`` reads the keys back (used by /summon and
-/data merge|modify, which in vanilla serialize, edit and ``load`` the whole entity).
+``load`` do (docs/server-behaviour.md, "Entity display names" to "Item frames"; sections are
+named below in quotes): ``to_nbt()`` builds a compound in vanilla's save order (the printer then
+applies Java HashMap order), ``load_nbt()`` reads the keys back (used by /summon and /data
+merge|modify, which in vanilla serialize, edit and ``load`` the whole entity).
 """
 
 from __future__ import annotations
@@ -21,8 +22,10 @@ __all__ = [
     "DIRECTIONS",
     "Entity",
     "ItemFrame",
+    "GAME_MODES",
     "Marker",
     "Player",
+    "item_entity",
     "create_entity",
     "java_hash_order",
     "plain_text",
@@ -30,7 +33,7 @@ __all__ = [
     "uuid_to_ints",
 ]
 
-# Direction by 3D data value (vanilla.md §5.2): name, step (dx, dy, dz)
+# Direction by 3D data value ("Item frames: Facing"): name, step (dx, dy, dz)
 DIRECTIONS: tuple[tuple[str, tuple[int, int, int]], ...] = (
     ("down", (0, -1, 0)),
     ("up", (0, 1, 0)),
@@ -40,9 +43,22 @@ DIRECTIONS: tuple[tuple[str, tuple[int, int, int]], ...] = (
     ("east", (1, 0, 0)),
 )
 _NOT_NBT = frozenset(
-    {"nbt_cache", "removed", "stored", "age", "check_interval", "_box", "_box_key", "inbox"}
+    {
+        "nbt_cache",
+        "removed",
+        "stored",
+        "age",
+        "check_interval",
+        "_box",
+        "_box_key",
+        "inbox",
+        "pending_sounds",
+        "game_mode",
+        "held_item",
+    }
 )
 _YAW_2D = {"south": 0.0, "west": 90.0, "north": 180.0, "east": 270.0}
+GAME_MODES = ("survival", "creative", "adventure", "spectator")
 
 
 def _to_int32(v: int) -> int:
@@ -51,7 +67,7 @@ def _to_int32(v: int) -> int:
 
 
 def uuid_to_ints(u: uuidlib.UUID) -> list[int]:
-    """UUIDUtil int-array form: four signed ints, most significant first (vanilla.md §4.4)."""
+    """UUIDUtil int-array form: four signed ints, most significant first ("UUIDs")."""
     n = u.int
     return [_to_int32(n >> shift) for shift in (96, 64, 32, 0)]
 
@@ -142,7 +158,7 @@ class Entity:
     removed: bool = False
     stored: bool = False
     age: int = 0
-    nbt_cache: Any = field(default=None, repr=False, compare=False)
+    nbt_cache: nbt.Compound | None = field(default=None, repr=False, compare=False)
 
     def __setattr__(self, name: str, value: Any) -> None:
         object.__setattr__(self, name, value)
@@ -157,7 +173,7 @@ class Entity:
 
     @property
     def display_name(self) -> str:
-        """getDisplayName().getString(): the custom name, else the type name (vanilla.md §4.1)."""
+        """getDisplayName().getString(): custom name, else type name ("Entity display names")."""
         if self.custom_name is not None:
             return plain_text(self.custom_name)
         return self.type_name
@@ -311,7 +327,7 @@ class Marker(Entity):
 
 @dataclass(eq=False)
 class ItemFrame(Entity):
-    """minecraft:item_frame / glow_item_frame (vanilla.md §5)."""
+    """minecraft:item_frame / glow_item_frame ("Item frames")."""
 
     facing: int = 0
     attached: tuple[int, int, int] = (0, 0, 0)
@@ -321,6 +337,10 @@ class ItemFrame(Entity):
     invisible: bool = False
     fixed: bool = False
     check_interval: int = 0
+    # sounds played while loading NBT (setItem), emitted by the world once it knows the level
+    pending_sounds: list[tuple[str, tuple[float, float, float]]] = field(
+        default_factory=list, repr=False
+    )
     _box_key: Any = field(default=None, repr=False)
     _box: tuple[float, float, float, float, float, float] = field(
         default=(0.0, 0.0, 0.0, 0.0, 0.0, 0.0), repr=False
@@ -348,8 +368,31 @@ class ItemFrame(Entity):
         self._recentre()
 
     def set_rotation(self, r: int) -> None:
-        """ItemFrame.setRotation: r % 8 with Java remainder semantics (vanilla.md §5.3)."""
+        """ItemFrame.setRotation: r % 8, Java remainder semantics ("Item frames: ItemRotation")."""
         self.item_rotation = int(math.fmod(r, 8))
+
+    def sound(self, event: str) -> str:
+        """The frame's sound id: glow frames have their own (GlowItemFrame)."""
+        return f"minecraft:entity.{strip_namespace(self.type_id)}.{event}"
+
+    def queue_sound(self, event: str) -> None:
+        """Entity.playSound: nothing when Silent, else queued at the current position."""
+        if not self.silent:
+            self.pending_sounds.append((self.sound(event), self.pos))
+
+    def set_item(self, item: Any) -> None:
+        """ItemFrame.setItem: a copy of count 1; a non-empty item plays `add_item`."""
+        if item is None or not len(item):
+            self.item = None
+            return
+        copy = nbt.Compound(item)
+        copy["count"] = nbt.Int(1)
+        self.item = copy
+        self.queue_sound("add_item")
+
+    def frame_item_id(self) -> str:
+        """getFrameItemStack: the item the frame drops as (item_frame or glow_item_frame)."""
+        return self.type_id
 
     def has_map(self) -> bool:
         """Whether the held item is a filled map."""
@@ -404,7 +447,7 @@ class ItemFrame(Entity):
         else:
             self.attached = self.block_pos()
         item = c.get("Item")
-        self.item = item if isinstance(item, nbt.Compound) and len(item) else None
+        self.set_item(item if isinstance(item, nbt.Compound) and len(item) else None)
         self.set_rotation(int(c.get("ItemRotation", 0)))
         self.item_drop_chance = float(c.get("ItemDropChance", 1.0))
         facing = int(c.get("Facing", 0))
@@ -431,6 +474,12 @@ class Player(Entity):
     held_item: Any = None
     inbox: list[dict[str, object]] = field(default_factory=list)
     display: str = ""  # a team prefix/suffix makes the display name differ from the name
+    game_mode: str = "survival"
+
+    @property
+    def infinite_materials(self) -> bool:
+        """Player.hasInfiniteMaterials / abilities.instabuild: creative mode."""
+        return self.game_mode == "creative"
 
     @property
     def display_name(self) -> str:
@@ -446,6 +495,21 @@ class Player(Entity):
     def score_name(self) -> str:
         """Players are scored by name."""
         return self.name
+
+
+def item_entity(
+    item: nbt.Compound, pos: tuple[float, float, float], dimension: str, uid: uuidlib.UUID
+) -> Entity:
+    """A dropped item (ItemEntity save keys: Health 5, Age 0, PickupDelay 10, Item)."""
+    e = Entity("minecraft:item", uid, dimension)
+    e.pos = pos
+    e.extra = {
+        "Health": nbt.Short(5),
+        "Age": nbt.Short(0),
+        "PickupDelay": nbt.Short(10),
+        "Item": nbt.Compound(item),
+    }
+    return e
 
 
 def create_entity(type_id: str, uid: uuidlib.UUID, dimension: str) -> Entity:

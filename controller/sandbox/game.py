@@ -1,8 +1,10 @@
 """The sandbox game: runs RCON commands against the world like a vanilla (or Paper) 26.1 server.
 
-``Game.execute`` is ``Commands.performPrefixedCommand`` for the Rcon source (vanilla.md §2):
-strip one `/`, parse with the command tree, report parse errors (two messages on vanilla, one
-joined by ``\\n`` on Paper), then run the context chain. It is called only from the main thread.
+``Game.execute`` is ``Commands.performPrefixedCommand`` for the Rcon source
+(docs/server-behaviour.md, "The RCON command source" to "Empty replies"; sections are named below
+in quotes): strip one `/`, parse with the command tree, report parse errors (two messages on
+vanilla, one joined by ``\\n`` on Paper), then run the context chain. It is called only from the
+main thread.
 """
 
 from __future__ import annotations
@@ -19,7 +21,8 @@ import nbtlib
 from nbtlib import tag as nbt
 
 from .commands import Ctx, Node, Source, flatten, get_parse_exception, lit, parse, run_chain
-from .entities import Entity, ItemFrame, Player, create_entity, uuid_from_ints
+from .entities import GAME_MODES, Entity, ItemFrame, Player, create_entity, uuid_from_ints
+from .packmanager import PackManager
 from .reader import CommandSyntaxError
 from .registry import tr
 from .world import DIMENSIONS, Objective, World
@@ -49,14 +52,17 @@ class Game:
         self.cost: dict[str, int] = dict.fromkeys(_COST_KEYS, 0)
         self.last_cost: dict[str, int] = dict.fromkeys(_COST_KEYS, 0)
         self.total_cost: dict[str, int] = dict.fromkeys(_COST_KEYS, 0)
+        # costs of work no command asked for (advancement checks on clicks)
+        self.background_cost: dict[str, int] = dict.fromkeys(_COST_KEYS, 0)
+        self.packs = PackManager(self)
         self.root = self._build_tree()
 
     # ------------------------------------------------------------------ tree
     def _build_tree(self) -> Node:
-        from .commands import blocks, chat, data, entity, execute, scoreboard
+        from .commands import blocks, chat, data, entity, execute, packs, scoreboard
 
         root = Node("")
-        for module in (blocks, chat, data, entity, scoreboard):
+        for module in (blocks, chat, data, entity, packs, scoreboard):
             module.register(root, self)
         execute.register(root, self)
         if self.flavour == "paper":
@@ -71,7 +77,7 @@ class Game:
         return root
 
     def _paper_version(self, ctx: Ctx, source: Source) -> int:
-        """Paper's PaperVersionCommand (paper.md §2.3, §2.4)."""
+        """Paper's PaperVersionCommand ("Paper: plugin command output")."""
         # A Bukkit-sender message: legacy `§` codes and a trailing newline. The version text
         # itself comes later from another thread and never reaches the RCON reply.
         self.send("§f§oChecking version, please wait...\n")
@@ -108,7 +114,7 @@ class Game:
         c = copy.deepcopy(e.to_nbt()) if mutable else e.to_nbt()  # never alias entity state
         if self.flavour == "paper" and not isinstance(e, Player):
             # Paper's saveWithoutId writes its keys right after Invulnerable, and the origin
-            # keys last (paper.md Appendix A: insertion order decides the fastutil order).
+            # keys last ("Paper: entity dumps and key order": insertion order decides the order).
             paper_keys = {
                 "WorldUUIDLeast": nbt.Long(-5000000000000000000),
                 "WorldUUIDMost": nbt.Long(4000000000000000000),
@@ -166,8 +172,25 @@ class Game:
         run_chain(self, chain, self.rcon_source())
 
     def tick(self) -> None:
-        """Advance one game tick (20 per second)."""
+        """Advance one game tick (20 per second); a requested data pack reload completes first."""
+        self.packs.finish_pending()
         self.world.tick()
+
+    def configure_datapacks(self, datapack_dir: pathlib.Path | None) -> None:
+        """Server start: discover `<world>/datapacks`, select packs, load them (blocking)."""
+        self.packs.configure(datapack_dir)
+
+    def _background(self) -> dict[str, int]:
+        """Start counting costs outside a command; returns the command counters to restore."""
+        saved = self.cost
+        self.cost = dict.fromkeys(_COST_KEYS, 0)
+        return saved
+
+    def _end_background(self, saved: dict[str, int]) -> None:
+        for k in _COST_KEYS:
+            self.background_cost[k] += self.cost[k]
+            self.total_cost[k] += self.cost[k]
+        self.cost = saved
 
     # ------------------------------------------------------------------ players
     def join(
@@ -205,20 +228,72 @@ class Game:
         """Put an item (an NBT item stack) in a player's hand."""
         self.world.players[name].held_item = item
 
-    def use_entity(self, name: str, uid: uuidlib.UUID) -> bool:
-        """Right-click an entity (ItemFrame.interact, vanilla.md §5.3); True if it changed."""
+    def set_game_mode(self, name: str, mode: str) -> None:
+        """A player's game mode (survival, creative, adventure, spectator)."""
+        if mode not in GAME_MODES:
+            raise ValueError(f"unknown game mode {mode!r} ({', '.join(GAME_MODES)})")
+        self.world.players[name].game_mode = mode
+
+    def interact(self, name: str, uid: uuidlib.UUID) -> str:
+        """Player.interactOn + ItemFrame.interact: `success`, `pass` or `fail`.
+
+        A success fires the player_interacted_with_entity trigger
+        (ServerGamePacketListenerImpl.handleInteract); docs/sandbox-datapacks.md.
+        """
         p = self.world.players.get(name)
         e = self.world.get_entity(uid)
-        if p is None or not isinstance(e, ItemFrame) or e.fixed:
-            return False
+        if p is None or e is None or p.game_mode == "spectator":
+            return "pass"
+        if not isinstance(e, ItemFrame) or e.fixed:
+            return "pass"
         if e.item is None:
-            if p.held_item is None:
-                return False
-            item = nbtlib.Compound(p.held_item)
-            item["count"] = nbt.Int(1)
-            e.item = item
+            if p.held_item is None or e.removed:
+                return "pass"
+            e.set_item(nbtlib.Compound(p.held_item))
+            self.world.flush_sounds(e)
+            if not p.infinite_materials:  # ItemStack.consume(1, player)
+                left = int(p.held_item.get("count", 1)) - 1
+                if left > 0:
+                    p.held_item = nbtlib.Compound(p.held_item)
+                    p.held_item["count"] = nbt.Int(left)
+                else:
+                    p.held_item = None
+        else:
+            self.world.entity_sound(e, e.sound("rotate_item"))
+            e.set_rotation(e.item_rotation + 1)
+        saved = self._background()
+        try:
+            self.packs.interacted(p, e)
+        finally:
+            self._end_background(saved)
+        return "success"
+
+    def use_entity(self, name: str, uid: uuidlib.UUID) -> bool:
+        """Right-click an entity; True when the interaction succeeded (docs/server-behaviour.md,
+        "Item frames: ItemRotation")."""
+        return self.interact(name, uid) == "success"
+
+    def attack_entity(self, name: str, uid: uuidlib.UUID) -> bool:
+        """Left-click an entity: Player.attack → ItemFrame.hurtServer; True when it took damage.
+
+        Survival/adventure players cannot hurt an Invulnerable or Fixed frame; creative players
+        can (isInvulnerableToBase, canHurtWhenFixed). A frame holding an item loses the item
+        (dropped, except for creative players) and plays `remove_item`; an empty frame, or a
+        Fixed one hit by a creative player, breaks (docs/sandbox-datapacks.md).
+        """
+        p = self.world.players.get(name)
+        e = self.world.get_entity(uid)
+        if p is None or e is None or p.game_mode == "spectator" or not isinstance(e, ItemFrame):
+            return False
+        creative = p.infinite_materials
+        if e.removed or (e.invulnerable and not creative) or (e.fixed and not creative):
+            return False
+        if not e.fixed and e.item is not None:
+            self.world.drop_frame_item(e, p, False)
+            self.world.entity_sound(e, e.sound("remove_item"))
             return True
-        e.set_rotation(e.item_rotation + 1)
+        self.world.remove_entity(e)  # ItemFrame.kill, then dropItem(level, player)
+        self.world.break_frame(e, p)
         return True
 
     def frame_at(self, x: int, y: int, z: int) -> uuidlib.UUID | None:
@@ -265,6 +340,8 @@ class Game:
             "scores": w.scores,
             "display_slots": w.display_slots,
             "gamerules": w.gamerules,
+            "datapacks": self.packs.to_json(),
+            "advancements": w.advancements,
         }
         (directory / "world.json").write_text(json.dumps(state, indent=1), encoding="utf-8")
         ents = nbtlib.tag.List[nbtlib.Compound]()
@@ -274,8 +351,6 @@ class Game:
             c = e.to_nbt()
             c["id"] = nbt.String(e.type_id)
             c["sandbox.dimension"] = nbt.String(e.dimension)
-            if isinstance(e, ItemFrame):
-                c["sandbox.check"] = nbt.Int(e.check_interval)
             ents.append(c)
         storage = nbtlib.Compound(dict(w.storage))
         root = nbtlib.File({"entities": ents, "storage": storage})
@@ -300,14 +375,19 @@ class Game:
         w.scores = {k: dict(v) for k, v in state["scores"].items()}
         w.display_slots = dict(state["display_slots"])
         w.gamerules.update(state["gamerules"])
+        game.packs.from_json(state.get("datapacks", {}))
+        w.advancements = {
+            name: {aid: dict(crit) for aid, crit in advs.items()}
+            for name, advs in state.get("advancements", {}).items()
+        }
         root = nbtlib.load(str(directory / "entities.dat"))
         for c in root["entities"]:
             dim = str(c.pop("sandbox.dimension"))
-            check = int(c.pop("sandbox.check", 0))
+            c.pop("sandbox.check", None)  # saves of older sandboxes; checkInterval is not saved
             e = create_entity(str(c["id"]), uuid_from_ints(list(c["UUID"])), dim)
             e.load_nbt(c)
             if isinstance(e, ItemFrame):
-                e.check_interval = check
+                e.pending_sounds.clear()  # loading from storage: nobody is there to hear it
             e.stored = True
             w.add_entity(e)
         for k, v in root["storage"].items():

@@ -1,8 +1,8 @@
 """The sandbox's single "server thread": a 20 TPS tick loop that runs queued tasks between ticks.
 
-A transcription of vanilla 26.1 ``MinecraftServer.runServer`` (vanilla.md §2.1; [C261]
-``server/MayaanServer.java``: ``runServer``, ``haveTime``, ``waitUntilNextTick``, ``pollTask``,
-``shouldRun``):
+A transcription of vanilla 26.1 ``MinecraftServer.runServer``
+(docs/server-behaviour.md, "Main thread"; [C261] ``server/MayaanServer.java``: ``runServer``,
+``haveTime``, ``waitUntilNextTick``, ``pollTask``, ``shouldRun``):
 
 - ``tickCount`` is incremented at the start of each tick; a queued task is stamped with it.
 - After a tick: ``mayHaveDelayedTasks = true``, ``delayedTasksMaxNextTickTimeNanos =
@@ -14,7 +14,7 @@ A transcription of vanilla 26.1 ``MinecraftServer.runServer`` (vanilla.md §2.1;
 
 So a command is run promptly when the server is idle, waits while a (slow) tick runs, gets up to
 about 50 ms of task time after each tick, and is run regardless once older than 3 ticks. Paper
-(paper.md §1.2, "improve tick loop") also drains every queued task at the start of each tick.
+("Paper: tick loop", "improve tick loop") also drains every queued task at the start of each tick.
 """
 
 from __future__ import annotations
@@ -34,7 +34,7 @@ logger = logging.getLogger("controller.sandbox")
 TICK_SECONDS = 0.05  # 20 ticks per second
 _OVERLOAD_SECONDS = 2.0  # OVERLOADED_THRESHOLD (1 s) + 20 ticks: then "Can't keep up!" skips
 _WARNING_INTERVAL = 15.0  # OVERLOADED_WARNING_INTERVAL (10 s) + 100 ticks
-_OLD_TASK_TICKS = 3  # vanilla.md §2.1: task.getTick() + 3 < tickCount
+_OLD_TASK_TICKS = 3  # "Main thread": task.getTick() + 3 < tickCount
 
 
 class TickingGame(Protocol):

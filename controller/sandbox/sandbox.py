@@ -32,7 +32,7 @@ Flavour = Literal["vanilla", "paper"]
 
 
 class GameLike(Protocol):
-    """The part of helper-G's ``Game`` that the server and the main thread use."""
+    """The part of ``Game`` that the server and the main thread use."""
 
     def execute(self, command: str) -> list[str]:
         """Run one command as the Rcon source."""
@@ -58,7 +58,7 @@ class GameFactory(Protocol):
         """A game read back from a saved folder."""
 
 
-SandboxGame = Any  # the real Game (helper-G); typed loosely so a fake game can be injected
+SandboxGame = Any  # the real Game; typed loosely so a fake game can be injected
 
 
 def _default_factory() -> GameFactory:
@@ -68,8 +68,8 @@ def _default_factory() -> GameFactory:
 
 
 def _has_save(directory: pathlib.Path) -> bool:
-    """Whether ``directory`` holds a saved world (any file in it)."""
-    return directory.is_dir() and any(directory.iterdir())
+    """Whether ``directory`` holds a saved world (anything besides its `datapacks` folder)."""
+    return directory.is_dir() and any(p.name != "datapacks" for p in directory.iterdir())
 
 
 class Sandbox:
@@ -77,7 +77,8 @@ class Sandbox:
 
     ``world_dir``: if it already holds a saved world, the game is loaded from it; the world is
     saved there on ``stop()`` and by ``restart()``. Without it, ``restart()`` goes through a
-    temporary folder.
+    temporary folder. Data packs are read from ``<world_dir>/datapacks/`` at every start (new
+    ones are enabled, as vanilla does) and on ``reload`` (docs/sandbox-datapacks.md).
     """
 
     def __init__(
@@ -111,8 +112,23 @@ class Sandbox:
             self._factory = _default_factory()
         return self._factory
 
+    @property
+    def datapack_dir(self) -> pathlib.Path | None:
+        """`<world_dir>/datapacks`, where packs are found (None without a world_dir)."""
+        return self._datapack_dir()
+
+    def _datapack_dir(self) -> pathlib.Path | None:
+        """`<world_dir>/datapacks`, where vanilla's FolderRepositorySource looks for packs."""
+        return self.world_dir / "datapacks" if self.world_dir is not None else None
+
     def _boot(self, game: SandboxGame) -> None:
-        """Start the main thread, then the RCON listener (vanilla's start-up order, §1.8)."""
+        """Start the main thread, then the RCON listener.
+
+        Vanilla's start-up order: docs/server-behaviour.md, "RCON listener and start-up".
+        """
+        configure = getattr(game, "configure_datapacks", None)
+        if configure is not None:  # the packs load before the server accepts connections
+            configure(self._datapack_dir())
         main = MainThread(game, self.flavour)
         main.start()
         server = RconServer(
@@ -293,6 +309,23 @@ class Sandbox:
         """Titles, action bars, tellraw messages and sounds the player received."""
         received: list[dict[str, object]] = self.call(lambda game: list(game.inbox(name)))
         return received
+
+    def attack_entity(self, player: str, entity: uuid.UUID) -> bool:
+        """The player left-clicks an entity with its game mode's rules; whether it was hurt."""
+        return bool(self.call(lambda game: game.attack_entity(player, entity)))
+
+    def set_game_mode(self, player: str, mode: str) -> None:
+        """Set a simulated player's game mode (survival, creative, adventure, spectator)."""
+        self.call(lambda game: game.set_game_mode(player, mode))
+
+    def give(self, player: str, item: object | None) -> None:
+        """Put an item stack (an NBT compound) in the player's hand; None empties it."""
+        self.call(lambda game: game.give(player, item))
+
+    def sounds(self) -> list[dict[str, object]]:
+        """Every sound the server played so far, with position and who heard it."""
+        played: list[dict[str, object]] = self.call(lambda game: list(game.world.sounds))
+        return played
 
     # -- fault switches ----------------------------------------------------------------------
 

@@ -1,9 +1,10 @@
 """The sandbox's RCON server: vanilla's wire protocol, connection threads and console buffer.
 
-Every behaviour follows ``/work/shared/reference/vanilla.md`` §1 (wire protocol, from the 26.1
-``RconClient``/``PktUtils`` decompile) and §2.1–2.2 (``DedicatedServer.runCommand`` and
-``RconConsoleSource``), and ``paper.md`` §1 for the Paper flavour. The pure parts (framing, body
-decoding, reply splitting) are plain functions; :class:`RconServer` does the socket I/O.
+Every behaviour follows docs/server-behaviour.md: its RCON sections (wire protocol, from the
+26.1 ``RconClient``/``PktUtils`` decompile), "Main thread" to "Output assembly"
+(``DedicatedServer.runCommand`` and ``RconConsoleSource``), and its Paper sections for the Paper
+flavour; sections are named below in quotes. The pure parts (framing, body decoding, reply
+splitting) are plain functions; :class:`RconServer` does the socket I/O.
 """
 
 from __future__ import annotations
@@ -40,8 +41,8 @@ __all__ = [
 
 logger = logging.getLogger("controller.sandbox")
 
-MAX_PACKET_SIZE = 1460  # PktUtils.MAX_PACKET_SIZE, one read per packet (vanilla.md §1.3)
-REPLY_CHUNK_UNITS = 4096  # sendCmdResponse splits by UTF-16 units (vanilla.md §1.7)
+MAX_PACKET_SIZE = 1460  # PktUtils.MAX_PACKET_SIZE ("RCON: one read per packet")
+REPLY_CHUNK_UNITS = 4096  # sendCmdResponse splits by UTF-16 units ("RCON reply splitting")
 _RECV_SIZE = 8192  # BufferedInputStream's default buffer: bytes past the 1460 are lost
 SERVERDATA_AUTH = 3
 SERVERDATA_EXECCOMMAND = 2
@@ -72,7 +73,7 @@ def _int32(value: int) -> bytes:
 
 
 def encode_packet(request_id: int, packet_type: int, body: str) -> bytes:
-    """One packet as ``RconClient.send`` writes it: length = utf8(body) + 10 (vanilla.md §1.1).
+    """One packet as ``RconClient.send`` writes it: length = utf8(body) + 10 ("RCON packets").
 
     Lone surrogates (half of a non-BMP character cut by the 4096-unit split) become ``?``, as
     Java's ``String.getBytes(UTF_8)`` replaces unmappable characters.
@@ -84,8 +85,8 @@ def encode_packet(request_id: int, packet_type: int, body: str) -> bytes:
 def split_reply(text: str) -> list[str]:
     """``sendCmdResponse``: chunks of at most 4096 UTF-16 code units; "" gives one empty chunk.
 
-    Source: vanilla.md §1.7 (do/while over ``String.substring``). A surrogate pair straddling a
-    chunk boundary is cut in two, as Java's ``substring`` does.
+    Source: "RCON reply splitting" (do/while over ``String.substring``). A surrogate pair
+    straddling a chunk boundary is cut in two, as Java's ``substring`` does.
     """
     if len(text) <= REPLY_CHUNK_UNITS // 2:  # fast path: at most 4096 UTF-16 units
         return [text]
@@ -99,7 +100,7 @@ def split_reply(text: str) -> list[str]:
 
 
 def encode_reply(request_id: int, text: str) -> bytes:
-    """All type-0 packets of one command reply, no terminator packet (vanilla.md §1.7)."""
+    """All type-0 packets of one command reply, no terminator packet ("RCON reply splitting")."""
     return b"".join(
         encode_packet(request_id, SERVERDATA_RESPONSE_VALUE, chunk) for chunk in split_reply(text)
     )
@@ -109,9 +110,9 @@ def body_from_packet(buf: bytes | bytearray, read: int) -> str | None:
     """``PktUtils.stringFromByteArray(buf, 12, read)``: UTF-8 from 12 to the first NUL or read-1.
 
     Returns None where Java's ``new String(buf, 12, negative)`` throws (read of 10..12 bytes),
-    which makes the client thread close the socket (vanilla.md §1.3; the exception path is
-    derived from the decompiled arithmetic, unverified on a live server). Malformed UTF-8 becomes
-    U+FFFD like Java's decoder (replacement-count details unverified).
+    which makes the client thread close the socket ("RCON: one read per packet"; the exception
+    path is derived from the decompiled arithmetic, unverified on a live server). Malformed UTF-8
+    becomes U+FFFD like Java's decoder (replacement-count details unverified).
     """
     offset = 12
     last = read - 1
@@ -124,12 +125,12 @@ def body_from_packet(buf: bytes | bytearray, read: int) -> str | None:
 
 
 def unknown_request(packet_type: int) -> str:
-    """The reply to any type other than 2 and 3: Java ``Integer.toHexString`` (vanilla.md §1.6)."""
+    """The reply to any type but 2 and 3: ``Integer.toHexString`` ("RCON: other packet types")."""
     return f"Unknown request {packet_type & 0xFFFFFFFF:x}"
 
 
 def error_executing(command: str, exc: BaseException) -> str:
-    """``"Error executing: " + cmd + " (" + e.getMessage() + ")"`` (vanilla.md §1.5)."""
+    """``"Error executing: " + cmd + " (" + e.getMessage() + ")"`` ("RCON commands")."""
     message = str(exc) if exc.args else "null"
     return f"Error executing: {command} ({message})"
 
@@ -147,7 +148,10 @@ def _java_is_whitespace(ch: str) -> bool:
 
 
 def java_is_blank(text: str) -> bool:
-    """Java ``String.isBlank()``: Paper's ``if (command.isBlank()) return ""`` (paper.md §1.5)."""
+    """Java ``String.isBlank()``: Paper's ``if (command.isBlank()) return ""``.
+
+    Source: "Paper: blank commands".
+    """
     return all(_java_is_whitespace(ch) for ch in text)
 
 
@@ -155,7 +159,7 @@ def java_is_blank(text: str) -> bool:
 
 
 class ConsoleBuffer:
-    """``RconConsoleSource``'s StringBuffer: messages joined with no separator (vanilla.md §2.2)."""
+    """``RconConsoleSource``'s StringBuffer: messages joined with nothing ("Output assembly")."""
 
     def __init__(self) -> None:
         self._parts: list[str] = []
@@ -265,7 +269,7 @@ class _Connection:
         self.number = number
         self.address = address
         self.authed = False
-        self.console = ConsoleBuffer()  # used by the Paper flavour only (paper.md §1.1, §1.3)
+        self.console = ConsoleBuffer()  # used by the Paper flavour only ("Paper: RCON connections")
         self.buf = bytearray(MAX_PACKET_SIZE)  # RconClient.buf persists across reads
 
     def shutdown(self) -> None:
@@ -296,7 +300,7 @@ class RconServer:
         self.port = port
         self.flavour = flavour
         self.command_log = command_log if command_log is not None else CommandLog()
-        self.console = ConsoleBuffer()  # the ONE RconConsoleSource shared by all (vanilla.md §2.1)
+        self.console = ConsoleBuffer()  # the ONE RconConsoleSource ("Shared output buffer")
         self._listener: socket.socket | None = None
         self._accept_thread: threading.Thread | None = None
         self._connections: set[_Connection] = set()
@@ -308,7 +312,7 @@ class RconServer:
     # -- listener ----------------------------------------------------------------------------
 
     def start(self) -> None:
-        """Bind, listen, log ``RCON running on <host>:<port>`` (vanilla.md §1.8)."""
+        """Bind, listen, log ``RCON running on <host>:<port>`` ("RCON listener and start-up")."""
         self._stopped = False
         self._open_listener()
 
@@ -370,7 +374,7 @@ class RconServer:
             if self._listener is not listener:
                 sock.close()
                 return
-            sock.settimeout(None)  # setSoTimeout(0): no read timeout (vanilla.md §1.8)
+            sock.settimeout(None)  # setSoTimeout(0): no read timeout ("RCON listener and start-up")
             sock.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
             with self._lock:
                 self._next_connection += 1
@@ -434,7 +438,7 @@ class RconServer:
 
         The buffered stream fills up to 8192 bytes from the socket and keeps reading only while
         the socket reports bytes available; it is thrown away after the read, so anything past
-        1460 bytes is lost (vanilla.md §1.3).
+        1460 bytes is lost ("RCON: one read per packet").
         """
         data = conn.sock.recv(_RECV_SIZE)
         if not data:
@@ -504,7 +508,10 @@ class RconServer:
         return encode_reply(request_id, unknown_request(packet_type))
 
     def _run_command(self, conn: _Connection, command: str) -> str:
-        """``DedicatedServer.runCommand`` (vanilla.md §2.1; Paper's variant, paper.md §1.2-1.5)."""
+        """``DedicatedServer.runCommand`` ("Main thread").
+
+        Paper's variant: "Paper: tick loop", "Paper: blank commands", "Paper: RCON connections".
+        """
         received = time.time()
         cost: dict[str, int] = {}
         if self.flavour == "paper":

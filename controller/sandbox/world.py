@@ -1,6 +1,7 @@
 """The sandbox world: blocks, chunk tickets and loading, entities, scoreboards, gamerules.
 
-Chunk loading follows vanilla.md §9 and "Chunk ticket levels": a forced chunk has level 31, a
+Chunk loading follows docs/server-behaviour.md, "Loaded positions" to "Chunk ticket levels" (the
+Paper variant: "Paper: chunk and entity loading"): a forced chunk has level 31, a
 player gives level 31 to every chunk within its view distance (Chebyshev distance, derived), and
 levels grow by one per chunk outwards. Block commands work where the level is ≤ 33; entities of a
 chunk become visible one tick after it reaches ≤ 33 on vanilla (at once on paper); `execute if
@@ -17,7 +18,7 @@ from typing import Any
 
 from nbtlib import tag as nbt
 
-from .entities import Entity, ItemFrame, Player, create_entity
+from .entities import DIRECTIONS, Entity, ItemFrame, Player, create_entity, item_entity
 from .registry import registry
 
 __all__ = [
@@ -154,12 +155,17 @@ class World:
     gamerules: dict[str, bool | int] = field(default_factory=lambda: dict(GAMERULES))
     storage: dict[str, nbt.Compound] = field(default_factory=dict)
     events: list[dict[str, object]] = field(default_factory=list)
+    # per player name: advancement id -> criterion -> tick obtained (players/advancements/*.json)
+    advancements: dict[str, dict[str, dict[str, int]]] = field(default_factory=dict)
+    # every sound the server played (playsound, entity sounds), audible or not
+    sounds: list[dict[str, object]] = field(default_factory=list)
     levels: dict[tuple[str, int, int], int] = field(default_factory=dict)
     entity_status: dict[tuple[str, int, int], str] = field(default_factory=dict)
     sections: dict[tuple[str, int, int, int], list[Entity]] = field(default_factory=dict)
     levels_dirty: bool = False
-    # server.properties pause-when-empty-seconds: vanilla's default is 60, Paper's -1 (paper.md
-    # §3.4); the sandbox defaults to -1 (off) so an empty test server keeps ticking.
+    # server.properties pause-when-empty-seconds: vanilla's default is 60, Paper's -1
+    # ("Paper: chunk and entity loading"); the sandbox defaults to -1 (off) so an empty test
+    # server keeps ticking.
     pause_when_empty_seconds: int = -1
     empty_ticks: int = 0
     # Paper chunks.delay-chunk-unloads-by (10 s): dropped chunks stay loaded (level 33) a while.
@@ -279,6 +285,8 @@ class World:
         movers = [e for e in self.entities.values() if e.stored and self._chunk_key(e) in keys]
         for e in movers:
             e.stored = False
+            if isinstance(e, ItemFrame):  # a reloaded entity is a new object: checkInterval 0
+                e.check_interval = 0
             del self.entities[e.uuid]
             self.entities[e.uuid] = e
 
@@ -289,12 +297,13 @@ class World:
 
     # ------------------------------------------------------------------ entities
     def is_visible(self, e: Entity) -> bool:
-        """Accessible to selectors and UUID lookups (vanilla.md §4.3).
+        """Accessible to selectors and UUID lookups ("What selectors can see").
 
         An entity is accessible when its chunk is loaded (level ≤ 33) and it is in memory: an
         entity summoned into a loaded chunk is at once; entities read back from storage (their
         chunk was unloaded, or the world was loaded from disk) come back when the chunk's entity
-        load completes — one tick after the chunk loads on vanilla, with it on Paper (§9.2).
+        load completes — one tick after the chunk loads on vanilla, with it on Paper
+        ("Entity loading").
         """
         if e.removed:
             return False
@@ -404,22 +413,177 @@ class World:
         """A fresh entity with a random UUID (not yet added)."""
         return create_entity(type_id, uuidlib.uuid4(), dimension)
 
+    # ------------------------------------------------------------------ sounds
+    def play_sound(
+        self,
+        dimension: str,
+        pos: tuple[float, float, float],
+        sound: str,
+        source: str = "neutral",
+        volume: float = 1.0,
+        pitch: float = 1.0,
+        entity: Entity | None = None,
+    ) -> list[str]:
+        """Level.playSound(null, …): every player of the dimension closer than the range hears it.
+
+        The range is SoundEvent.getRange(volume): 16, or 16 × volume above 1
+        (docs/sandbox-datapacks.md, "Sounds"). Returns the names of the players who heard it.
+        """
+        reach = 16.0 * volume if volume > 1.0 else 16.0
+        heard: list[str] = []
+        for p in self.players.values():
+            if p.dimension != dimension:
+                continue
+            if sum((pos[i] - p.pos[i]) ** 2 for i in range(3)) < reach * reach:
+                heard.append(p.name)
+                p.inbox.append(
+                    {
+                        "type": "sound",
+                        "sound": sound,
+                        "source": source,
+                        "pos": pos,
+                        "volume": volume,
+                        "pitch": pitch,
+                        "tick": self.tick_count,
+                    }
+                )
+        self.sounds.append(
+            {
+                "sound": sound,
+                "source": source,
+                "pos": pos,
+                "dimension": dimension,
+                "volume": volume,
+                "pitch": pitch,
+                "tick": self.tick_count,
+                "entity": str(entity.uuid) if entity is not None else None,
+                "heard_by": heard,
+            }
+        )
+        return heard
+
+    def flush_sounds(self, e: Entity) -> None:
+        """Play the sounds an entity queued while loading NBT (setItem while reading its data)."""
+        if isinstance(e, ItemFrame):
+            pending, e.pending_sounds = e.pending_sounds, []
+            for sound, pos in pending:
+                self.play_sound(e.dimension, pos, sound, entity=e)
+
+    def entity_sound(self, e: Entity, sound: str) -> None:
+        """Entity.playSound at the entity: nothing when it is Silent."""
+        if not e.silent:
+            self.play_sound(e.dimension, e.pos, sound, entity=e)
+
     # ------------------------------------------------------------------ frames
+    @staticmethod
+    def pop_box(frame: ItemFrame) -> tuple[float, float, float, float, float, float]:
+        """ItemFrame.getPopBox: the box of a frame without a map (0.75 wide), whatever it holds."""
+        x, y, z = frame.pos
+        dx, dy, dz = DIRECTIONS[frame.facing][1]
+        half, depth = 0.375, 0.03125
+        ex = depth if dx else half
+        ey = depth if dy else half
+        ez = depth if dz else half
+        return (x - ex, y - ey, z - ez, x + ex, y + ey, z + ez)
+
+    def _box_hits_full_block(
+        self, dimension: str, box: tuple[float, float, float, float, float, float]
+    ) -> bool:
+        """noBlockCollision for full cubes: a full block whose cube the box overlaps (strictly)."""
+        x0, y0, z0, x1, y1, z1 = box
+        for bx in range(math.floor(x0), math.floor(x1) + 1):
+            for by in range(math.floor(y0), math.floor(y1) + 1):
+                for bz in range(math.floor(z0), math.floor(z1) + 1):
+                    inside = x0 < bx + 1 and x1 > bx and y0 < by + 1 and y1 > by
+                    if (
+                        inside
+                        and z0 < bz + 1
+                        and z1 > bz
+                        and self.is_solid(dimension, (bx, by, bz))
+                    ):
+                        return True
+        return False
+
     def frame_survives(self, frame: ItemFrame) -> bool:
-        """BlockAttachedEntity.survives(): a solid block behind (registry shape `full`)."""
-        return self.is_solid(frame.dimension, frame.support_pos())
+        """ItemFrame.survives(): no block in its pop box, a solid block behind, and no other
+        hanging entity facing the same way overlapping its pop box (canCoexist(true))."""
+        if frame.fixed:
+            return True
+        if self._box_hits_full_block(frame.dimension, self.pop_box(frame)):
+            return False
+        if not self.is_solid(frame.dimension, frame.support_pos()):
+            return False
+        return self.can_coexist(frame)
+
+    def can_coexist(self, frame: ItemFrame) -> bool:
+        """HangingEntity.canCoexist(true): an overlapping frame with the same Facing conflicts.
+
+        level.hasEntities(type test, popBox, predicate) looks at entities whose bounding box
+        strictly intersects this frame's pop box; for a frame the predicate is "another hanging
+        entity with the same direction" (item frames may overlap frames of their own type only
+        when facing differently). Glow and plain frames are both hanging entities.
+        """
+        box = self.pop_box(frame)
+        for other in self.entities_in_box(frame.dimension, box):
+            if other is frame or not isinstance(other, ItemFrame) or other.facing != frame.facing:
+                continue
+            ob = other.bounding_box()
+            if (
+                ob[0] < box[3]
+                and ob[3] > box[0]
+                and ob[1] < box[4]
+                and ob[4] > box[1]
+                and ob[2] < box[5]
+                and ob[5] > box[2]
+            ):
+                return False
+        return True
+
+    def spawn_at_frame(self, frame: ItemFrame, item: nbt.Compound) -> Entity:
+        """HangingEntity.spawnAtLocation: an item entity 0.15 out along the frame's facing."""
+        dx, _, dz = DIRECTIONS[frame.facing][1]
+        x, y, z = frame.pos
+        pos = (x + dx * 0.15, y, z + dz * 0.15)
+        dropped = item_entity(item, pos, frame.dimension, uuidlib.uuid4())
+        self.add_entity(dropped)
+        return dropped
+
+    def drop_frame_item(
+        self, frame: ItemFrame, caused_by: Player | None, with_frame: bool
+    ) -> list[Entity]:
+        """ItemFrame.dropItem(level, causedBy, withFrame): the item (and the frame) as items.
+
+        Fixed frames drop nothing; the held item is cleared first; with entity_drops off nothing
+        drops; a creative player gets nothing; otherwise the frame item (when asked) and the held
+        item (when random < ItemDropChance; the sandbox drops when the chance is above 0).
+        """
+        if frame.fixed:
+            return []
+        held = frame.item
+        frame.item = None
+        if not self.gamerules.get("entity_drops", True):
+            return []
+        if caused_by is not None and caused_by.infinite_materials:
+            return []
+        drops: list[Entity] = []
+        if with_frame:
+            frame_item = nbt.Compound(
+                {"id": nbt.String(frame.frame_item_id()), "count": nbt.Int(1)}
+            )
+            drops.append(self.spawn_at_frame(frame, frame_item))
+        if held is not None and frame.item_drop_chance > 0.0:
+            drops.append(self.spawn_at_frame(frame, nbt.Compound(held)))
+        return drops
+
+    def break_frame(self, frame: ItemFrame, caused_by: Player | None) -> list[Entity]:
+        """ItemFrame.dropItem(level, causedBy): the break sound, then the frame and its item."""
+        self.entity_sound(frame, frame.sound("break"))
+        return self.drop_frame_item(frame, caused_by, True)
 
     def pop_frame(self, frame: ItemFrame) -> None:
-        """Discard a frame that lost its support and drop itself and its item."""
+        """BlockAttachedEntity.tick on a failed survives(): discard, then dropItem(level, null)."""
         self.remove_entity(frame)
-        drops: list[Any] = [nbt.Compound({"id": nbt.String(frame.type_id), "count": nbt.Int(1)})]
-        if frame.item is not None:
-            drops.append(frame.item)
-        for item in drops:
-            dropped = create_entity("minecraft:item", uuidlib.uuid4(), frame.dimension)
-            dropped.pos = frame.pos
-            dropped.extra = {"Item": item}
-            self.add_entity(dropped)
+        self.break_frame(frame, None)
         self.events.append(
             {"type": "frame_popped", "uuid": str(frame.uuid), "tick": self.tick_count}
         )

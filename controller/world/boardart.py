@@ -1,22 +1,21 @@
-"""A board drawn with its real map pictures, as players see it from above (for sharing)."""
+"""A board drawn with its real map pictures, as players see it from above (pure, no I/O)."""
 
 from __future__ import annotations
 
 from collections.abc import Sequence
-from pathlib import Path
 
 import numpy as np
-from PIL import Image
+import numpy.typing as npt
 
 from controller.puzzle.model import Board
-from controller.world.mapart import render_picture, to_rgb
+from controller.world.mapart import render_picture
 
-__all__ = ["board_image", "board_png"]
+__all__ = ["board_picture"]
 
 
-def board_image(board: Board, classes: Sequence[int], tile_px: int = 128) -> Image.Image:
-    """Each tile's picture turned clockwise by its rotation, north up."""
-    cache: dict[tuple[int, int], np.ndarray] = {}
+def board_picture(board: Board, classes: Sequence[int]) -> npt.NDArray[np.uint8]:
+    """Packed colours of the board, 128 pixels a tile, each turned clockwise by its rotation."""
+    cache: dict[tuple[int, int], npt.NDArray[np.uint8]] = {}
     rows = []
     for j in range(board.height):
         row = []
@@ -27,17 +26,5 @@ def board_image(board: Board, classes: Sequence[int], tile_px: int = 128) -> Ima
                 cache[key] = render_picture(*key)
             row.append(np.rot90(cache[key], k=-board.rotations[idx]))
         rows.append(np.concatenate(row, axis=1))
-    image = Image.fromarray(to_rgb(np.concatenate(rows, axis=0)), "RGB")
-    if tile_px != 128:
-        image = image.resize(
-            (board.width * tile_px, board.height * tile_px), Image.Resampling.NEAREST
-        )
-    return image
-
-
-def board_png(path: str | Path, board: Board, classes: Sequence[int]) -> Path:
-    """Write the board picture as PNG (tiles shrink so the image stays ≤ 4096 px wide)."""
-    tile_px = max(16, min(128, 4096 // max(board.width, board.height)))
-    out = Path(path)
-    board_image(board, classes, tile_px).save(out)
-    return out
+    picture: npt.NDArray[np.uint8] = np.concatenate(rows, axis=0)
+    return picture

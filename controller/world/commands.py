@@ -59,10 +59,13 @@ __all__ = [
     "with_name",
     "quoted",
     "count_entities",
+    "playsound_at",
+    "silence_frames",
 ]
 
-FILL_LIMIT = 32768  # gamerule max_block_modifications default (vanilla.md §3.1)
-FORCELOAD_LIMIT = 256  # chunks per forceload command (vanilla.md §3.9)
+# Server limits: docs/server-behaviour.md, "Feedback: fill" and "Feedback: forceload".
+FILL_LIMIT = 32768  # gamerule max_block_modifications default
+FORCELOAD_LIMIT = 256  # chunks per forceload command
 MAP_ITEM = "minecraft:filled_map"
 ARM_TAGS = ("pipes.an", "pipes.ae", "pipes.as", "pipes.aw")  # build-time only: arms N, E, S, W
 
@@ -107,7 +110,7 @@ def summon_frame(
     a, b, c, d = uuid_ints(uid)
     return (
         f"summon minecraft:{kind} {x} {y} {z} "
-        f"{{Facing:1b,Invulnerable:1b,Fixed:0b,Invisible:{int(invisible)}b,"
+        f"{{Facing:1b,Invulnerable:1b,Fixed:0b,Invisible:{int(invisible)}b,Silent:1b,"
         f"ItemRotation:{rotation}b,UUID:[I;{a},{b},{c},{d}],"
         f'CustomName:"{frame_name(room.name, i, j)}",'
         f"Tags:{_tags_snbt(frame_tags(room.name, rotation, source, arms))},"
@@ -116,11 +119,12 @@ def summon_frame(
 
 
 def summon_preload(room: Room, k: int, *, uid: uuid.UUID, map_id: int, kind: str) -> str:
-    """Summon the k-th hidden picture frame (Fixed, Invisible, facing down, in the ground)."""
+    """Summon the k-th hidden picture frame (Fixed, Invisible, Silent, facing down, in the
+    ground)."""
     x, y, z = room.preload_pos(k)
     a, b, c, d = uuid_ints(uid)
     return (
-        f"summon minecraft:{kind} {x} {y} {z} {{Facing:0b,Fixed:1b,Invisible:1b,"
+        f"summon minecraft:{kind} {x} {y} {z} {{Facing:0b,Fixed:1b,Invisible:1b,Silent:1b,"
         f"Invulnerable:1b,UUID:[I;{a},{b},{c},{d}],"
         f'Tags:["pipes.{room.name}","pipes.preload"],Item:{_item_snbt(map_id)}}}'
     )
@@ -155,6 +159,38 @@ def forceload(room: Room, add: bool = True) -> list[str]:
         cz_end = min(cz_b, cz + rows_per - 1)
         out.append(f"forceload {verb} {cx_a * 16} {cz * 16} {cx_b * 16 + 15} {cz_end * 16 + 15}")
     return out
+
+
+def forceload_query(cx: int, cz: int) -> str:
+    """Whether chunk (cx, cz) is marked for force loading (read only)."""
+    return f"forceload query {cx * 16} {cz * 16}"
+
+
+def forceload_chunk(cx: int, cz: int, add: bool) -> str:
+    """`forceload add|remove` of one chunk."""
+    return f"forceload {'add' if add else 'remove'} {cx * 16} {cz * 16}"
+
+
+def gamerule_query(name: str) -> str:
+    """Read a gamerule (`Gamerule <name> is currently set to: <value>`)."""
+    return f"gamerule {name}"
+
+
+def count_foreign_entities(lo: Pos, hi: Pos, room_tag: str) -> str:
+    """`execute if entity` counting the non-player entities in a box that are not the room's."""
+    (xa, ya, za), (xb, yb, zb) = lo, hi
+    return (
+        f"execute if entity @e[x={xa},y={ya},z={za},dx={xb - xa},dy={yb - ya},dz={zb - za},"
+        f"type=!minecraft:player,tag=!{room_tag}]"
+    )
+
+
+def blocks_match(lo: Pos, hi: Pos, dest: Pos) -> str:
+    """`execute if blocks … all`: passes when the box equals the one at `dest` (read only)."""
+    return (
+        f"execute if blocks {lo[0]} {lo[1]} {lo[2]} {hi[0]} {hi[1]} {hi[2]} "
+        f"{dest[0]} {dest[1]} {dest[2]} all"
+    )
 
 
 def is_loaded(room: Room) -> list[str]:
@@ -277,7 +313,7 @@ def turn_frame(
     tags = _tags_snbt(frame_tags(room, rotation, source))
     return (
         f"execute as {uid} if entity @s[nbt={{ItemRotation:{seen}b}}] run data merge entity @s "
-        f"{{ItemRotation:{rotation}b,Tags:{tags},Item:{_item_snbt(map_id)}}}"
+        f"{{ItemRotation:{rotation}b,Silent:1b,Tags:{tags},Item:{_item_snbt(map_id)}}}"
     )
 
 
@@ -286,7 +322,7 @@ def set_frame(uid: uuid.UUID, *, room: str, rotation: int, source: bool, map_id:
     tags = _tags_snbt(frame_tags(room, rotation, source))
     return (
         f"data merge entity {uid} "
-        f"{{ItemRotation:{rotation}b,Tags:{tags},Item:{_item_snbt(map_id)}}}"
+        f"{{ItemRotation:{rotation}b,Silent:1b,Tags:{tags},Item:{_item_snbt(map_id)}}}"
     )
 
 
@@ -353,6 +389,16 @@ def read_rotation(uid: uuid.UUID) -> str:
 def objective_add(name: str, criterion: str, display: str) -> str:
     """Create an objective (an existing one answers with an error, which is harmless)."""
     return f"scoreboard objectives add {name} {criterion} {text(display)}"
+
+
+def objective_remove(name: str) -> str:
+    """Delete an objective and every score in it."""
+    return f"scoreboard objectives remove {name}"
+
+
+def score_reset(holder: str, objective: str) -> str:
+    """Forget one holder's score in one objective."""
+    return f"scoreboard players reset {holder} {objective}"
 
 
 def objective_display(slot: str, name: str) -> str:
@@ -432,3 +478,16 @@ def particle(
     x, y, z = at
     dx, dy, dz = spread
     return f"particle {name} {x:g} {y:g} {z:g} {dx:g} {dy:g} {dz:g} {speed:g} {count} force"
+
+
+def playsound_at(sound: str, source: str, pos: tuple[float, float, float], hear: float) -> str:
+    """Play a sound at a position for the players within `hear` blocks of it."""
+    x, y, z = pos
+    near = f"@a[x={x:g},y={y:g},z={z:g},distance=..{hear:g}]"
+    return f"playsound {sound} {source} {near} {x:g} {y:g} {z:g}"
+
+
+def silence_frames(room: Room, kind: str) -> str:
+    """Make every frame of the room Silent (rooms built before world format 2)."""
+    frames = f"@e[type=minecraft:{kind},tag=pipes.{room.name}]"
+    return f"execute as {frames} run data merge entity @s {{Silent:1b}}"

@@ -1,7 +1,7 @@
 """The map pictures of pipe tiles: 128x128 arrays of packed map colour bytes (pure, no I/O).
 
 Picture ``base + shape + 4 * class`` shows ``shape`` at rotation 0 in the look of ``class``
-(../shared/spec/world-format.md). Row z = 0 is north, column x = 0 is west. A packed colour is
+(docs/world-format.md). Row z = 0 is north, column x = 0 is west. A packed colour is
 ``base_colour_id * 4 + shade`` (shade multipliers 180/220/255/135); RGB values come from the
 palette table of ``pillow-minecraft-map``, which matches vanilla's ``MapColor`` computation.
 Everything is drawn symmetric about the picture centre (63.5, 63.5), so a quarter turn of the
@@ -12,14 +12,13 @@ so that neighbouring tiles join.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from pathlib import Path
 
 import numpy as np
 import numpy.typing as npt
-from PIL import Image, ImageDraw, ImageFont
 from pillow_minecraft_map.plugin import JE_1_17_PALETTE  # type: ignore[import-untyped]
 
 from controller.puzzle.model import SHAPE_MASK, Direction, Shape, TileClass, bit, map_id
+from controller.world.mapids import DEFAULT_MAP_ID_BASE, PICTURE_COUNT, picture_key
 
 __all__ = [
     "SIZE",
@@ -36,18 +35,13 @@ __all__ = [
     "all_pictures",
     "picture_key",
     "to_rgb",
-    "preview_image",
-    "preview_png",
+    "LABEL_BACKGROUND",
+    "LABEL_TEXT",
+    "LABEL_DIM",
+    "preview_sheet",
 ]
 
 SIZE = 128
-# A high reserved id range: the server's own counter (one id per map a player makes) never gets
-# there, and `give ... filled_map[minecraft:map_id=N]` accepts any N since 1.20.5.
-DEFAULT_MAP_ID_BASE = 1_000_000
-# Ids base+0 .. base+19: four shapes times five classes. base+8 and base+16 (an end on a ring)
-# never occur in a room, but they are drawn and written too, so the reserved range is contiguous,
-# the foreign-map check guards all of it, and a stray id could never show a blank picture.
-PICTURE_COUNT = 4 * len(TileClass)
 SHADE_MULTIPLIERS = (180, 220, 255, 135)
 
 _LOW, _NORMAL, _HIGH, _LOWEST = 0, 1, 2, 3
@@ -74,7 +68,7 @@ def packed(base_colour: int, shade: int) -> int:
     return base_colour * 4 + shade
 
 
-# Base colour ids (vanilla MapColor, reference/vanilla.md section 8.2).
+# Base colour ids (vanilla MapColor: docs/server-behaviour.md, "Map colours").
 _SNOW, _WATER, _STONE, _GOLD = 8, 12, 11, 30
 _MAGENTA, _LIGHT_BLUE, _PINK, _GRAY, _PURPLE, _BLUE, _BLACK = 16, 17, 20, 21, 24, 25, 29
 _T_YELLOW, _T_GRAY, _T_LIGHT_GRAY, _T_BROWN = 40, 43, 44, 48
@@ -208,13 +202,6 @@ def _draw_fountain(img: npt.NDArray[np.uint8], pool: int) -> None:
         img[np.hypot(_U - cu, _V - cv) <= 2.6] = _SPRAY
 
 
-def picture_key(k: int) -> tuple[Shape, TileClass]:
-    """The (shape, class) that picture ``base + k`` shows, for k in 0..19."""
-    if not 0 <= k < PICTURE_COUNT:
-        raise ValueError(f"picture offset {k} is outside 0..{PICTURE_COUNT - 1}")
-    return Shape(k % 4), TileClass(k // 4)
-
-
 def all_pictures(base: int = DEFAULT_MAP_ID_BASE) -> dict[int, npt.NDArray[np.uint8]]:
     """Every picture keyed by its map id ``base + shape + 4 * class`` (ids base+0 .. base+19)."""
     out: dict[int, npt.NDArray[np.uint8]] = {}
@@ -236,52 +223,24 @@ def to_rgb(array: npt.ArrayLike) -> npt.NDArray[np.uint8]:
     return rgb
 
 
-_LABEL_BG = packed(_BLACK, _HIGH)
-_LABEL_FG = packed(_SNOW, _HIGH)
-_LABEL_DIM = packed(_GRAY, _HIGH)
+# The colours of the preview sheet's labels: a dark ground, bright and dim text.
+LABEL_BACKGROUND = packed(_BLACK, _HIGH)
+LABEL_TEXT = packed(_SNOW, _HIGH)
+LABEL_DIM = packed(_GRAY, _HIGH)
 
 
-def preview_image(base: int = DEFAULT_MAP_ID_BASE) -> Image.Image:
-    """All pictures on one labelled sheet (mode P, packed colours as indices).
+def preview_sheet() -> npt.NDArray[np.uint8]:
+    """Every picture on one sheet of packed colours, with room for labels, 640 x 768 pixels.
 
     One 128-pixel row per class and one column per shape, plus a label column on the left and a
-    header row on top, so the sheet is 640 x 768 pixels and uses only map palette colours.
+    header row on top, both left in ``LABEL_BACKGROUND``.
     """
     columns, rows = 1 + len(Shape), 1 + len(TileClass)
-    sheet = np.full((rows * SIZE, columns * SIZE), _LABEL_BG, dtype=np.uint8)
+    sheet = np.full((rows * SIZE, columns * SIZE), LABEL_BACKGROUND, dtype=np.uint8)
     for k in range(PICTURE_COUNT):
         shape, cls = picture_key(k)
         row, col = 1 + int(cls), 1 + int(shape)
         sheet[row * SIZE : (row + 1) * SIZE, col * SIZE : (col + 1) * SIZE] = render_picture(
             shape, cls
         )
-    image = Image.fromarray(sheet, mode="P")
-    image.putpalette(PALETTE_RGB.tobytes())
-    draw = ImageDraw.Draw(image)
-    draw.fontmode = "1"  # no anti-aliasing: every pixel stays a palette colour
-    font = ImageFont.load_default(size=16)
-    small = ImageFont.load_default(size=12)
-    draw.text((8, 8), "pipesctl maps", fill=_LABEL_FG, font=font)
-    draw.text((8, 32), f"base {base}", fill=_LABEL_DIM, font=small)
-    draw.text((8, 50), "id = base +", fill=_LABEL_DIM, font=small)
-    draw.text((8, 66), "shape + 4*class", fill=_LABEL_DIM, font=small)
-    for shape in Shape:
-        x = (1 + int(shape)) * SIZE + 8
-        draw.text((x, 48), f"{int(shape)} {shape.word}", fill=_LABEL_FG, font=font)
-    for cls in TileClass:
-        y = (1 + int(cls)) * SIZE
-        name = cls.name.lower().replace("_", "-")
-        draw.text((8, y + 40), f"{int(cls)} {name}", fill=_LABEL_FG, font=font)
-        first = map_id(base, 0, cls)
-        draw.text((8, y + 66), f"ids {first}..", fill=_LABEL_DIM, font=small)
-        draw.text((8, y + 82), f"    {first + 3}", fill=_LABEL_DIM, font=small)
-        if cls in (TileClass.RING, TileClass.SOURCE_RING):
-            draw.text((8, y + 104), "(+0 unused)", fill=_LABEL_DIM, font=small)
-    return image
-
-
-def preview_png(path: str | Path, base: int = DEFAULT_MAP_ID_BASE) -> Path:
-    """Write the labelled preview sheet as a PNG; return its path."""
-    out = Path(path)
-    preview_image(base).save(out, format="PNG")
-    return out
+    return sheet

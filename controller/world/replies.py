@@ -17,6 +17,8 @@ __all__ = [
     "setblock_changed",
     "merge_applied",
     "is_parse_error",
+    "parse_gamerule",
+    "forceload_marked",
 ]
 
 _FRAME_VALUE = re.compile(
@@ -75,3 +77,18 @@ def merge_applied(reply: str) -> bool:
 def is_parse_error(reply: str) -> bool:
     """Whether a reply is a command parse error (either flavour)."""
     return reply.endswith("<--[HERE]")
+
+
+_GAMERULE = re.compile(r"Gamerule (\S+) is currently set to: (\S+)")
+
+
+def parse_gamerule(reply: str) -> str | None:
+    """The value in `Gamerule <name> is currently set to: <value>`; None for anything else
+    (an unknown rule is a parse error)."""
+    m = _GAMERULE.search(reply)
+    return m.group(2) if m else None
+
+
+def forceload_marked(reply: str) -> bool:
+    """Whether a `forceload query x z` reply says the chunk is marked for force loading."""
+    return "is marked for force loading" in reply

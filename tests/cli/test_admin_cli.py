@@ -91,3 +91,16 @@ def test_version() -> None:
 
     result = runner.invoke(app, ["--version"])
     assert result.exit_code == ExitCode.OK and result.stdout == f"pipesctl {__version__}\n"
+
+
+@pytest.mark.parametrize(
+    "command",
+    ["init", "status", "show", "reset", "repair", "remove", "hint", "rcon", "start", "doctor"],
+)
+def test_help_has_no_bool_placeholders_and_the_same_short_flags(command: str) -> None:
+    result = runner.invoke(app, [command, "--help"], env={"COLUMNS": "120"})
+    assert result.exit_code == ExitCode.OK
+    assert "<bool>" not in result.stdout
+    assert "-c, --config FILE" in result.stdout
+    if command not in ("init", "rcon"):
+        assert "-w, --world NAME" in result.stdout

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
 import nbtlib
@@ -11,10 +12,12 @@ from nbtlib import Compound, File, Int, String
 from PIL import Image
 from typer.testing import CliRunner
 
+from controller.cli import app as pipesctl
 from controller.cli.maps import CACHE_WARNING, app
-from controller.world import mapfiles
+from controller.errors import ExitCode
+from controller.maps import Layout, atomic_save, map_file, map_path, probe, read_colors
 from controller.world.mapart import DEFAULT_MAP_ID_BASE, PICTURE_COUNT, all_pictures
-from controller.world.mapfiles import Layout, atomic_save, map_file, map_path, read_colors
+from tests.world.test_purity import heavy_modules_after
 
 runner = CliRunner()
 
@@ -115,7 +118,7 @@ def test_install_warns_when_the_counter_reaches_the_base(tmp_path: Path) -> None
 def test_install_warns_when_a_server_runs_on_the_world(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    monkeypatch.setattr(mapfiles, "server_holds_world", lambda world: world == tmp_path)
+    monkeypatch.setattr(probe, "server_holds_world", lambda world: world == tmp_path)
     result = runner.invoke(app, ["install", "--world-dir", str(tmp_path)])
     assert result.exit_code == 0
     assert "a server is running on this world" in result.stderr
@@ -152,7 +155,53 @@ def test_export_unknown_version_needs_a_data_version(tmp_path: Path) -> None:
     out = tmp_path / "export"
     refused = runner.invoke(app, ["export", str(out), "--version", "27.3"])
     assert refused.exit_code == 2 and "--data-version" in refused.output
-    result = runner.invoke(app, ["export", str(out), "--version", "27.3", "--data-version", "5200"])
-    assert result.exit_code == 0, result.output
+    args = ["export", str(out), "--version", "27.3", "--data-version", "5200"]
+    no_pack = runner.invoke(app, args)
+    assert no_pack.exit_code == ExitCode.USAGE and "--no-pack" in no_pack.output
+    assert not out.exists()  # refused before anything was written
+    result = runner.invoke(app, [*args, "--no-pack"])
+    assert result.exit_code == ExitCode.OK, result.output
     path = out / "data" / "minecraft" / "maps" / f"{DEFAULT_MAP_ID_BASE}.dat"
     assert nbtlib.load(path)["DataVersion"] == 5200
+
+
+@pytest.mark.parametrize("args", [["--help"], ["maps", "--help"], ["maps", "install", "--help"]])
+def test_help_loads_no_numpy_pil_or_nbtlib(args: list[str]) -> None:
+    """CLI start-up stays quick: the map commands load the picture libraries when they run."""
+    body = (
+        f"sys.argv = ['pipesctl', *{args!r}]\n"
+        "from controller.cli import main\n"
+        "try:\n    main()\nexcept SystemExit as exc:\n    assert exc.code == 0, exc.code\n"
+    )
+    assert heavy_modules_after(body) == []
+
+
+def test_install_writes_maps_and_the_data_pack_idempotently(tmp_path: Path) -> None:
+    from controller.world.datapack import build
+
+    world = tmp_path / "world"
+    world.mkdir()
+    first = runner.invoke(pipesctl, ["install", "--world-dir", str(world)])
+    assert first.exit_code == ExitCode.OK, first.output
+    pack = world / "datapacks" / "pipesctl"
+    for rel, data in build("26.1").items():
+        assert (pack / rel).read_bytes() == data
+    assert "file/pipesctl" in first.output
+    stale = pack / "data" / "pipes" / "function" / "old.mcfunction"
+    stale.write_text("say old\n")
+    again = runner.invoke(pipesctl, ["maps", "install", "--world-dir", str(world)])
+    assert again.exit_code == ExitCode.OK, again.output
+    assert not stale.exists()
+    third = runner.invoke(pipesctl, ["install", "--world-dir", str(world)])
+    assert "data pack" in third.output and "unchanged" in third.output
+    assert sorted(p.relative_to(pack).as_posix() for p in pack.rglob("*") if p.is_file()) == sorted(
+        build("26.1")
+    )
+
+
+def test_export_includes_the_data_pack(tmp_path: Path) -> None:
+    out = tmp_path / "export"
+    result = runner.invoke(pipesctl, ["maps", "export", str(out), "--version", "26.2"])
+    assert result.exit_code == ExitCode.OK, result.output
+    meta = json.loads((out / "datapacks" / "pipesctl" / "pack.mcmeta").read_text())
+    assert meta["pack"]["min_format"] == [107, 1]

@@ -14,7 +14,7 @@ from hypothesis import strategies as st
 from typer.testing import CliRunner
 
 from controller.cli.puzzle import GLYPHS, app
-from controller.puzzle.generators import generate
+from controller.puzzle.generators import GeneratorParams, generate
 from controller.puzzle.model import Board, mask_of
 from controller.puzzle.serialize import board_to_dict, board_to_json
 from controller.puzzle.solver import count_solutions, par
@@ -39,7 +39,7 @@ def test_new_json_matches_generate() -> None:
     result = run("new", "--size", "9x6", "--seed", "7", "--generator", "eller", "--json")
     assert result.exit_code == 0, result.stderr
     obj = json.loads(result.stdout)
-    expected = board_to_dict(generate(9, 6, seed=7, generator="eller"))
+    expected = board_to_dict(generate(9, 6, seed=7, params=GeneratorParams(generator="eller")))
     assert obj == expected
     assert obj["width"] == 9 and obj["height"] == 6 and len(obj["shapes"]) == 6
     assert obj["seed"] == 7 and obj["generator"] == "eller"
@@ -138,7 +138,7 @@ def oracle_flow(board: Board) -> dict[str, Any]:
 )
 @given(seed=st.integers(0, 2**32), w=st.integers(3, 6), h=st.integers(3, 6))
 def test_flow_json_matches_an_oracle(tmp_path: Path, seed: int, w: int, h: int) -> None:
-    board = generate(w, h, seed=seed, unique=False)
+    board = generate(w, h, seed=seed, params=GeneratorParams(unique=False))
     rng = random.Random(seed)
     board.rotations = [rng.randrange(4) for _ in range(board.size)]  # rings allowed here
     result = run("flow", write(tmp_path, board), "--json")
@@ -186,7 +186,7 @@ def test_solve_reports_count_par_and_a_working_hint(tmp_path: Path) -> None:
 
 def test_solve_says_more_for_an_ambiguous_board(tmp_path: Path) -> None:
     for seed in range(50):
-        board = generate(6, 6, seed=seed, unique=False)
+        board = generate(6, 6, seed=seed, params=GeneratorParams(unique=False))
         if count_solutions(board, limit=2) >= 2:
             break
     else:

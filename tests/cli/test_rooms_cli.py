@@ -72,7 +72,8 @@ def _connections(sb: Sandbox) -> set[object]:
 def test_status_and_show_golden(running: tuple[Sandbox, Path, Daemon]) -> None:
     sb, cfg, _ = running
     # While the daemon runs, status and show never open a second RCON connection: vanilla
-    # shares one output buffer between connections (vanilla.md §2.1).
+    # shares one output buffer between connections (docs/server-behaviour.md, "Shared output
+    # buffer").
     connections = _connections(sb)
     result = runner.invoke(app, ["status", "--config", str(cfg)], env={"COLUMNS": "100"})
     assert result.exit_code == ExitCode.OK, result.output
@@ -160,7 +161,7 @@ def test_rcon_passthrough(setup: tuple[Sandbox, Path]) -> None:
 
 @pytest.mark.parametrize(
     "command",
-    [["rcon", "list"], ["status"], ["start", "-w", "lobby"], ["repair", "-w", "lobby"]],
+    [["rcon", "list"], ["status"], ["start", "-w", "lobby"], ["remove", "-w", "lobby", "-y"]],
 )
 def test_a_wrong_password_is_one_exit_code_everywhere(
     command: list[str], setup: tuple[Sandbox, Path], monkeypatch: pytest.MonkeyPatch

@@ -110,8 +110,8 @@ def rcon_cli(container: Any, cmd: str) -> str:
 
 def install_map_art(world_dir: Path, version: str, base: int) -> dict[int, Path]:
     """Write the pictures into a world folder the way `pipesctl maps install` does."""
+    from controller.maps import install_pictures, resolve_target
     from controller.world.mapart import all_pictures
-    from controller.world.mapfiles import install_pictures, resolve_target
 
     target = resolve_target(world_dir, version)
     plan = install_pictures(world_dir, all_pictures(base), target)

@@ -7,8 +7,8 @@ import re
 import numpy as np
 import pytest
 
+from controller.maps import map_path, read_colors, read_level_info, resolve_target
 from controller.world.mapart import all_pictures
-from controller.world.mapfiles import map_path, read_colors, read_level_info, resolve_target
 from tests.docker.conftest import McServer, rcon_cli
 
 pytestmark = pytest.mark.docker

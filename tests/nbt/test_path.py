@@ -78,7 +78,7 @@ def test_get(path: str, printed: list[str], result: int) -> None:
 @pytest.mark.parametrize(
     ("root", "path", "prefix"),
     [
-        # docs/server-behaviour.md (data get): an empty frame
+        # docs/server-behaviour.md, "Feedback: data": an empty frame
         ("{ItemRotation:0b}", 'Item.components."minecraft:map_id"', "Item"),
         ("{Item:{count:1}}", 'Item.components."minecraft:map_id"', "Item.components"),
         (

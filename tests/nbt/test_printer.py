@@ -48,13 +48,14 @@ FRAME_SAVE_ORDER = (
     "Pos Motion Rotation fall_distance Fire Air OnGround Invulnerable PortalCooldown UUID Tags "
     "block_pos Item ItemRotation ItemDropChance Facing Invisible Fixed"
 ).split()
-# docs/server-behaviour.md (compound key order, vanilla; derived)
+# docs/server-behaviour.md, "Compound key order" (derived)
 FRAME_VANILLA = (
     "Motion, Facing, block_pos, ItemRotation, Invulnerable, fall_distance, Air, OnGround, "
     "PortalCooldown, Rotation, Item, ItemDropChance, Pos, Fire, Invisible, UUID, Tags, Fixed"
 ).split(", ")
-# docs/server-behaviour.md (compound key order, Paper; derived). This insertion order (CraftBukkit
-# keys after Invulnerable) is the one for which the documented fastutil model yields that order.
+# docs/server-behaviour.md, "Paper: entity dumps and key order" (derived). This insertion order
+# (CraftBukkit keys after Invulnerable) is the one for which the fastutil model yields the
+# documented order.
 PAPER_SAVE_ORDER = (
     "Pos Motion Rotation fall_distance Fire Air OnGround Invulnerable WorldUUIDLeast "
     "WorldUUIDMost Bukkit.updateLevel Spigot.ticksLived PortalCooldown UUID CustomName Tags "
@@ -82,13 +83,13 @@ def item() -> Compound:
 def test_item_frame_key_orders() -> None:
     assert hashmap_order(FRAME_SAVE_ORDER) == FRAME_VANILLA
     assert paper_order(PAPER_SAVE_ORDER) == FRAME_PAPER
-    # The fastutil model is also said to reproduce the HashMap order on the vanilla key set;
-    # its own code does not (it gives Invisible, ItemDropChance, Tags, ...).
+    # On the vanilla key set the fastutil model does not give the HashMap order (it gives
+    # Invisible, ItemDropChance, Tags, ...); the transcription below agrees with it there too.
     assert paper_order(FRAME_SAVE_ORDER) == appendix_a_order(FRAME_SAVE_ORDER)
 
 
 def appendix_a_order(keys: list[str]) -> list[str]:
-    """The documented fastutil key-order model, transcribed step by step (independent oracle)."""
+    """The fastutil model of "Paper: entity dumps and key order", step by step (an oracle)."""
     load = struct.unpack("f", struct.pack("f", 0.8))[0]
 
     def mix(x: int) -> int:

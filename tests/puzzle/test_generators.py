@@ -13,6 +13,7 @@ from hypothesis import strategies as st
 from controller.puzzle.flow import compute_flow
 from controller.puzzle.generators import (
     GENERATORS,
+    GeneratorParams,
     board_from_arms,
     build_tree,
     generate,
@@ -79,7 +80,7 @@ SIZES = [(3, 3), (3, 17), (17, 3), (4, 4), (5, 5), (6, 9), (12, 7), (31, 31)]
 def test_spanning_tree_over_seeds(generator: str, size: tuple[int, int]) -> None:
     w, h = size
     for seed in range(25):
-        board = build_tree(w, h, seed=seed, generator=generator)
+        board = build_tree(w, h, seed=seed, params=GeneratorParams(generator=generator))
         assert tree_problems(w, h, solution_arms(board), board.source_index) == []
         assert board.rotations == board.solution
         assert board.generator == generator and board.seed == seed
@@ -105,9 +106,10 @@ def test_spanning_tree_property(
     src: tuple[float, float],
 ) -> None:
     source = (int(src[0] * w), int(src[1] * h))
-    board = build_tree(
-        w, h, seed=seed, generator=generator, branching=branching, coverage=coverage, source=source
+    params = GeneratorParams(
+        generator=generator, branching=branching, coverage=coverage, source=source
     )
+    board = build_tree(w, h, seed=seed, params=params)
     assert board.source == source
     assert tree_problems(w, h, solution_arms(board), board.source_index) == []
 
@@ -116,7 +118,7 @@ def test_spanning_tree_property(
 @pytest.mark.parametrize("generator", GENERATORS)
 def test_large_and_skinny_boards(generator: str, size: tuple[int, int]) -> None:
     w, h = size
-    board = build_tree(w, h, seed=11, generator=generator)
+    board = build_tree(w, h, seed=11, params=GeneratorParams(generator=generator))
     assert tree_problems(w, h, solution_arms(board), board.source_index) == []
 
 
@@ -148,22 +150,30 @@ def test_prim_default_source_is_centre_and_tiles_match_arms() -> None:
 
 @pytest.mark.parametrize("generator", GENERATORS)
 def test_deterministic_for_same_seed_and_parameters(generator: str) -> None:
-    a = generate(11, 9, seed=42, generator=generator, branching=0.3, coverage=0.7)
-    b = generate(11, 9, seed=42, generator=generator, branching=0.3, coverage=0.7)
+    a = generate(
+        11, 9, seed=42, params=GeneratorParams(generator=generator, branching=0.3, coverage=0.7)
+    )
+    b = generate(
+        11, 9, seed=42, params=GeneratorParams(generator=generator, branching=0.3, coverage=0.7)
+    )
     assert (a.shapes, a.rotations, a.solution, a.meta) == (
         b.shapes,
         b.rotations,
         b.solution,
         b.meta,
     )
-    c = generate(11, 9, seed=43, generator=generator, branching=0.3, coverage=0.7)
+    c = generate(
+        11, 9, seed=43, params=GeneratorParams(generator=generator, branching=0.3, coverage=0.7)
+    )
     assert (c.shapes, c.solution) != (a.shapes, a.solution)
 
 
 def _mix(branching: float) -> Counter[Shape]:
     counts: Counter[Shape] = Counter()
     for seed in range(6):
-        board = build_tree(31, 31, seed=seed, generator="growing_tree", branching=branching)
+        board = build_tree(
+            31, 31, seed=seed, params=GeneratorParams(generator="growing_tree", branching=branching)
+        )
         counts.update(Shape(s) for s in board.shapes)
     return counts
 
@@ -183,7 +193,9 @@ def test_branching_changes_the_tile_mix() -> None:
 def test_walk_reaches_its_coverage(coverage: float, size: tuple[int, int]) -> None:
     w, h = size
     for seed in range(3):
-        board = build_tree(w, h, seed=seed, generator="walk", coverage=coverage)
+        board = build_tree(
+            w, h, seed=seed, params=GeneratorParams(generator="walk", coverage=coverage)
+        )
         got = board.meta["coverage"]
         assert isinstance(got, float)
         assert got >= coverage
@@ -201,7 +213,9 @@ def test_walk_route_is_a_self_avoiding_path_in_the_tree() -> None:
         for a, b in zip(route, route[1:], strict=False):
             assert abs(a % w - b % w) + abs(a // w - b // w) == 1
         # the walk generator keeps that route (same rng draws) as a path of its tree
-        board = build_tree(w, h, seed=seed, generator="walk", coverage=0.7, source=src)
+        board = build_tree(
+            w, h, seed=seed, params=GeneratorParams(generator="walk", coverage=0.7, source=src)
+        )
         assert board.meta["coverage"] == len(route) / (w * h)
         arms = solution_arms(board)
         for a, b in zip(route, route[1:], strict=False):
@@ -211,7 +225,9 @@ def test_walk_route_is_a_self_avoiding_path_in_the_tree() -> None:
 
 def test_walk_full_coverage_impossible_by_parity_reports_what_it_got() -> None:
     # 5x5 has 13 "even" and 12 "odd" tiles; a Hamiltonian path must start on an even tile.
-    board = build_tree(5, 5, seed=1, generator="walk", coverage=1.0, source=(1, 0))
+    board = build_tree(
+        5, 5, seed=1, params=GeneratorParams(generator="walk", coverage=1.0, source=(1, 0))
+    )
     got = board.meta["coverage"]
     assert isinstance(got, float) and got < 1.0
     assert tree_problems(5, 5, solution_arms(board), board.source_index) == []
@@ -220,7 +236,7 @@ def test_walk_full_coverage_impossible_by_parity_reports_what_it_got() -> None:
 @pytest.mark.parametrize("generator", GENERATORS)
 def test_generate_unique_and_shuffled(generator: str) -> None:
     for seed in range(8):
-        board = generate(6, 5, seed=seed, generator=generator)
+        board = generate(6, 5, seed=seed, params=GeneratorParams(generator=generator))
         assert board.meta["unique"] is True
         assert count_solutions(board, limit=2) == 1
         assert tree_problems(6, 5, solution_arms(board), board.source_index) == []
@@ -229,41 +245,68 @@ def test_generate_unique_and_shuffled(generator: str) -> None:
 
 
 def test_no_unique_keeps_the_raw_tree() -> None:
-    raw = build_tree(15, 15, seed=5, generator="prim")
-    board = generate(15, 15, seed=5, generator="prim", unique=False)
+    raw = build_tree(15, 15, seed=5, params=GeneratorParams(generator="prim"))
+    board = generate(15, 15, seed=5, params=GeneratorParams(generator="prim", unique=False))
     assert board.meta["unique"] is False
     assert (board.shapes, board.solution) == (raw.shapes, raw.solution)
     assert board.rotations != board.solution
 
 
 def test_growing_tree_records_branching() -> None:
-    board = generate(7, 7, seed=1, generator="growing_tree", branching=0.25)
+    board = generate(7, 7, seed=1, params=GeneratorParams(generator="growing_tree", branching=0.25))
     assert board.meta["branching"] == 0.25
+
+
+@pytest.mark.parametrize(
+    ("size", "field"),
+    [((2, 5), "width"), ((129, 5), "width"), ((5, 0), "height"), ((5, 200), "height")],
+)
+def test_bad_sizes_name_the_field(size: tuple[int, int], field: str) -> None:
+    with pytest.raises(ValueError, match=f"^{field}:"):
+        generate(*size, seed=1)
+    with pytest.raises(ValueError, match=f"^{field}:"):
+        build_tree(*size, seed=1)
+
+
+def test_a_float_size_names_the_field() -> None:
+    with pytest.raises(ValueError, match="^width:"):
+        generate(5.0, 5, seed=1)  # type: ignore[arg-type]
 
 
 @pytest.mark.parametrize(
     ("kwargs", "field"),
     [
-        ({"width": 2}, "width"),
-        ({"width": 129}, "width"),
-        ({"height": 0}, "height"),
-        ({"height": 200}, "height"),
-        ({"width": 5.0}, "width"),
         ({"generator": "kruskal"}, "generator"),
         ({"branching": -0.01}, "branching"),
         ({"branching": 1.5}, "branching"),
         ({"branching": float("nan")}, "branching"),
         ({"coverage": 2}, "coverage"),
         ({"coverage": "0.5"}, "coverage"),
-        ({"source": (5, 0)}, "source"),
-        ({"source": (0, -1)}, "source"),
+        ({"unique": 1}, "unique"),
         ({"source": (1,)}, "source"),
+        ({"source": (1.0, 2)}, "source"),
     ],
 )
 def test_bad_parameters_name_the_field(kwargs: dict[str, object], field: str) -> None:
-    params: dict[str, object] = {"width": 5, "height": 5, "seed": 1, **kwargs}
     with pytest.raises(ValueError, match=f"^{field}:"):
-        generate(**params)  # type: ignore[arg-type]
+        GeneratorParams(**kwargs)  # type: ignore[arg-type]
+
+
+@pytest.mark.parametrize("source", [(5, 0), (0, -1), (2, 5)])
+def test_source_outside_the_board_names_the_field(source: tuple[int, int]) -> None:
+    params = GeneratorParams(source=source)
+    with pytest.raises(ValueError, match="^source:"):
+        generate(5, 5, seed=1, params=params)
+
+
+def test_params_are_frozen_and_normalised() -> None:
+    params = GeneratorParams(branching=1, source=[2, 3])  # type: ignore[arg-type]
+    assert params.branching == 1.0 and isinstance(params.branching, float)
+    assert params.source == (2, 3)
+    assert params == GeneratorParams(branching=1.0, source=(2, 3))
+    with pytest.raises(AttributeError):
+        params.unique = False  # type: ignore[misc]
+    assert GeneratorParams().source_for(9, 6) == (4, 3)
 
 
 def test_board_from_arms_rejects_non_pipes() -> None:

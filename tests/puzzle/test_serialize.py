@@ -11,7 +11,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from controller.puzzle.generators import GENERATORS, build_tree, generate
+from controller.puzzle.generators import GENERATORS, GeneratorParams, build_tree, generate
 from controller.puzzle.model import Shape
 from controller.puzzle.serialize import (
     FORMAT,
@@ -66,7 +66,7 @@ def test_round_trip(
     state: dict[str, Any] | None,
     indent: int | None,
 ) -> None:
-    board = build_tree(w, h, seed=rot_seed, generator=generator)
+    board = build_tree(w, h, seed=rot_seed, params=GeneratorParams(generator=generator))
     board.seed = seed
     rng = random.Random(rot_seed)
     board.rotations = [rng.randrange(4) for _ in range(board.size)]
@@ -78,7 +78,7 @@ def test_round_trip(
 
 
 def test_layout_is_the_cli_form() -> None:
-    board = generate(7, 4, seed=3, generator="walk")
+    board = generate(7, 4, seed=3, params=GeneratorParams(generator="walk"))
     obj = json.loads(board_to_json(board))
     assert obj["format"] == FORMAT
     assert {
@@ -223,7 +223,7 @@ def test_fuzzed_fields_load_or_raise_value_error(data: st.DataObject) -> None:
 
 
 def test_a_128_board_with_state_is_small() -> None:
-    board = generate(128, 128, seed=1, unique=False)
+    board = generate(128, 128, seed=1, params=GeneratorParams(unique=False))
     state = {"moves": 12345, "clicks": [[i, i % 128] for i in range(2000)], "started": 1.5e9}
     text = board_to_json(board, state)
     assert len(text.encode()) < 10 * 1024 * 1024

@@ -8,7 +8,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from controller.puzzle.flow import compute_flow
-from controller.puzzle.generators import GENERATORS, build_tree
+from controller.puzzle.generators import GENERATORS, GeneratorParams, build_tree
 from controller.puzzle.model import Board, Shape, mask_of
 from controller.puzzle.shuffle import loop_tiles, matched_edges, shuffle
 
@@ -78,7 +78,9 @@ class ScriptedRandom(random.Random):
 def test_start_is_loop_free_and_unsolved(
     w: int, h: int, seed: int, generator: str, branching: float
 ) -> None:
-    board = build_tree(w, h, seed=seed, generator=generator, branching=branching)
+    board = build_tree(
+        w, h, seed=seed, params=GeneratorParams(generator=generator, branching=branching)
+    )
     shapes, solution = list(board.shapes), list(board.solution)
     shuffle(board, random.Random(seed))
     assert board.shapes == shapes and board.solution == solution
@@ -127,7 +129,9 @@ def _corner_block(board: Board) -> int:
 def test_a_start_with_a_ring_is_rerolled() -> None:
     found = 0
     for seed in range(200):
-        board = build_tree(8, 8, seed=seed, generator="growing_tree", branching=0.0)
+        board = build_tree(
+            8, 8, seed=seed, params=GeneratorParams(generator="growing_tree", branching=0.0)
+        )
         t = _corner_block(board)
         if t < 0:
             continue

@@ -9,7 +9,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from controller.puzzle import solver
-from controller.puzzle.generators import GENERATORS, generate
+from controller.puzzle.generators import GENERATORS, GeneratorParams, generate
 from controller.puzzle.model import Board
 from controller.puzzle.solver import ambiguous_tiles, count_solutions, make_unique
 from tests.puzzle.test_solver import (
@@ -143,7 +143,7 @@ def test_generated_boards_are_unique(generator: str) -> None:
     """Every engine generator with unique=True gives one solution by brute force (<= 7x7)."""
     for seed in range(15):
         w, h = 3 + seed % 5, 3 + (seed * 3) % 5
-        board = generate(w, h, seed=seed, generator=generator)
+        board = generate(w, h, seed=seed, params=GeneratorParams(generator=generator))
         assert_spanning_tree(board)
         assert len(brute_force_solutions(board)) == 1
 

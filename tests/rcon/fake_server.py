@@ -1,4 +1,6 @@
-"""A vanilla-like RCON server on loopback for transport tests (python-ecosystem.md §2.4).
+"""A vanilla-like RCON server on loopback for transport tests.
+
+Described in docs/libraries.md, "The vanilla-like fake server".
 
 It reproduces the vanilla read rules that break naive clients: one ``recv(1460)`` per packet,
 the connection closed when the length field does not match what that one read got (so two

@@ -1,4 +1,7 @@
-"""The fake server reproduces what python-ecosystem.md §1.2/§2.1 measured with real clients."""
+"""The fake server reproduces what was measured with real clients (docs/libraries.md, "mcrcon").
+
+The reference client is "rcon (conqp)" of the same document.
+"""
 
 from __future__ import annotations
 

@@ -20,7 +20,7 @@ __all__: list[str] = []
 
 
 def vanilla_context(command: str, cursor: int) -> str:
-    """``Commands.finishParsing``'s context string (vanilla.md §2.5), written independently."""
+    """``Commands.finishParsing``'s context string ("Parse errors"), written independently."""
     lead = "..." + command[cursor - 10 : cursor] if cursor > 10 else command[:cursor]
     return lead + command[cursor:]
 

@@ -10,18 +10,33 @@ from typing import Any
 import pytest
 
 from controller.config import Config, parse_config
+from controller.maps.datapack import PACK_FOLDER, install_pack
 from controller.puzzle.flow import compute_flow
 from controller.puzzle.model import Direction, map_id
 from controller.runtime.connect import connect_server
 from controller.runtime.daemon import Daemon
 from controller.runtime.pipes_room import PipesRoom
 from controller.sandbox import Sandbox
+from controller.world.datapack import build
 from controller.world.geometry import EDGE_OFF, EDGE_ON, state_block
 
 
+@pytest.fixture(params=["scan", "trigger"])
+def detect(request: pytest.FixtureRequest) -> str:
+    """Both turn-detection modes: `trigger` worlds have the data pack installed."""
+    mode: str = request.param
+    return mode
+
+
 @pytest.fixture
-def sandbox() -> Iterator[Sandbox]:
-    with Sandbox() as sb:
+def sandbox(detect: str, tmp_path: Path) -> Iterator[Sandbox]:
+    if detect == "scan":
+        with Sandbox() as sb:
+            yield sb
+        return
+    world = tmp_path / "world"
+    install_pack(world / "datapacks" / PACK_FOLDER, build("26.1"))
+    with Sandbox(world_dir=world) as sb:
         yield sb
 
 

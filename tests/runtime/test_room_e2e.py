@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import time
 from pathlib import Path
 
 import pytest
@@ -13,6 +14,7 @@ from controller.runtime.daemon import Daemon
 from controller.runtime.demo import next_click, solution_order
 from controller.runtime.state import RoomState
 from controller.sandbox import Sandbox
+from controller.world.replies import parse_count
 from tests.grammar import assert_valid_commands
 from tests.runtime.conftest import Harness, make_config, world_mismatches
 
@@ -89,31 +91,92 @@ def test_several_clicks_in_one_poll_and_a_frame_turned_many_times(harness: Harne
     assert daemon.poll("main") == 0
 
 
-def test_idle_poll_is_at_most_four_commands_with_empty_replies(harness: Harness) -> None:
-    link = harness.daemon.links["main"]
-    replies = [link.send(c) for c in harness.daemon.poll_commands("main")]
-    assert len(replies) <= 4
-    assert replies == [""] * len(replies)
+def _poll_cost(harness: Harness) -> tuple[int, int, int]:
+    """Commands, entities examined and NBT serializations of one daemon poll."""
+    link, sb = harness.daemon.links["main"], harness.sb
+    sent, before = link.sent, dict(sb.total_cost)
+    harness.daemon.poll("main")
+    after = sb.total_cost
+    return (
+        link.sent - sent,
+        after["entities_examined"] - before["entities_examined"],
+        after["nbt_serializations"] - before["nbt_serializations"],
+    )
 
 
-def test_idle_poll_work_scales_with_frames_near_players(harness: Harness) -> None:
+def test_detection_mode_follows_the_data_pack(harness: Harness, detect: str) -> None:
+    assert harness.daemon.detector("main").mode == detect
+
+
+def test_idle_trigger_poll_is_one_command_and_serializes_nothing(
+    harness: Harness, detect: str
+) -> None:
+    if detect != "trigger":
+        pytest.skip("trigger mode only")
     sb, daemon = harness.sb, harness.daemon
+    daemon.poll("main")
+    for players in range(1, 9):
+        sb.join(f"P{players}", (1.5 + players % 5, 101, 1.5 + players // 5))
+    daemon.detector("main").awake_until = float("inf")  # presence known: awake
+    for _ in range(3):
+        assert _poll_cost(harness)[0] == 1 and _poll_cost(harness)[2] == 0
+
+
+def test_a_trigger_click_reads_only_frames_near_the_clicker_once_each(
+    harness: Harness, detect: str
+) -> None:
+    if detect != "trigger":
+        pytest.skip("trigger mode only")
+    sb, daemon, room = harness.sb, harness.daemon, harness.room
+    daemon.poll("main")
+    sb.join("Bea", (3.5, 101, 3.5))  # a second player on the same frames
+    daemon.detector("main").awake_until = float("inf")
+    before = list(room.board.rotations)
+    harness.click(6, 6)
+    count = "execute if entity @e[tag=pipes,tag=pipes.near]"
+    near = parse_count(sb.call(lambda g: g.execute(count))[0])
+    _, _, serialized = _poll_cost(harness)
+    idx = 6 * room.board.width + 6
+    assert room.board.rotations[idx] == (before[idx] + 1) % 4
+    assert 0 < near < room.board.size
+    # each frame near the clicker read once, plus the turned frame's conditional settle (its
+    # nbt= check and its data merge)
+    assert serialized <= near + 2
+    assert world_mismatches(sb, room) == []
+    assert sb.call(lambda g: g.execute(count)) == ["Test failed"]
+
+
+def test_idle_scan_poll_serializes_each_frame_near_players_at_most_once(
+    harness: Harness, detect: str
+) -> None:
+    if detect != "scan":
+        pytest.skip("scan mode only")
+    sb, daemon = harness.sb, harness.daemon
+    daemon.poll("main")  # the first poll reads every frame once (a gap)
+    commands, _, serialized = _poll_cost(harness)
+    assert commands <= 4
+    count = "execute at @a if entity @e[tag=pipes,distance=..4.5]"
+    near = parse_count(sb.call(lambda g: g.execute(count))[0])
+    assert 0 < serialized <= near
+    # Two players on the same frames: still each frame once.
+    sb.join("Bea", (3.5, 101, 3.5))
+    assert _poll_cost(harness)[2] == serialized
+
+
+def test_nobody_near_costs_one_command_a_second_and_no_serialization(harness: Harness) -> None:
+    sb, daemon = harness.sb, harness.daemon
+    daemon.poll("main")
     sb.leave("Alex")
-    commands = daemon.poll_commands("main")
-
-    def cost() -> int:
-        total = 0
-        for c in commands:
-            sb.call(lambda g, c=c: g.execute(c))
-            total += sb.call(lambda g: g.last_cost["nbt_serializations"])
-        return total
-
-    assert cost() == 0
     sb.join("Far", (500.5, 101, 500.5))
-    assert cost() == 0
-    sb.join("Near", (0.5, 101, 0.5))
-    near = cost()
-    assert 0 < near < harness.room.board.size
+    detector = daemon.detector("main")
+    detector.awake_until = 0.0  # the presence check is due now
+    commands, _, serialized = _poll_cost(harness)
+    assert (commands, serialized) == (1, 0)
+    assert not detector.awake and detector.interval == 1.0
+    for _ in range(3):
+        detector.awake_until = 0.0
+        commands, _, serialized = _poll_cost(harness)
+        assert commands <= 1 and serialized == 0
 
 
 def test_solving_triggers_the_win_flow_and_a_new_puzzle(harness: Harness) -> None:
@@ -233,6 +296,7 @@ def test_server_restart_loses_no_move(harness: Harness) -> None:
         daemon.step()
         if not daemon.down and room.board.rotations[1] != before[1]:
             break
+        time.sleep(0.06)  # a poll is due once per poll interval
     w = room.board.width
     assert room.board.rotations[w] == (before[w] + 1) % 4
     assert room.board.rotations[1] == (before[1] + 1) % 4

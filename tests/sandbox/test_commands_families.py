@@ -1,4 +1,8 @@
-"""Table-driven tests per command family: input → exact reply, each row citing its source."""
+"""Table-driven tests per command family: input → exact reply, each row citing its source.
+
+A source is a section of docs/server-behaviour.md (``Feedback: fill``, ``Parse errors``, …), or
+a language key of the bundled registry (``lang …``).
+"""
 
 from __future__ import annotations
 
@@ -7,25 +11,29 @@ from controller.sandbox.game import Game, offline_uuid
 from .game_helpers import UUID1, check_rows, reply
 
 PARSE_ROWS = [
-    ("foo", "Unknown or incomplete command. See below for errorfoo<--[HERE]", "vanilla.md §2.8"),
+    ("foo", "Unknown or incomplete command. See below for errorfoo<--[HERE]", "Parse errors"),
     (
         "whitelist",
         "Unknown or incomplete command. See below for errorwhitelist<--[HERE]",
-        "vanilla.md §2.8",
+        "Parse errors",
     ),
-    ("setblock minecra", "Expected integersetblock minecra<--[HERE]", "vanilla.md §2.8"),
+    ("setblock minecra", "Expected integersetblock minecra<--[HERE]", "Parse errors"),
     (
         "setblock 0 64 0 stone foo",
         "Incorrect argument for command...4 0 stone foo<--[HERE]",
-        "vanilla.md §2.8",
+        "Parse errors",
     ),
-    ("kill @e ", "Incorrect argument for commandkill @e <--[HERE]", "vanilla.md §2.8"),
-    ("", "Unknown or incomplete command. See below for error<--[HERE]", "vanilla.md §2.8"),
-    ("/list", "There are 0 of a max of 20 players online: ", "vanilla.md §2.4 (one / stripped)"),
+    ("kill @e ", "Incorrect argument for commandkill @e <--[HERE]", "Parse errors"),
+    ("", "Unknown or incomplete command. See below for error<--[HERE]", "Parse errors"),
+    (
+        "/list",
+        "There are 0 of a max of 20 players online: ",
+        "Success and failure messages (one / stripped)",
+    ),
     (
         "//list",
         "Unknown or incomplete command. See below for error/list<--[HERE]",
-        "vanilla.md §2.4",
+        "Success and failure messages",
     ),
     (
         "setblock 1 2",
@@ -35,12 +43,12 @@ PARSE_ROWS = [
     (
         "setblock 0 64 0 minecraft:nope",
         "Unknown block type 'minecraft:nope'...ck 0 64 0 minecraft:nope<--[HERE]",
-        "vanilla.md §3.11",
+        "Feedback: general strings",
     ),
     (
         "setblock 0 64 0 melon[facing=north]",
         "Block minecraft:melon does not have property 'facing'...4 0 melon[facing=north]<--[HERE]",
-        "vanilla.md §3.11",
+        "Feedback: general strings",
     ),
     (
         "setblock 0 64 0 oak_log[axis=y",
@@ -55,7 +63,7 @@ PARSE_ROWS = [
     (
         "setblock 0 64 0 stoneX",
         "Expected whitespace to end one argument, but found trailing data...64 0 stoneX<--[HERE]",
-        "vanilla.md §3.11 command.expected.separator",
+        "Feedback: general strings (command.expected.separator)",
     ),
     (
         "setblock ^ ^ ~ stone",
@@ -86,7 +94,7 @@ PARSE_ROWS = [
     (
         "summon minecraft:marker 0 64 0 {a:",
         "Expected a valid unquoted string...0 64 0 {a:<--[HERE]",
-        "helper-N SNBT parser",
+        "SNBT parser, controller/nbt",
     ),
 ]
 
@@ -110,84 +118,112 @@ def test_blocks_family() -> None:
         (
             "forceload add 0 0",
             "Marked chunk [0, 0] in minecraft:overworld to be force loaded",
-            "§3.9",
+            "Feedback: forceload",
         ),
         (
             "forceload query",
             "A force loaded chunk was found in minecraft:overworld at: [0, 0]",
-            "§3.9",
+            "Feedback: forceload",
         ),
         (
             "forceload add -16 -16",
             "Marked chunk [-1, -1] in minecraft:overworld to be force loaded",
-            "§3.9",
+            "Feedback: forceload",
         ),
         (
             "forceload query",
             "2 force loaded chunks were found in minecraft:overworld at: [-1, -1], [0, 0]",
-            "§3.9 (sorted by ChunkPos.toLong)",
+            "Feedback: forceload (sorted by ChunkPos.toLong)",
         ),
         (
             "forceload add 0 0 400 0",
             "Marked 25 chunks in minecraft:overworld from [0, 0] to [25, 0] to be force loaded",
-            "§3.9 (count = changed)",
+            "Feedback: forceload (count = changed)",
         ),
         (
             "forceload add 0 0 4096 0",
             "Too many chunks in the specified area (maximum 256, but specified 257)",
-            "§3.9",
+            "Feedback: forceload",
         ),
-        ("forceload add 30000000 0", "That position is out of this world!", "§3.9"),
-        ("forceload remove all", "Unmarked all force loaded chunks in minecraft:overworld", "§3.9"),
-        ("forceload query", "No force loaded chunks were found in minecraft:overworld", "§3.9"),
+        ("forceload add 30000000 0", "That position is out of this world!", "Feedback: forceload"),
+        (
+            "forceload remove all",
+            "Unmarked all force loaded chunks in minecraft:overworld",
+            "Feedback: forceload",
+        ),
+        (
+            "forceload query",
+            "No force loaded chunks were found in minecraft:overworld",
+            "Feedback: forceload",
+        ),
         (
             "forceload add ~ ~",
             "Marked chunk [0, 0] in minecraft:overworld to be force loaded",
-            "§2.3",
+            "The RCON command source",
         ),
     ]
     # the Rcon source sits at the world spawn (0, 64, 0): `~ ~` is column x=0, z=0
     check_rows(game, rows)
     game.execute("forceload add 0 0")
     rows = [
-        ("setblock ~ ~ ~ minecraft:stone", "Changed the block at 0, 64, 0", "§2.3 Rcon at spawn"),
-        ("setblock 0 64 0 minecraft:stone keep", "Could not set the block", "§3.2 keep"),
-        ("setblock 0 64 0 minecraft:stone destroy", "Changed the block at 0, 64, 0", "§3.2"),
-        ("setblock 0 64 0 minecraft:stone strict", "Could not set the block", "§3.2"),
-        ("fill 0 60 0 2 62 2 minecraft:glass hollow", "Successfully filled 26 block(s)", "§3.1"),
-        ("fill 1 61 1 1 61 1 minecraft:glass", "Successfully filled 1 block(s)", "§3.1"),
+        (
+            "setblock ~ ~ ~ minecraft:stone",
+            "Changed the block at 0, 64, 0",
+            "The RCON command source (Rcon at spawn)",
+        ),
+        (
+            "setblock 0 64 0 minecraft:stone keep",
+            "Could not set the block",
+            "Feedback: setblock (keep)",
+        ),
+        (
+            "setblock 0 64 0 minecraft:stone destroy",
+            "Changed the block at 0, 64, 0",
+            "Feedback: setblock",
+        ),
+        ("setblock 0 64 0 minecraft:stone strict", "Could not set the block", "Feedback: setblock"),
+        (
+            "fill 0 60 0 2 62 2 minecraft:glass hollow",
+            "Successfully filled 26 block(s)",
+            "Feedback: fill",
+        ),
+        ("fill 1 61 1 1 61 1 minecraft:glass", "Successfully filled 1 block(s)", "Feedback: fill"),
         (
             "fill 0 60 0 2 62 2 minecraft:gold_block outline",
             "Successfully filled 26 block(s)",
-            "§3.1",
+            "Feedback: fill",
         ),
         (
             "fill 0 60 0 2 62 2 minecraft:stone replace minecraft:glass",
             "Successfully filled 1 block(s)",
-            "§3.1",
+            "Feedback: fill",
         ),
-        ("execute if block 1 61 1 minecraft:stone", "Test passed", "§3.8"),
-        ("execute unless block 1 61 1 minecraft:stone", "Test failed", "§3.8"),
-        ("execute if block 500 61 1 minecraft:stone", "That position is not loaded", "§3.8"),
+        ("execute if block 1 61 1 minecraft:stone", "Test passed", "Feedback: execute"),
+        ("execute unless block 1 61 1 minecraft:stone", "Test failed", "Feedback: execute"),
+        (
+            "execute if block 500 61 1 minecraft:stone",
+            "That position is not loaded",
+            "Feedback: execute",
+        ),
         (
             "execute if block 0 64 0 minecraft:oak_log[axis=x]",
             "Test failed",
-            "§3.8 block predicate with properties",
+            "Feedback: execute (block predicate with properties)",
         ),
         (
             "gamerule max_block_modifications 8",
             "Gamerule max_block_modifications is now set to: 8",
-            "§3.1",
+            "Feedback: fill",
         ),
         (
             "fill 0 0 0 1 1 2 minecraft:stone",
             "Too many blocks in the specified area (maximum 8, but specified 12)",
-            "§3.1",
+            "Feedback: fill",
         ),
         (
             "gamerule max_block_modifications 0",
             "Integer must not be less than 1: found 0...fications 0<--[HERE]",
-            "§3.1 minimum 1",
+            "Feedback: fill (minimum 1)",
         ),
     ]
     check_rows(game, rows)
@@ -203,103 +239,135 @@ def test_entity_and_data_family() -> None:
         'Item:{id:"minecraft:filled_map",count:1b,components:{"minecraft:map_id":5}}}'
     )
     rows = [
-        (summon, "Summoned new Item Frame", "vanilla.md §3.3"),
-        ("summon minecraft:glow_item_frame 3 64 2", "Summoned new Glow Item Frame", "§4.1"),
-        ('summon minecraft:marker 0 64 0 {CustomName:{text:"Bob"}}', "Summoned new Bob", "§4.1"),
-        ("summon minecraft:marker 0 64 30000000", "Invalid position for summon", "§3.3"),
+        (summon, "Summoned new Item Frame", "Feedback: summon"),
+        (
+            "summon minecraft:glow_item_frame 3 64 2",
+            "Summoned new Glow Item Frame",
+            "Entity display names",
+        ),
+        (
+            'summon minecraft:marker 0 64 0 {CustomName:{text:"Bob"}}',
+            "Summoned new Bob",
+            "Entity display names",
+        ),
+        (
+            "summon minecraft:marker 0 64 30000000",
+            "Invalid position for summon",
+            "Feedback: summon",
+        ),
         (
             f"data get entity {UUID1} Item",
             "Item Frame has the following entity data:"
             ' {components: {"minecraft:map_id": 5}, count: 1, id: "minecraft:filled_map"}',
-            "§5.7",
+            "Item frames: the map item",
         ),
         (
             f"data get entity {UUID1} Item.count",
             "Item Frame has the following entity data: 1",
-            "§5.7 count Int",
+            "Item frames: the map item (count Int)",
         ),
         (
             f"data get entity {UUID1} Tags",
             'Item Frame has the following entity data: ["x"]',
-            "§4.5",
+            "NBT printing",
         ),
-        (f"data get entity {UUID1} Nope", "Found no elements matching Nope", "§3.5"),
+        (f"data get entity {UUID1} Nope", "Found no elements matching Nope", "Feedback: data"),
         (
             f'data get entity {UUID1} Item.components."minecraft:x"',
             'Found no elements matching Item.components."minecraft:x"',
-            "§3.5",
+            "Feedback: data",
         ),
         (
             f"data get entity {UUID1} Item.id 2",
             "Can't get Item.id; only numeric tags are allowed",
-            "§3.5",
+            "Feedback: data",
         ),
         (
             f"data get entity {UUID1} ItemDropChance 10",
             "ItemDropChance on Item Frame after scale factor of 10.00 is 10",
-            "§3.5",
+            "Feedback: data",
         ),
         (
             f"data merge entity {UUID1} {{Invisible:1b}}",
             "Modified entity data of Item Frame",
-            "§3.5",
+            "Feedback: data",
         ),
         (
             f"data merge entity {UUID1} {{Invisible:1b}}",
             "Nothing changed. The specified properties already have these values",
-            "§3.5",
+            "Feedback: data",
         ),
         (
             f"data merge entity {UUID1} {{UUID:[I;9,9,9,9]}}",
             "Modified entity data of Item Frame",
-            "§3.5 UUID kept",
+            "Feedback: data (UUID kept)",
         ),
         (
             f"data get entity {UUID1} UUID",
             "Item Frame has the following entity data: [I; 1, -2, 3, 4]",
-            "§4.4",
+            "UUIDs",
         ),
         (
             f"data modify entity {UUID1} ItemRotation set value 10b",
             "Modified entity data of Item Frame",
-            "§3.5",
+            "Feedback: data",
         ),
         (
             f"data get entity {UUID1} ItemRotation",
             "Item Frame has the following entity data: 2b",
-            "§5.3 modulo 8",
+            "Item frames: ItemRotation (modulo 8)",
         ),
-        (f"data remove entity {UUID1} Item", "Modified entity data of Item Frame", "§3.5"),
+        (
+            f"data remove entity {UUID1} Item",
+            "Modified entity data of Item Frame",
+            "Feedback: data",
+        ),
         (
             f"data remove entity {UUID1} Item",
             "Nothing changed. The specified properties already have these values",
-            "§3.5",
+            "Feedback: data",
         ),
         (
             f'data get entity {UUID1} Item.components."minecraft:map_id"',
             "Found no elements matching Item",
-            "vanilla.md §3.5",
+            "Feedback: data",
         ),
-        (f"tag {UUID1} add y", "Added tag 'y' to Item Frame", "§3.6"),
-        (f"tag {UUID1} add y", "Target either already has the tag or has too many tags", "§3.6"),
-        (f"tag {UUID1} list", "Item Frame has 2 tags: x, y", "§3.6"),
-        ("tag @e[type=minecraft:glow_item_frame] list", "Glow Item Frame has no tags", "§3.6"),
-        ("tag @e[type=minecraft:marker] remove nope", "Target does not have this tag", "§3.6"),
-        ("data modify storage pipes:s a set value 3", "Modified storage pipes:s", "§3.5"),
-        ("data get storage pipes:s", "Storage pipes:s has the following contents: {a: 3}", "§3.5"),
+        (f"tag {UUID1} add y", "Added tag 'y' to Item Frame", "Feedback: tag"),
+        (
+            f"tag {UUID1} add y",
+            "Target either already has the tag or has too many tags",
+            "Feedback: tag",
+        ),
+        (f"tag {UUID1} list", "Item Frame has 2 tags: x, y", "Feedback: tag"),
+        (
+            "tag @e[type=minecraft:glow_item_frame] list",
+            "Glow Item Frame has no tags",
+            "Feedback: tag",
+        ),
+        (
+            "tag @e[type=minecraft:marker] remove nope",
+            "Target does not have this tag",
+            "Feedback: tag",
+        ),
+        ("data modify storage pipes:s a set value 3", "Modified storage pipes:s", "Feedback: data"),
+        (
+            "data get storage pipes:s",
+            "Storage pipes:s has the following contents: {a: 3}",
+            "Feedback: data",
+        ),
         (
             f"data modify entity {UUID1} Fixed set from storage pipes:s a",
             "Modified entity data of Item Frame",
-            "§3.5 set from",
+            "Feedback: data (set from)",
         ),
         (
             f"data get entity {UUID1} Fixed",
             "Item Frame has the following entity data: 1b",
             "load coerces to byte (unverified)",
         ),
-        ("data get block 0 64 0", "The target block is not a block entity", "§3.5"),
-        ("kill @e[type=minecraft:marker]", "Killed Bob", "§3.4"),
-        ("kill @e", "Killed 2 entities", "§3.4"),
+        ("data get block 0 64 0", "The target block is not a block entity", "Feedback: data"),
+        ("kill @e[type=minecraft:marker]", "Killed Bob", "Feedback: kill"),
+        ("kill @e", "Killed 2 entities", "Feedback: kill"),
     ]
     check_rows(game, rows)
 
@@ -311,28 +379,56 @@ def test_scoreboard_family() -> None:
     game.join("alex", (0.5, 64.0, 0.5))
     rows = [
         ("scoreboard objectives list", "There are no objectives", "lang"),
-        ("scoreboard objectives add a dummy", "Created new objective [a]", "§3.7"),
-        ('scoreboard objectives add t trigger "Trig"', "Created new objective [Trig]", "§3.7"),
+        ("scoreboard objectives add a dummy", "Created new objective [a]", "Feedback: scoreboard"),
+        (
+            'scoreboard objectives add t trigger "Trig"',
+            "Created new objective [Trig]",
+            "Feedback: scoreboard",
+        ),
         (
             "scoreboard objectives add h foo",
             "Unknown criterion 'foo'...ves add h foo<--[HERE]",
             "lang argument.criteria.invalid",
         ),
         ("scoreboard objectives list", "There are 2 objective(s): [a], [Trig]", "lang"),
-        ("scoreboard players set #x a 5", "Set [a] for #x to 5", "§3.7"),
-        ("scoreboard players add #x a 3", "Added 3 to [a] for #x (now 8)", "§3.7"),
-        ("scoreboard players remove #x a 10", "Removed 10 from [a] for #x (now -2)", "§3.7"),
-        (f"scoreboard players set {UUID1} a 7", "Set [a] for Marker to 7", "§3.7 entity by UUID"),
-        ("scoreboard players set alex a 1", "Set [a] for alex to 1", "§3.7 player"),
-        ("scoreboard players add @e a 1", "Added 1 to [a] for 2 entities", "§3.7 multiple"),
-        ("scoreboard players get @e[type=minecraft:marker,limit=1] a", "Marker has 8 [a]", "§3.7"),
-        ("scoreboard players operation #x a += alex a", "Set [a] for #x to 0", "§3.7"),
+        ("scoreboard players set #x a 5", "Set [a] for #x to 5", "Feedback: scoreboard"),
+        ("scoreboard players add #x a 3", "Added 3 to [a] for #x (now 8)", "Feedback: scoreboard"),
+        (
+            "scoreboard players remove #x a 10",
+            "Removed 10 from [a] for #x (now -2)",
+            "Feedback: scoreboard",
+        ),
+        (
+            f"scoreboard players set {UUID1} a 7",
+            "Set [a] for Marker to 7",
+            "Feedback: scoreboard (entity by UUID)",
+        ),
+        (
+            "scoreboard players set alex a 1",
+            "Set [a] for alex to 1",
+            "Feedback: scoreboard (player)",
+        ),
+        (
+            "scoreboard players add @e a 1",
+            "Added 1 to [a] for 2 entities",
+            "Feedback: scoreboard (multiple)",
+        ),
+        (
+            "scoreboard players get @e[type=minecraft:marker,limit=1] a",
+            "Marker has 8 [a]",
+            "Feedback: scoreboard",
+        ),
+        (
+            "scoreboard players operation #x a += alex a",
+            "Set [a] for #x to 0",
+            "Feedback: scoreboard",
+        ),
         (
             "scoreboard players operation #x a /= #zero a",
             "Cannot divide by zero",
             "lang arguments.operation.div0",
         ),
-        ("scoreboard players set #zero a 0", "Set [a] for #zero to 0", "§3.7"),
+        ("scoreboard players set #zero a 0", "Set [a] for #zero to 0", "Feedback: scoreboard"),
         ("scoreboard players operation #x a /= #zero a", "Cannot divide by zero", "lang"),
         (
             "scoreboard players list",
@@ -340,27 +436,43 @@ def test_scoreboard_family() -> None:
             "lang",
         ),
         ("scoreboard players list #x", "#x has 1 score(s):[a]: 0", "lang"),
-        ("scoreboard players reset #x a", "Reset [a] for #x", "§3.7"),
-        ("scoreboard players get #x a", "Can't get value of a for #x; none is set", "§3.7"),
+        ("scoreboard players reset #x a", "Reset [a] for #x", "Feedback: scoreboard"),
+        (
+            "scoreboard players get #x a",
+            "Can't get value of a for #x; none is set",
+            "Feedback: scoreboard",
+        ),
         ("scoreboard players reset #zero", "Reset all scores for #zero", "lang"),
         ("scoreboard players enable alex a", "Enable only works on trigger-objectives", "lang"),
         ("scoreboard players enable alex t", "Enabled trigger [Trig] for alex", "lang"),
-        ("scoreboard players get #nope nope", "Unknown scoreboard objective 'nope'", "§3.7"),
-        ("execute if score alex a matches 2", "Test passed", "§3.8 boolean"),
-        ("execute if score alex a matches 3..", "Test failed", "§3.8"),
-        ("execute if score alex a > #zero a", "Test failed", "§3.8 unset score → false"),
+        (
+            "scoreboard players get #nope nope",
+            "Unknown scoreboard objective 'nope'",
+            "Feedback: scoreboard",
+        ),
+        ("execute if score alex a matches 2", "Test passed", "Feedback: execute (boolean)"),
+        ("execute if score alex a matches 3..", "Test failed", "Feedback: execute"),
+        (
+            "execute if score alex a > #zero a",
+            "Test failed",
+            "Feedback: execute (unset score → false)",
+        ),
         (
             "execute store result score #r a run scoreboard players get alex a",
             "alex has 2 [a]",
-            "§3.8 store is silent",
+            "Feedback: execute (store is silent)",
         ),
-        ("scoreboard players get #r a", "#r has 2 [a]", "§3.8 store result"),
+        ("scoreboard players get #r a", "#r has 2 [a]", "Feedback: execute (store result)"),
         (
             "execute store success score #s a run kill @e[type=minecraft:armor_stand]",
             "No entity was found",
-            "§3.8",
+            "Feedback: execute",
         ),
-        ("scoreboard players get #s a", "#s has 0 [a]", "§3.8 store success on failure"),
+        (
+            "scoreboard players get #s a",
+            "#s has 0 [a]",
+            "Feedback: execute (store success on failure)",
+        ),
         (
             "scoreboard objectives setdisplay sidebar a",
             "Set display slot sidebar to show objective [a]",
@@ -387,7 +499,7 @@ def test_scoreboard_family() -> None:
             "lang commands.scoreboard.objectives.modify.displayname",
         ),
         ('scoreboard objectives modify a displayname "Aye"', "", "unchanged: no feedback"),
-        ("scoreboard objectives remove a", "Removed objective [Aye]", "§3.7"),
+        ("scoreboard objectives remove a", "Removed objective [Aye]", "Feedback: scoreboard"),
     ]
     check_rows(game, rows)
 
@@ -403,23 +515,35 @@ def test_chat_family_with_players() -> None:
             "There are 2 of a max of 20 players online: alex, sam",
             "lang commands.list.players",
         ),
-        (f'title {box} title "Solved!"', "Showing new title for alex", "§3.10"),
+        (
+            f'title {box} title "Solved!"',
+            "Showing new title for alex",
+            "Feedback: title and tellraw",
+        ),
         (
             'title @a subtitle {"text":"a","color":"gold"}',
             "Showing new subtitle for 2 players",
-            "§3.10",
+            "Feedback: title and tellraw",
         ),
         (f'title {box} actionbar "Water: 2/9"', "Showing new actionbar title for alex", "lang"),
-        ("title @a times 10 60 20", "Changed title display times for 2 players", "§3.10"),
+        (
+            "title @a times 10 60 20",
+            "Changed title display times for 2 players",
+            "Feedback: title and tellraw",
+        ),
         (
             "title @a times 1s 3s 1s",
             "Changed title display times for 2 players",
             "TimeArgument units",
         ),
-        ("title alex clear", "Cleared titles for alex", "§3.10"),
-        ("title alex reset", "Reset title options for alex", "§3.10"),
-        (f'tellraw {box} {{"text":"hi","color":"gold"}}', "", "§3.10 tellraw prints nothing"),
-        ('tellraw @a "plain"', "", "§3.10"),
+        ("title alex clear", "Cleared titles for alex", "Feedback: title and tellraw"),
+        ("title alex reset", "Reset title options for alex", "Feedback: title and tellraw"),
+        (
+            f'tellraw {box} {{"text":"hi","color":"gold"}}',
+            "",
+            "Feedback: title and tellraw (tellraw prints nothing)",
+        ),
+        ('tellraw @a "plain"', "", "Feedback: title and tellraw"),
         (
             "playsound minecraft:ui.toast.challenge_complete master @a",
             "Played sound minecraft:ui.toast.challenge_complete to 2 players",
@@ -442,7 +566,7 @@ def test_chat_family_with_players() -> None:
             "Unknown particle: minecraft:nope...craft:nope<--[HERE]",
             "lang",
         ),
-        ("say hello world", "", "§2.7"),
+        ("say hello world", "", "Empty replies"),
         ("time query daytime", "The time is 0", "lang"),
         (
             "gamerule send_command_feedback false",
@@ -480,18 +604,22 @@ def test_execute_modifiers() -> None:
         (
             "execute positioned 3 64 3 run setblock ~ ~-1 ~ minecraft:stone",
             "Changed the block at 3, 63, 3",
-            "§3.8",
+            "Feedback: execute",
         ),
         (
             "execute at @e[tag=m] run setblock ~1 ~ ~ minecraft:stone",
             "Changed the block at 4, 64, 3",
-            "§3.8",
+            "Feedback: execute",
         ),
-        ("execute at @e[tag=m] run setblock ~1 ~ ~ minecraft:stone", "", "§2.6 fork swallows"),
+        (
+            "execute at @e[tag=m] run setblock ~1 ~ ~ minecraft:stone",
+            "",
+            "Errors while running (fork swallows)",
+        ),
         (
             "execute positioned 4 64 3 run setblock ~ ~ ~ minecraft:stone",
             "Could not set the block",
-            "§2.6 not forked",
+            "Errors while running (not forked)",
         ),
         (
             "execute as @e[tag=m] at @s positioned ^ ^ ^2 run setblock ~ ~ ~ minecraft:melon",
@@ -516,29 +644,53 @@ def test_execute_modifiers() -> None:
         (
             "execute if entity @e[tag=m] if entity @e[tag=nope]",
             "",
-            "§2.6 forked conditional is silent",
+            "Errors while running (forked conditional is silent)",
         ),
-        ("execute if data entity @e[tag=m,limit=1] Tags", "Test passed. Count: 1", "§3.8 counting"),
-        ("execute unless data entity @e[tag=m,limit=1] Nope", "Test passed", "§3.8"),
-        ("execute if data storage pipes:none a", "Test failed", "§3.8"),
+        (
+            "execute if data entity @e[tag=m,limit=1] Tags",
+            "Test passed. Count: 1",
+            "Feedback: execute (counting)",
+        ),
+        ("execute unless data entity @e[tag=m,limit=1] Nope", "Test passed", "Feedback: execute"),
+        ("execute if data storage pipes:none a", "Test failed", "Feedback: execute"),
         (
             "execute store result entity @e[tag=m,limit=1] data.n int 2 run"
             " scoreboard objectives list",
             "There are no objectives",
-            "§3.8 store",
+            "Feedback: execute (store)",
         ),
         (
             "data get entity @e[tag=m,limit=1] data.n",
             "Marker has the following entity data: 0",
             "store result 0 × 2",
         ),
-        ("execute if dimension minecraft:overworld", "Test passed", "§3.8"),
-        ("execute if blocks 3 63 3 4 64 3 3 63 3 all", "Test passed. Count: 4", "§3.8 blocks"),
-        ("execute if blocks 3 63 3 4 64 3 3 63 4 all", "Test failed", "§3.8 blocks"),
-        ("execute if blocks 3 63 3 4 64 3 3 63 4 masked", "Test failed", "§3.8 blocks"),
-        ("execute unless blocks 3 63 3 4 64 3 3 63 3 all", "Test failed. Count: 4", "§3.8"),
-        ("execute unless blocks 3 63 3 4 64 3 3 63 4 all", "Test passed", "§3.8 blocks"),
-        ("execute if blocks 7 63 7 8 64 8 9 63 9 masked", "Test passed. Count: 0", "§3.8 masked"),
+        ("execute if dimension minecraft:overworld", "Test passed", "Feedback: execute"),
+        (
+            "execute if blocks 3 63 3 4 64 3 3 63 3 all",
+            "Test passed. Count: 4",
+            "Feedback: execute (blocks)",
+        ),
+        ("execute if blocks 3 63 3 4 64 3 3 63 4 all", "Test failed", "Feedback: execute (blocks)"),
+        (
+            "execute if blocks 3 63 3 4 64 3 3 63 4 masked",
+            "Test failed",
+            "Feedback: execute (blocks)",
+        ),
+        (
+            "execute unless blocks 3 63 3 4 64 3 3 63 3 all",
+            "Test failed. Count: 4",
+            "Feedback: execute",
+        ),
+        (
+            "execute unless blocks 3 63 3 4 64 3 3 63 4 all",
+            "Test passed",
+            "Feedback: execute (blocks)",
+        ),
+        (
+            "execute if blocks 7 63 7 8 64 8 9 63 9 masked",
+            "Test passed. Count: 0",
+            "Feedback: execute (masked)",
+        ),
         (
             "execute if blocks 0 0 0 40 40 40 0 0 0 all",
             "Too many blocks in the specified area (maximum 32768, but specified 68921)",
@@ -562,7 +714,7 @@ def test_uuid_strings_and_player_names_as_targets() -> None:
 
 
 def test_paper_bukkit_style_version_command() -> None:
-    """paper.md §2.3/§2.4: `§` codes, a `\\n` per message, async part never in the reply."""
+    """Paper: plugin command output: `§` codes, a `\\n` per message, no async part."""
     assert Game("paper").execute("version") == ["§f§oChecking version, please wait...\n"]
     vanilla = Game().execute("ver")
     assert vanilla == ["Unknown or incomplete command. See below for error", "ver<--[HERE]"]

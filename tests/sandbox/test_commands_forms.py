@@ -1,6 +1,8 @@
-"""Every command form of notes/command-forms.md against a world built by earlier rows.
+"""Every command form the runtime sends (``controller/world/commands.py``), against a world built
+by earlier rows.
 
-Each row: command → exact RCON reply (messages joined with no separator), with its source.
+Each row: command → exact RCON reply (messages joined with no separator), with its source: a
+section of docs/server-behaviour.md, or a language key of the bundled registry.
 """
 
 from __future__ import annotations
@@ -52,154 +54,170 @@ ROWS = [
     (
         "minecraft:list",
         "Unknown or incomplete command. See below for errorminecraft:list<--[HERE]",
-        "paper.md §4.2 (vanilla: unknown)",
+        "Paper: the minecraft: prefix (vanilla: unknown)",
     ),
     (
         "forceload add 0 0 31 15",
         "Marked 2 chunks in minecraft:overworld from [0, 0] to [1, 0] to be force loaded",
-        "vanilla.md §3.9",
+        "Feedback: forceload",
     ),
-    ("forceload add 0 0 31 15", "No chunks were marked for force loading", "vanilla.md §3.9"),
+    ("forceload add 0 0 31 15", "No chunks were marked for force loading", "Feedback: forceload"),
     (
         "forceload query 5 5",
         "Chunk at [0, 0] in minecraft:overworld is marked for force loading",
-        "vanilla.md §3.9",
+        "Feedback: forceload",
     ),
     (
         "forceload query 40 5",
         "Chunk at [2, 0] in minecraft:overworld is not marked for force loading",
-        "vanilla.md §3.9",
+        "Feedback: forceload",
     ),
     (
         "execute if loaded 0 64 0",
         "Test failed",
-        "vanilla.md Chunk ticket levels (entities load next tick)",
+        "Chunk ticket levels (entities load next tick)",
     ),
-    ("fill -1 61 -1 2 63 2 minecraft:oak_log[axis=y]", "Successfully filled 48 block(s)", "§3.1"),
-    ("fill 0 61 0 1 63 1 minecraft:melon", "Successfully filled 12 block(s)", "vanilla.md §3.1"),
-    ("fill 0 61 0 1 63 1 minecraft:melon", "No blocks were filled", "vanilla.md §3.1"),
+    (
+        "fill -1 61 -1 2 63 2 minecraft:oak_log[axis=y]",
+        "Successfully filled 48 block(s)",
+        "Feedback: fill",
+    ),
+    ("fill 0 61 0 1 63 1 minecraft:melon", "Successfully filled 12 block(s)", "Feedback: fill"),
+    ("fill 0 61 0 1 63 1 minecraft:melon", "No blocks were filled", "Feedback: fill"),
     (
         "fill 0 61 0 1 61 1 minecraft:pumpkin replace minecraft:melon",
         "Successfully filled 4 block(s)",
-        "§3.1",
+        "Feedback: fill",
     ),
-    ("fill 0 64 0 1 64 1 minecraft:air", "No blocks were filled", "vanilla.md §3.1"),
+    ("fill 0 64 0 1 64 1 minecraft:air", "No blocks were filled", "Feedback: fill"),
     (
         "fill 0 65 0 1 65 1 minecraft:stone keep",
         "Successfully filled 4 block(s)",
-        "vanilla.md §3.1",
+        "Feedback: fill",
     ),
-    ("fill 0 65 0 1 65 1 minecraft:pumpkin keep", "No blocks were filled", "vanilla.md §3.1"),
-    ("fill 0 65 0 1 65 1 minecraft:air", "Successfully filled 4 block(s)", "vanilla.md §3.1"),
+    ("fill 0 65 0 1 65 1 minecraft:pumpkin keep", "No blocks were filled", "Feedback: fill"),
+    ("fill 0 65 0 1 65 1 minecraft:air", "Successfully filled 4 block(s)", "Feedback: fill"),
     (
         "fill 0 0 0 40 40 40 minecraft:melon",
         "Too many blocks in the specified area (maximum 32768, but specified 68921)",
-        "vanilla.md §3.1",
+        "Feedback: fill",
     ),
     (
         "setblock 0 62 0 minecraft:jack_o_lantern[facing=east]",
         "Changed the block at 0, 62, 0",
-        "vanilla.md §3.2",
+        "Feedback: setblock",
     ),
-    ("setblock 0 62 0 minecraft:jack_o_lantern[facing=east]", "Could not set the block", "§3.2"),
-    ("setblock 1 62 0 minecraft:melon", "Could not set the block", "vanilla.md §3.2"),
-    ("setblock 1 62 0 minecraft:pumpkin", "Changed the block at 1, 62, 0", "vanilla.md §3.2"),
-    ("setblock 0 62 1 minecraft:shroomlight", "Changed the block at 0, 62, 1", "vanilla.md §3.2"),
-    ("setblock 1 62 1 minecraft:verdant_froglight", "Changed the block at 1, 62, 1", "§3.2"),
+    (
+        "setblock 0 62 0 minecraft:jack_o_lantern[facing=east]",
+        "Could not set the block",
+        "Feedback: setblock",
+    ),
+    ("setblock 1 62 0 minecraft:melon", "Could not set the block", "Feedback: setblock"),
+    ("setblock 1 62 0 minecraft:pumpkin", "Changed the block at 1, 62, 0", "Feedback: setblock"),
+    (
+        "setblock 0 62 1 minecraft:shroomlight",
+        "Changed the block at 0, 62, 1",
+        "Feedback: setblock",
+    ),
+    (
+        "setblock 1 62 1 minecraft:verdant_froglight",
+        "Changed the block at 1, 62, 1",
+        "Feedback: setblock",
+    ),
     (
         "setblock 1 62 1 minecraft:jack_o_lantern[facing=up]",
         "Block minecraft:jack_o_lantern does not accept 'up' for facing property"
         "...rn[facing=up]<--[HERE]",
-        "vanilla.md §6",
+        "Block states",
     ),
-    ("setblock 500 62 1 minecraft:melon", "That position is not loaded", "vanilla.md §9.1"),
-    ("setblock 0 320 0 minecraft:melon", "That position is out of this world!", "vanilla.md §9.1"),
+    ("setblock 500 62 1 minecraft:melon", "That position is not loaded", "Loaded positions"),
+    ("setblock 0 320 0 minecraft:melon", "That position is out of this world!", "Loaded positions"),
     ("#tick", "", ""),
-    ("execute if loaded 0 64 0", "Test passed", "vanilla.md Chunk ticket levels"),
-    (FRAME_A, "Summoned new pipes:lobby:3:7", "vanilla.md Chunk ticket levels (summon name)"),
-    (FRAME_B, "Summoned new pipes:lobby:4:7", "vanilla.md §3.3"),
-    (FRAME_A, "Unable to summon entity due to duplicate UUIDs", "vanilla.md §3.3"),
-    (PRELOAD, "Summoned new Item Frame", "vanilla.md §3.3"),
+    ("execute if loaded 0 64 0", "Test passed", "Chunk ticket levels"),
+    (FRAME_A, "Summoned new pipes:lobby:3:7", "Feedback: summon (custom name)"),
+    (FRAME_B, "Summoned new pipes:lobby:4:7", "Feedback: summon"),
+    (FRAME_A, "Unable to summon entity due to duplicate UUIDs", "Feedback: summon"),
+    (PRELOAD, "Summoned new Item Frame", "Feedback: summon"),
     (
         "execute at @e[type=minecraft:item_frame,tag=pipes.lobby,tag=pipes.ae] positioned ~1 ~ ~"
         " if entity @e[type=minecraft:item_frame,tag=pipes.lobby,tag=pipes.aw,distance=..0.1]"
         " run setblock ~-1 ~-2 ~ minecraft:pumpkin",
         "Changed the block at 0, 62, 0",
-        "vanilla.md §3.2, §3.8",
+        "Feedback: setblock; Feedback: execute",
     ),
     (
         "execute at @e[type=minecraft:item_frame,tag=pipes.lobby,tag=pipes.ae] positioned ~1 ~ ~"
         " if entity @e[type=minecraft:item_frame,tag=pipes.lobby,tag=pipes.aw,distance=..0.1]"
         " run setblock ~-1 ~-2 ~ minecraft:pumpkin",
         "",
-        "vanilla.md §2.6 (failure inside a fork is silent)",
+        "Errors while running (failure inside a fork is silent)",
     ),
     (
         "tag @e[type=minecraft:item_frame,tag=pipes.lobby] remove pipes.ae",
         "Removed tag 'pipes.ae' from 3 entities",
-        "vanilla.md §3.6 (count = targets)",
+        "Feedback: tag (count = targets)",
     ),
     (
         "tag @e[type=minecraft:item_frame,tag=pipes.lobby] remove pipes.ae",
         "Target does not have this tag",
-        "vanilla.md §3.6",
+        "Feedback: tag",
     ),
     (
         "execute at @a as @e[type=minecraft:item_frame,tag=pipes,tag=pipes.r0,distance=..6]"
         " unless entity @s[nbt={ItemRotation:0b}] run data get entity @s ItemRotation",
         "",
-        "vanilla.md §2.7 (no players: no sources)",
+        "Empty replies (no players: no sources)",
     ),
     (
         "execute as @e[type=minecraft:item_frame,tag=pipes,tag=pipes.r0]"
         " unless entity @s[nbt={ItemRotation:0b}] run data get entity @s ItemRotation",
         "",
-        "vanilla.md §2.7",
+        "Empty replies",
     ),
     (
         "execute as @e[type=minecraft:item_frame,tag=pipes,tag=pipes.r2]"
         " unless entity @s[nbt={ItemRotation:0b}] run data get entity @s ItemRotation",
         "pipes:lobby:3:7 has the following entity data: 2b",
-        "vanilla.md §3.5",
+        "Feedback: data",
     ),
     (
         f"execute as {UUID1} if entity @s[nbt={{ItemRotation:5b}}] run data merge entity @s"
         ' {ItemRotation:1b,Tags:["pipes","pipes.lobby","pipes.r1"],Item:{id:"minecraft:filled_map",'
         'count:1,components:{"minecraft:map_id":1000005}}}',
         "",
-        "vanilla.md §2.7 (condition fails before run)",
+        "Empty replies (condition fails before run)",
     ),
     (
         f"execute as {UUID1} if entity @s[nbt={{ItemRotation:2b}}] run data merge entity @s"
         ' {ItemRotation:1b,Tags:["pipes","pipes.lobby","pipes.r1"],Item:{id:"minecraft:filled_map",'
         'count:1,components:{"minecraft:map_id":1000005}}}',
         "Modified entity data of pipes:lobby:3:7",
-        "vanilla.md §3.5",
+        "Feedback: data",
     ),
     (
         f"data get entity {UUID1} ItemRotation",
         "pipes:lobby:3:7 has the following entity data: 1b",
-        "§3.5",
+        "Feedback: data",
     ),
     (
         f'data modify entity {UUID1} Item.components."minecraft:map_id" set value 1000009',
         "Modified entity data of pipes:lobby:3:7",
-        "vanilla.md §3.5",
+        "Feedback: data",
     ),
     (
         f'data modify entity {UUID1} Item.components."minecraft:map_id" set value 1000009',
         "Nothing changed. The specified properties already have these values",
-        "vanilla.md §3.5",
+        "Feedback: data",
     ),
     (
         f'data get entity {UUID1} Item.components."minecraft:map_id"',
         "pipes:lobby:3:7 has the following entity data: 1000009",
-        "vanilla.md §3.5",
+        "Feedback: data",
     ),
     (
         f"data get entity {UUID1} ItemRotation 1",
         "ItemRotation on pipes:lobby:3:7 after scale factor of 1.00 is 1",
-        "vanilla.md §3.5",
+        "Feedback: data",
     ),
     (
         "execute as @e[type=minecraft:item_frame,tag=pipes.lobby] run"
@@ -207,7 +225,7 @@ ROWS = [
         "pipes:lobby:3:7 has the following entity data: 1b"
         "pipes:lobby:4:7 has the following entity data: 0b"
         "Item Frame has the following entity data: 0b",
-        "vanilla.md §2.8 (selector order)",
+        "Output assembly (selector order)",
     ),
     (
         "execute as @e[type=minecraft:item_frame,tag=pipes.lobby] run data get entity @s"
@@ -215,39 +233,39 @@ ROWS = [
         "pipes:lobby:3:7 has the following entity data: 1000009"
         "pipes:lobby:4:7 has the following entity data: 1000006"
         "Item Frame has the following entity data: 1000000",
-        "vanilla.md §3.5",
+        "Feedback: data",
     ),
     (
         "execute if entity @e[type=minecraft:item_frame,tag=pipes.lobby]",
         "Test passed. Count: 3",
-        "vanilla.md §3.8",
+        "Feedback: execute",
     ),
     (
         "execute if entity @e[type=minecraft:item_frame,tag=pipes.nothing]",
         "Test failed",
-        "vanilla.md §3.8",
+        "Feedback: execute",
     ),
     (
         "execute unless entity @e[type=minecraft:item_frame,tag=pipes.lobby]",
         "Test failed. Count: 3",
-        "vanilla.md §3.8",
+        "Feedback: execute",
     ),
-    (f'title {BOX} title "Solved!"', "No player was found", "vanilla.md §3.10"),
-    (f'tellraw {BOX} "text"', "No player was found", "vanilla.md §3.10"),
+    (f'title {BOX} title "Solved!"', "No player was found", "Feedback: title and tellraw"),
+    (f'tellraw {BOX} "text"', "No player was found", "Feedback: title and tellraw"),
     (
         f"playsound minecraft:ui.toast.challenge_complete master {BOX}",
         "No player was found",
-        "vanilla.md §3.10 (players argument)",
+        "Feedback: title and tellraw (players argument)",
     ),
     (
         'scoreboard objectives add pipes_solves dummy "Pipes solves"',
         "Created new objective [Pipes solves]",
-        "vanilla.md §3.7",
+        "Feedback: scoreboard",
     ),
     (
         'scoreboard objectives add pipes_solves dummy "Pipes solves"',
         "An objective already exists by that name",
-        "vanilla.md §3.7",
+        "Feedback: scoreboard",
     ),
     (
         "scoreboard objectives setdisplay sidebar pipes_solves",
@@ -257,39 +275,47 @@ ROWS = [
     (
         "scoreboard players set #lobby pipes_best 123",
         "Unknown scoreboard objective 'pipes_best'",
-        "vanilla.md §3.7",
+        "Feedback: scoreboard",
     ),
-    ("scoreboard objectives add pipes_best dummy", "Created new objective [pipes_best]", "§3.7"),
+    (
+        "scoreboard objectives add pipes_best dummy",
+        "Created new objective [pipes_best]",
+        "Feedback: scoreboard",
+    ),
     (
         "scoreboard players set #lobby pipes_best 123",
         "Set [pipes_best] for #lobby to 123",
-        "vanilla.md §3.7",
+        "Feedback: scoreboard",
     ),
-    ("scoreboard players get #lobby pipes_best", "#lobby has 123 [pipes_best]", "vanilla.md §3.7"),
+    (
+        "scoreboard players get #lobby pipes_best",
+        "#lobby has 123 [pipes_best]",
+        "Feedback: scoreboard",
+    ),
     (
         "scoreboard players get #other pipes_best",
         "Can't get value of pipes_best for #other; none is set",
-        "vanilla.md §3.7",
+        "Feedback: scoreboard",
     ),
-    (f"scoreboard players add {BOX} pipes_solves 1", "No entity was found", "vanilla.md §3.7"),
-    ("say text", "", "vanilla.md §2.7"),
+    (f"scoreboard players add {BOX} pipes_solves 1", "No entity was found", "Feedback: scoreboard"),
+    ("say text", "", "Empty replies"),
     (
         "gamerule max_block_modifications",
         "Gamerule max_block_modifications is currently set to: 32768",
-        "vanilla.md §3.1 (rule name unverified)",
+        "Feedback: fill (rule name unverified)",
     ),
     ("time query gametime", "The game time is 1 tick(s)", "lang commands.time.query.gametime"),
-    (f"kill {UUID1}", "Killed pipes:lobby:3:7", "vanilla.md §3.4"),
-    (f"kill {UUID1}", "No entity was found", "vanilla.md §3.4"),
-    ("kill @e[type=minecraft:item_frame,tag=pipes.lobby]", "Killed 2 entities", "vanilla.md §3.4"),
-    ("kill @e[type=minecraft:item_frame,tag=pipes.lobby]", "No entity was found", "§3.4"),
-    (f"data get entity {UUID_B} ItemRotation", "No entity was found", "vanilla.md §4.2"),
+    (f"kill {UUID1}", "Killed pipes:lobby:3:7", "Feedback: kill"),
+    (f"kill {UUID1}", "No entity was found", "Feedback: kill"),
+    ("kill @e[type=minecraft:item_frame,tag=pipes.lobby]", "Killed 2 entities", "Feedback: kill"),
+    ("kill @e[type=minecraft:item_frame,tag=pipes.lobby]", "No entity was found", "Feedback: kill"),
+    (f"data get entity {UUID_B} ItemRotation", "No entity was found", "Single-entity arguments"),
     (
         "forceload remove 0 0 31 15",
         "Unmarked 2 chunks in minecraft:overworld from [0, 0] to [1, 0] for force loading",
-        "vanilla.md §3.9",
+        "Feedback: forceload",
     ),
-    ("forceload remove 0 0", "No chunks were removed from force loading", "vanilla.md §3.9"),
+    ("forceload remove 0 0", "No chunks were removed from force loading", "Feedback: forceload"),
 ]
 
 
@@ -315,7 +341,7 @@ def test_paper_differences_on_the_same_forms() -> None:
     assert reply(game, "forceload add 0 0") == (
         "Marked chunk [0, 0] in minecraft:overworld to be force loaded"
     )
-    # Paper loads entities together with the chunk (paper.md §3.4): no tick needed
+    # Paper loads entities together with the chunk (Paper: chunk and entity loading): no tick needed
     assert reply(game, "execute if loaded 0 64 0") == "Test passed"
     assert reply(game, "execute run minecraft:summon minecraft:marker 1 64 1") == (
         "Summoned new Marker"

@@ -1,5 +1,6 @@
 """World behaviour of the sandbox game: chunk loading timing, frames popping, players, save/load,
-cost counters and Paper differences (vanilla.md §5, §9, "Chunk ticket levels"; paper.md §3.4).
+cost counters and Paper differences (docs/server-behaviour.md, "Item frames", "Loaded positions"
+to "Chunk ticket levels", "Paper: chunk and entity loading").
 """
 
 from __future__ import annotations
@@ -91,7 +92,7 @@ def test_player_loads_view_distance_plus_two_at_next_tick() -> None:
 
 def test_summon_into_unloaded_chunk_is_hidden_until_it_loads() -> None:
     game = Game()
-    assert reply(game, FRAME_A) == "Summoned new pipes:lobby:3:7"  # §3.3: no loaded check
+    assert reply(game, FRAME_A) == "Summoned new pipes:lobby:3:7"  # "Feedback: summon"
     assert reply(game, f"kill {UUID1}") == "No entity was found"
     game.execute("forceload add 0 0")
     assert reply(game, f"kill {UUID1}") == "Killed pipes:lobby:3:7"
@@ -165,7 +166,7 @@ def test_frame_position_and_default_facing() -> None:
     game.execute("summon minecraft:item_frame 3 64 4 {UUID:[I;0,0,0,1]}")
     data = game.entity_nbt(uuid.UUID(int=1))
     assert data is not None
-    assert int(data["Facing"]) == 0  # vanilla.md §5.2: missing Facing → down
+    assert int(data["Facing"]) == 0  # Item frames: Facing: missing → down
     assert [float(v) for v in data["Pos"]] == [3.5, 64.96875, 4.5]
     assert [float(v) for v in data["Rotation"]] == [0.0, 90.0]
 
@@ -283,7 +284,7 @@ def test_data_get_whole_frame_prints_every_key(flavour: str) -> None:
 
 
 def test_full_frame_dump_uses_the_derived_hashmap_order() -> None:
-    """vanilla.md §4.6: the derived key order of an item frame without CustomName."""
+    """Compound key order: the derived key order of an item frame without CustomName."""
     game = Game()
     game.execute("forceload add 0 0")
     game.execute(
@@ -339,7 +340,7 @@ def test_tags_print_in_java_hashset_order() -> None:
 
 
 def test_paper_keeps_removed_chunks_loaded_for_the_unload_delay() -> None:
-    """paper.md §3.4: chunks.delay-chunk-unloads-by defaults to 10 s on Paper (0 on vanilla)."""
+    """Paper: chunk and entity loading: chunks.delay-chunk-unloads-by is 10 s (vanilla: none)."""
     for flavour, still_loaded in (("vanilla", False), ("paper", True)):
         game = Game(flavour)
         game.execute("forceload add 0 0")
@@ -354,7 +355,7 @@ def test_paper_keeps_removed_chunks_loaded_for_the_unload_delay() -> None:
 
 
 def test_vanilla_pause_when_empty_stalls_entity_loading() -> None:
-    """paper.md §3.4 (derived): a paused empty vanilla server loads no stored entities."""
+    """Paper: chunk and entity loading (derived): a paused empty vanilla server loads no entity."""
     game = frame_world()
     game.world.pause_when_empty_seconds = 1
     game.execute("forceload remove 0 0")

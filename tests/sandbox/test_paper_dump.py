@@ -1,4 +1,6 @@
-"""Whole-entity dumps on Paper: the extra keys in fastutil order (paper.md §2.5)."""
+"""Whole-entity dumps on Paper: the extra keys in fastutil order (docs/server-behaviour.md,
+"Paper: entity dumps and key order").
+"""
 
 from __future__ import annotations
 
@@ -6,7 +8,7 @@ import re
 
 from controller.sandbox.game import Game
 
-# paper.md §2.5: "an item frame summoned with CustomName and Tags would print ..."
+# Paper: entity dumps and key order: "a frame summoned with CustomName and Tags would print ..."
 PAPER_ORDER = (
     "Paper.SpawnReason, Invisible, ItemDropChance, Tags, Bukkit.updateLevel, ItemRotation, Item, "
     "block_pos, OnGround, Air, UUID, Invulnerable, Spigot.ticksLived, Paper.Origin, Fixed, "

@@ -1,8 +1,9 @@
 """Wire-protocol tests for the sandbox RCON server, raw sockets against a fake game.
 
-Each test cites the section of /work/shared/reference/vanilla.md (§1 wire protocol, §2 command
-to reply) or paper.md it checks. "Derived" marks behaviour read from the decompiled code
-(RconClient / PktUtils) that the reference does not spell out, unverified on a live server.
+Each test names the section of docs/server-behaviour.md it checks (the RCON sections for the
+wire protocol, "Main thread" to "Empty replies" for command to reply, the Paper sections).
+"Derived" marks behaviour read from the decompiled code (RconClient / PktUtils) that the document
+does not spell out, unverified on a live server.
 """
 
 from __future__ import annotations
@@ -60,7 +61,7 @@ def _utf16_units(text: str) -> bytes:
 
 @given(st.text(alphabet=st.sampled_from("aé€😀\u0000z"), max_size=9000))
 def test_split_reply_matches_java_substring(text: str) -> None:
-    """§1.7: chunks of 4096 UTF-16 units, the last shorter, at least one chunk (do/while)."""
+    """RCON reply splitting: 4096-UTF-16-unit chunks, the last shorter, at least one (do/while)."""
     units = _utf16_units(text)
     expected = [units[i : i + 8192] for i in range(0, len(units), 8192)] or [b""]
     chunks = split_reply(text)
@@ -73,7 +74,10 @@ def test_split_reply_matches_java_substring(text: str) -> None:
     st.integers(-(2**31), 2**31 - 1),
 )
 def test_encode_reply_round_trips_through_the_framing(text: str, request_id: int) -> None:
-    """§1.1 and §1.7: each chunk is length | id | 0 | utf8 body | 00 00 with length = bytes + 10."""
+    """RCON packets, RCON reply splitting: each chunk is length | id | 0 | utf8 body | 00 00.
+
+    The length field is bytes + 10.
+    """
     data = encode_reply(request_id, text)
     bodies = []
     while data:
@@ -87,14 +91,14 @@ def test_encode_reply_round_trips_through_the_framing(text: str, request_id: int
 
 
 def test_surrogate_pair_cut_by_the_split_becomes_question_marks() -> None:
-    """§1.7 splits by UTF-16 units; Java getBytes(UTF_8) writes '?' for each lone half (derived)."""
+    """RCON reply splitting: by UTF-16 units; getBytes(UTF_8) writes '?' per lone half (derived)."""
     text = "a" + "😀" * 2048  # 4097 units: the boundary falls inside the last emoji
     bodies = [encode_packet(0, 0, chunk)[12:-2] for chunk in split_reply(text)]
     assert bodies == [("a" + "😀" * 2047 + "?").encode(), b"?"]
 
 
 def test_unknown_request_is_java_to_hex_string() -> None:
-    """§1.6: Integer.toHexString, so negative types print as 32-bit two's complement."""
+    """RCON: other packet types: Integer.toHexString, negative types in 32-bit two's complement."""
     assert unknown_request(0) == "Unknown request 0"
     assert unknown_request(100) == "Unknown request 64"
     assert unknown_request(-1) == "Unknown request ffffffff"
@@ -103,7 +107,7 @@ def test_unknown_request_is_java_to_hex_string() -> None:
 
 @given(st.text(st.characters(exclude_characters="\x00", exclude_categories=("Cs",)), max_size=400))
 def test_body_is_read_up_to_the_terminator(body: str) -> None:
-    """§1.3: stringFromByteArray reads UTF-8 from offset 12 up to the first NUL."""
+    """RCON: one read per packet: stringFromByteArray reads UTF-8 from offset 12 to the NUL."""
     data = packet(5, 2, body)
     assert body_from_packet(bytearray(data), len(data)) == body
 
@@ -121,13 +125,13 @@ def _java_string_from_byte_array(buf: bytes, offset: int, length: int) -> str | 
 
 @given(st.binary(min_size=14, max_size=80), st.data())
 def test_body_matches_pkt_utils_transcription(buf: bytes, data: st.DataObject) -> None:
-    """§1.3: body_from_packet agrees with the decompiled loop for any buffer and read size."""
+    """RCON: one read per packet: body_from_packet agrees with the decompiled loop."""
     read = data.draw(st.integers(10, len(buf)))
     assert body_from_packet(bytearray(buf), read) == _java_string_from_byte_array(buf, 12, read)
 
 
 def test_body_edge_cases_from_pkt_utils() -> None:
-    """§1.3 (derived from PktUtils arithmetic): stop at NUL or read-1; reads of 10-12 throw."""
+    """RCON: one read per packet (derived): stop at NUL or read-1; reads of 10-12 throw."""
     buf = bytearray(b"\x00" * 12 + b"abc\x00def")
     assert body_from_packet(buf, len(buf)) == "abc"
     no_nul = bytearray(b"\x00" * 12 + b"abcd")
@@ -138,7 +142,7 @@ def test_body_edge_cases_from_pkt_utils() -> None:
 
 
 def test_java_is_blank() -> None:
-    """paper.md §1.5 uses String.isBlank: Character.isWhitespace, which excludes no-break spaces."""
+    """Paper: blank commands: String.isBlank (Character.isWhitespace) excludes no-break spaces."""
     assert java_is_blank("")
     assert java_is_blank(" \t\r\n\u2003\u001f")
     assert not java_is_blank("\u00a0")
@@ -149,7 +153,7 @@ def test_java_is_blank() -> None:
 
 
 def test_login_ok_replies_type_2_with_the_request_id(sandbox: Sandbox) -> None:
-    """§1.4: body equal to the password → (requestId, 2, "")."""
+    """RCON login: body equal to the password → (requestId, 2, "")."""
     with RawClient(sandbox.port) as raw:
         assert raw.login("pw", request_id=77) == 77
 
@@ -158,7 +162,7 @@ def test_login_ok_replies_type_2_with_the_request_id(sandbox: Sandbox) -> None:
 def test_bad_login_replies_minus_one_and_keeps_the_connection(
     sandbox: Sandbox, password: str
 ) -> None:
-    """§1.4: anything else → (-1, 2, ""); the connection stays open and can log in again."""
+    """RCON login: anything else → (-1, 2, ""); the connection stays open and can log in again."""
     with RawClient(sandbox.port) as raw:
         assert raw.login(password, request_id=5) == -1
         raw.send_packet(6, 2, "echo hi")
@@ -168,14 +172,14 @@ def test_bad_login_replies_minus_one_and_keeps_the_connection(
 
 
 def test_failed_login_after_success_deauthenticates(client: RawClient) -> None:
-    """§1.4: a failed login sets authed = false."""
+    """RCON login: a failed login sets authed = false."""
     assert client.login("nope") == -1
     client.send_packet(9, 2, "echo x")
     assert client.read_packet() == (-1, 2, b"")
 
 
 def test_unauthenticated_command_is_refused(sandbox: Sandbox) -> None:
-    """§1.5: type 2 before login → (-1, 2, ""), connection open, nothing executed."""
+    """RCON commands: type 2 before login → (-1, 2, ""), connection open, nothing executed."""
     with RawClient(sandbox.port) as raw:
         raw.send_packet(3, 2, "set k v")
         assert raw.read_packet() == (-1, 2, b"")
@@ -198,7 +202,7 @@ def test_unauthenticated_command_is_refused(sandbox: Sandbox) -> None:
 def test_unknown_types_answer_without_auth_check(
     sandbox: Sandbox, packet_type: int, reply: str
 ) -> None:
-    """§1.6: any other type → Unknown request <hex>, with the request id, no auth needed."""
+    """RCON: other packet types: Unknown request <hex>, with the request id, no auth needed."""
     with RawClient(sandbox.port) as raw:
         raw.send_packet(31, packet_type, "whatever")
         assert raw.read_packet() == (31, 0, reply.encode())
@@ -210,13 +214,13 @@ def test_unknown_types_answer_without_auth_check(
 
 
 def test_short_packet_closes(client: RawClient) -> None:
-    """§1.3: read < 10 → close, no reply."""
+    """RCON: one read per packet: read < 10 → close, no reply."""
     client.send(struct.pack("<i", 5) + b"\x01\x00\x00\x00\x02")
     assert client.closed_without_reply()
 
 
 def test_length_mismatch_closes(client: RawClient) -> None:
-    """§1.3: length != read - 4 → close, no reply."""
+    """RCON: one read per packet: length != read - 4 → close, no reply."""
     data = bytearray(packet(1, 2, "echo hi"))
     data[0] += 1
     client.send(bytes(data))
@@ -224,26 +228,26 @@ def test_length_mismatch_closes(client: RawClient) -> None:
 
 
 def test_oversize_packet_closes(client: RawClient) -> None:
-    """§1.3: a 1461-byte packet is cut at 1460 bytes, so its length disagrees → close."""
+    """RCON: one read per packet: 1461 bytes are cut at 1460, the length disagrees → close."""
     client.send(packet(1, 2, "echo " + "x" * 1442))  # body 1447 bytes, packet 1461
     assert client.closed_without_reply()
 
 
 def test_largest_packet_is_accepted(client: RawClient) -> None:
-    """§1.3: 1446 bytes of UTF-8 body (a 1460-byte packet) is the largest accepted command."""
+    """RCON: one read per packet: a 1446-byte body (a 1460-byte packet) is the largest command."""
     body = "echo " + "é" * 720 + "x"  # 5 + 1440 + 1 = 1446 bytes
     assert len(body.encode()) == 1446
     assert client.command(body) == body[5:]
 
 
 def test_two_packets_in_one_read_close(client: RawClient) -> None:
-    """§1.3: two packets arriving in one read → length mismatch → dropped, nothing runs."""
+    """RCON: one read per packet: two packets in one read → length mismatch → dropped, none runs."""
     client.send(packet(1, 2, "set a 1") + packet(2, 2, "set b 2"))
     assert client.closed_without_reply()
 
 
 def test_packet_split_over_two_reads_closes(sandbox: Sandbox, client: RawClient) -> None:
-    """§1.3: a packet split across two TCP reads is rejected (the first read is short)."""
+    """RCON: one read per packet: a packet split over two TCP reads is rejected."""
     data = packet(1, 2, "set split 1")
     client.send(data[:9])
     time.sleep(0.3)  # let the server's read see only the first part
@@ -283,23 +287,23 @@ def test_type_field_uses_the_persistent_buffer(sandbox: Sandbox) -> None:
 
 
 def test_messages_join_without_separator(client: RawClient) -> None:
-    """§1.9 MC-7569 / §2.2: feedback messages are appended with no newline."""
+    """Output assembly (MC-7569): feedback messages are appended with no newline."""
     assert client.command("multi ab cd ef") == "abcdef"
 
 
 def test_vanilla_parse_error_is_two_messages_joined(client: RawClient) -> None:
-    """§2.5 / §2.8: `foo` → error text immediately followed by `foo<--[HERE]`."""
+    """Parse errors: `foo` → error text immediately followed by `foo<--[HERE]`."""
     assert client.command("foo") == PARSE_ERROR + "foo<--[HERE]"
 
 
 def test_vanilla_blank_command_reaches_the_game(sandbox: Sandbox, client: RawClient) -> None:
-    """§2.8: an empty command is a parse error on vanilla (it runs on the main thread)."""
+    """Parse errors: an empty command is a parse error on vanilla (it runs on the main thread)."""
     assert client.command("") == PARSE_ERROR + "<--[HERE]"
     assert sandbox.call(lambda game: game.executed) == [""]
 
 
 def test_exception_becomes_error_executing(client: RawClient) -> None:
-    """§1.5: runCommand throws → "Error executing: <cmd> (<message>)"."""
+    """RCON commands: runCommand throws → "Error executing: <cmd> (<message>)"."""
     assert client.command("boom now") == "Error executing: boom now (kaboom)"
 
 
@@ -318,14 +322,14 @@ def test_exception_becomes_error_executing(client: RawClient) -> None:
 def test_long_replies_are_split_by_utf16_units(
     client: RawClient, units: int, char: str, sizes: list[int]
 ) -> None:
-    """§1.7: 4096-unit chunks with the request id, no terminator; a 4096 reply is one packet."""
+    """RCON reply splitting: 4096-unit chunks with the request id, no terminator; 4096 is one."""
     bodies = client.command_packets(f"long {units} {char}", request_id=99)
     assert [len(b.decode()) for b in bodies] == sizes
     assert "".join(b.decode() for b in bodies) == char * units
 
 
 def test_reply_cutting_a_surrogate_pair_over_the_wire(client: RawClient) -> None:
-    """§1.7 (derived): a non-BMP character across the 4096 boundary arrives as '?' '?'."""
+    """RCON reply splitting (derived): a non-BMP character across the cut arrives as '?' '?'."""
     client.send_packet(3, 2, "echo a" + "😀" * 200)  # warm-up, ordinary reply
     assert client.read_packet() == (3, 0, ("a" + "😀" * 200).encode())
     bodies = client.command_packets("long 2048 😀 a")  # "a" + 2048 emoji
@@ -333,18 +337,18 @@ def test_reply_cutting_a_surrogate_pair_over_the_wire(client: RawClient) -> None
 
 
 def test_empty_reply_is_one_empty_packet(client: RawClient) -> None:
-    """§1.7 / §2.7: an empty reply still produces one packet with an empty body."""
+    """RCON reply splitting, Empty replies: an empty reply is still one packet, empty body."""
     assert client.command_packets("empty", request_id=12) == [b""]
 
 
 def test_leading_slash_reaches_the_game_unchanged(sandbox: Sandbox, client: RawClient) -> None:
-    """§2.4: performPrefixedCommand strips one '/': the server passes the raw body on."""
+    """Success and failure messages: the game strips one '/'; the server passes the body on."""
     assert client.command("/echo slashed") == "slashed"
     assert sandbox.call(lambda game: game.executed) == ["/echo slashed"]
 
 
 def test_commands_run_on_the_main_thread_between_ticks(client: RawClient) -> None:
-    """§2.1: the command runs on the single server thread, never during a tick."""
+    """Main thread: the command runs on the single server thread, never during a tick."""
     assert client.command("thread") == "Server thread"
     assert all(client.command("intick") == "False" for _ in range(20))
 
@@ -375,7 +379,7 @@ def _hold_first_reader(sb: Sandbox, console_of: object) -> tuple[threading.Event
 
 
 def test_vanilla_connections_share_one_output_buffer(sandbox: Sandbox) -> None:
-    """§2.1 (derived, §10 unconfirmed): B's prepareForCommand clears A's output before A reads."""
+    """Shared output buffer (derived): B's prepareForCommand clears A's output before A reads."""
     _, readers = _hold_first_reader(sandbox, sandbox.server.console)
     with RawClient(sandbox.port) as a, RawClient(sandbox.port) as b:
         assert a.login("pw") == 1 and b.login("pw") == 1
@@ -388,7 +392,7 @@ def test_vanilla_connections_share_one_output_buffer(sandbox: Sandbox) -> None:
 
 
 def test_vanilla_concurrent_outputs_mix(sandbox: Sandbox) -> None:
-    """§2.1 (derived): both commands queued before either runs → both see both outputs."""
+    """Shared output buffer (derived): both queued before either runs → both see both outputs."""
     _hold_first_reader(sandbox, sandbox.server.console)
     game = sandbox.game
     game.gate.clear()  # the first command blocks the main thread inside the game
@@ -406,7 +410,7 @@ def test_vanilla_concurrent_outputs_mix(sandbox: Sandbox) -> None:
 
 
 def test_paper_connections_have_their_own_buffers(paper: Sandbox) -> None:
-    """paper.md §0 #2 / §1.3: each connection gets its own RconConsoleSource."""
+    """Paper: RCON connections: each connection gets its own RconConsoleSource."""
     game = paper.game
     game.gate.clear()
     with RawClient(paper.port) as a, RawClient(paper.port) as b:
@@ -423,7 +427,7 @@ def test_paper_connections_have_their_own_buffers(paper: Sandbox) -> None:
 
 @pytest.mark.parametrize("blank", ["", "   ", "\t\n"])
 def test_paper_blank_command_is_empty_without_the_main_thread(paper: Sandbox, blank: str) -> None:
-    """paper.md §1.2 / §1.5: `if (command.isBlank()) return "";` on the RCON thread."""
+    """Paper: blank commands: `if (command.isBlank()) return "";` on the RCON thread."""
     with RawClient(paper.port) as raw:
         assert raw.login("pw") == 1
         assert raw.command_packets(blank) == [b""]
@@ -431,7 +435,7 @@ def test_paper_blank_command_is_empty_without_the_main_thread(paper: Sandbox, bl
 
 
 def test_paper_parse_error_has_a_newline(paper: Sandbox) -> None:
-    """paper.md §0 #4: one message "error\\ncontext" (built by the game, passed through)."""
+    """Paper: parse errors: one message "error\\ncontext" (built by the game, passed through)."""
     with RawClient(paper.port) as raw:
         assert raw.login("pw") == 1
         assert raw.command("foo") == PARSE_ERROR + "\nfoo<--[HERE]"

@@ -2,8 +2,8 @@
 
 mcrcon (what pipesctl's transport is built on), conqp's ``rcon`` and ``rconx`` (preset
 "minecraft") must all log in, run commands and reassemble long replies exactly as they would
-against a vanilla server (vanilla.md §1.4–1.7). mcrcon arms SIGALRM, so it runs only in the main
-test thread with an integer timeout.
+against a vanilla server (docs/server-behaviour.md, "RCON login" to "RCON reply splitting").
+mcrcon arms SIGALRM, so it runs only in the main test thread with an integer timeout.
 """
 
 from __future__ import annotations
@@ -56,7 +56,7 @@ def test_mcrcon(sandbox: Sandbox) -> None:
 
 
 def test_mcrcon_wrong_password(sandbox: Sandbox) -> None:
-    """mcrcon raises on the (-1, 2, "") auth failure reply (§1.4)."""
+    """mcrcon raises on the (-1, 2, "") auth failure reply ("RCON login")."""
     mcr = MCRcon(sandbox.host, "wrong", sandbox.port, timeout=10)
     try:
         with pytest.raises(MCRconException, match="Login failed"):
@@ -75,7 +75,7 @@ def test_conqp_rcon(sandbox: Sandbox) -> None:
 
 
 def test_conqp_rcon_wrong_password(sandbox: Sandbox) -> None:
-    """rcon.source.Client raises WrongPassword on id -1 (§1.4)."""
+    """rcon.source.Client raises WrongPassword on id -1 ("RCON login")."""
     client = rcon.source.Client(sandbox.host, sandbox.port, timeout=10)
     try:
         client.connect()
@@ -99,14 +99,17 @@ def test_rconx_minecraft_preset(sandbox: Sandbox) -> None:
 
 
 def test_rconx_wrong_password(sandbox: Sandbox) -> None:
-    """rconx raises RconAuthenticationError on id -1 (§1.4)."""
+    """rconx raises RconAuthenticationError on id -1 ("RCON login")."""
     with rconx.RconClient.create(sandbox.host, sandbox.port, preset="minecraft") as client:
         with pytest.raises(rconx.RconAuthenticationError):
             client.connect_and_authenticate("wrong", timeout=10)
 
 
 def test_rconx_oversize_command_is_refused_client_side(sandbox: Sandbox) -> None:
-    """rconx's minecraft preset knows the 1460-byte limit (§1.3) and refuses before sending."""
+    """rconx's minecraft preset knows the 1460-byte limit and refuses before sending.
+
+    Source: docs/server-behaviour.md, "RCON: one read per packet".
+    """
     with rconx.RconClient.create(sandbox.host, sandbox.port, preset="minecraft") as client:
         client.connect_and_authenticate(sandbox.password, timeout=10)
         with pytest.raises(rconx.RconSizeLimitError):

@@ -1,6 +1,6 @@
 """Test doubles for the sandbox server tests: a fake game and a raw-socket RCON client.
 
-The fake game stands in for helper-G's ``Game`` so the wire protocol can be tested on its own.
+The fake game stands in for the sandbox ``Game`` so the wire protocol can be tested on its own.
 """
 
 from __future__ import annotations
@@ -74,7 +74,7 @@ class FakeGame:
             return [f"set {key}"]
         if word == "get":
             return [self.state.get(rest, "<none>")]
-        context = command + "<--[HERE]"  # vanilla.md §2.5: unknown root literal, cursor at 0
+        context = command + "<--[HERE]"  # Parse errors: unknown root literal, cursor 0
         if self.flavour == "paper":
             return [PARSE_ERROR + "\n" + context]
         return [PARSE_ERROR, context]
@@ -195,7 +195,7 @@ class RawClient:
         return reply_id
 
     def command_packets(self, command: str | bytes, request_id: int = 7) -> list[bytes]:
-        """Run a command; return the body of every reply packet (marker trick, vanilla.md §1.6)."""
+        """Run a command; return every reply packet body (marker: "RCON: other packet types")."""
         self.send_packet(request_id, 2, command)
         first = self.read_packet()
         bodies = [first[2]]

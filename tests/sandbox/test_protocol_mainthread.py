@@ -1,4 +1,6 @@
-"""The main thread's task scheduling (vanilla.md §2.1, paper.md §1.2), tested on MainThread alone.
+"""The main thread's task scheduling, tested on MainThread alone.
+
+Sources: docs/server-behaviour.md, "Main thread" and "Paper: tick loop".
 
 Only orderings that the code guarantees are asserted (no timings): a task never runs during a
 tick; a backlog gets ~50 ms after each tick but runs regardless once more than 3 ticks old; Paper
@@ -61,14 +63,14 @@ def paper(game: CountingGame) -> Iterator[MainThread]:
 def test_call_runs_on_the_server_thread_between_ticks(
     vanilla: MainThread, game: CountingGame
 ) -> None:
-    """§2.1: executeBlocking runs the task on the main thread, outside any tick."""
+    """Main thread: executeBlocking runs the task on the main thread, outside any tick."""
     for _ in range(50):
         name, in_tick = vanilla.call(lambda: (threading.current_thread().name, game.in_tick))
         assert (name, in_tick) == ("Server thread", False)
 
 
 def test_call_propagates_exceptions(vanilla: MainThread) -> None:
-    """The caller sees the task's exception (the server turns it into Error executing, §1.5)."""
+    """The caller sees the task's exception (the server turns it into Error executing)."""
 
     def fail() -> None:
         raise ValueError("bad")
@@ -98,8 +100,9 @@ def test_wait_ticks_counts_ticks(vanilla: MainThread, game: CountingGame) -> Non
 
 
 def test_vanilla_task_backlog_spreads_over_ticks_until_3_ticks_old(vanilla: MainThread) -> None:
-    """§2.1 ([C261] MayaanServer): after a tick, tasks get at most ~50 ms (delayedTasksMax...);
-    the rest waits for the next tick, unless older than 3 ticks (tick + 3 < tickCount)."""
+    """Main thread ([C261] MayaanServer): after a tick, tasks get at most ~50 ms
+    (delayedTasksMax...); the rest waits for the next tick, unless older than 3 ticks
+    (tick + 3 < tickCount)."""
     gate = threading.Event()
     blocker = vanilla.submit(lambda: gate.wait(10))
     # 12 tasks of >= 40 ms: at most 2 fit a window, so without the 3-tick rule they would need
@@ -129,7 +132,7 @@ def test_vanilla_lagging_ticks_still_serve_tasks(vanilla: MainThread, game: Coun
 
 
 def test_paper_drains_tasks_at_tick_start_even_when_lagging(paper: MainThread) -> None:
-    """paper.md §1.2: runAllTasksAtTickStart, so a task runs before the next tick begins."""
+    """Paper: tick loop: runAllTasksAtTickStart, so a task runs before the next tick begins."""
     paper.set_tick_ms(60)
     paper.wait_ticks(2, timeout=30)
     for _ in range(5):

@@ -1,8 +1,8 @@
 """The ``Sandbox`` API, its fault switches, the command log and ``pipesctl sandbox``.
 
-Sources: vanilla.md §1.8 (ready line, refused before ready, stop closes sockets), §2.1 (the main
-thread); the fault switches (drop, refuse, lag, restart) come from the sandbox issue, not from
-vanilla behaviour.
+Sources: docs/server-behaviour.md, "RCON listener and start-up" (ready line, refused before
+ready, stop closes sockets) and "Main thread"; the fault switches (drop, refuse, lag, restart)
+are the sandbox's own test tools, not vanilla behaviour.
 """
 
 from __future__ import annotations
@@ -65,7 +65,7 @@ def test_unknown_flavour_rejected() -> None:
 
 
 def test_ready_line_is_logged_once_listening(caplog: pytest.LogCaptureFixture) -> None:
-    """§1.8: `RCON running on <ip>:<port>`, logged only when a connection can be accepted."""
+    """RCON listener and start-up: `RCON running on <ip>:<port>`, once connections are accepted."""
     accepted: list[bool] = []
 
     class ConnectOnReady(logging.Handler):
@@ -90,7 +90,7 @@ def test_ready_line_is_logged_once_listening(caplog: pytest.LogCaptureFixture) -
 
 
 def test_connections_refused_before_start_and_after_stop() -> None:
-    """§1.8: nothing listens before ready; stop closes the listener and the connections."""
+    """RCON listener and start-up: nothing listens before ready; stop closes every socket."""
     port = free_port()
     sb = Sandbox(game_factory=FakeGame, password="pw", port=port)
     with pytest.raises(ConnectionRefusedError):
@@ -324,15 +324,16 @@ def test_cli_generates_a_password_when_the_variable_is_unset() -> None:
     assert len(password) >= 12 and err.count(password) == 1 and password not in out
 
 
-# -- with helper-G's real Game (the default factory) -----------------------------------------------
+# -- with the real Game (the default factory) ------------------------------------------------------
 
 
 @pytest.mark.parametrize("flavour", ["vanilla", "paper"])
 def test_real_game_end_to_end(flavour: str, tmp_path: pathlib.Path) -> None:
     """The default Game behind the server: parse-error forms, ticks, players, restart from disk.
 
-    Sources: vanilla.md §2.8 (`foo`), paper.md §2.2 (newline form) and §1.5 (blank → ""),
-    [LANG] commands.time.query.gametime / commands.list.players / commands.title.show.title.single.
+    Sources: docs/server-behaviour.md, "Parse errors" (`foo`), "Paper: parse errors" (newline
+    form) and "Paper: blank commands" (blank → ""); [LANG] commands.time.query.gametime /
+    commands.list.players / commands.title.show.title.single.
     """
     from mcrcon import MCRcon
 

@@ -1,4 +1,7 @@
-"""Entity selectors: parse errors (cursor and message) and matching against a brute-force oracle."""
+"""Entity selectors: parse errors (cursor and message) and matching against a brute-force oracle.
+
+Row sources are sections of docs/server-behaviour.md.
+"""
 
 from __future__ import annotations
 
@@ -22,7 +25,7 @@ PARSE_ROWS = [
     (
         "kill @e[type=minecraft:nope]",
         "Invalid or unknown entity type 'minecraft:nope'...l @e[type=minecraft:nope]<--[HERE]",
-        "vanilla.md §3.11",
+        "Feedback: general strings",
     ),
     (
         "kill @e[type=item_frame,type=marker]",
@@ -50,13 +53,13 @@ PARSE_ROWS = [
         "data get entity @e[type=minecraft:marker] data",
         "Only one entity is allowed, but the provided selector allows more than one"
         "data get entity @e[type=minecraft:marker] data<--[HERE]",
-        "vanilla.md §4.2 (cursor reset to 0)",
+        "Single-entity arguments (cursor reset to 0)",
     ),
     (
         "execute as @e run data get entity @e foo",
         "Only one entity is allowed, but the provided selector allows more than one"
         "execute as @e run data get entity @e foo<--[HERE]",
-        "vanilla.md §4.2 (whole command)",
+        "Single-entity arguments (whole command)",
     ),
     (
         'title @e title "x"',
@@ -64,9 +67,9 @@ PARSE_ROWS = [
         'title @e title "x"<--[HERE]',
         "lang argument.player.entities",
     ),
-    ("kill", "An entity is required to run this command here", "vanilla.md §2.3"),
-    ("kill @s", "No entity was found", "vanilla.md §2.3 (@s matches nothing)"),
-    ("kill nobody", "No entity was found", "vanilla.md §3.4"),
+    ("kill", "An entity is required to run this command here", "The RCON command source"),
+    ("kill @s", "No entity was found", "The RCON command source (@s matches nothing)"),
+    ("kill nobody", "No entity was found", "Feedback: kill"),
     (
         "kill averyveryverylongname",
         "Invalid name or UUIDkill averyveryverylongname<--[HERE]",
@@ -94,7 +97,7 @@ def test_selector_options_against_rows() -> None:
     game.execute("scoreboard objectives add s dummy")
     game.execute("scoreboard players set 00000000-0000-0000-0000-000000000002 s 5")
     rows = [
-        ("execute if entity @e[tag=a]", "Test passed. Count: 2", "§3.8"),
+        ("execute if entity @e[tag=a]", "Test passed. Count: 2", "Feedback: execute"),
         ("execute if entity @e[tag=a,tag=!b]", "Test passed. Count: 1", "tag negation"),
         ("execute if entity @e[tag=]", "Test passed. Count: 1", "tag= empty: no tags"),
         ("execute if entity @e[tag=!]", "Test passed. Count: 2", "tag=! : has tags"),
@@ -133,7 +136,7 @@ def test_selector_options_against_rows() -> None:
         (
             "scoreboard players get @e[tag=a,tag=!b,limit=1] s",
             "Marker has 5 [s]",
-            "§3.7 score holder by entity",
+            "Feedback: scoreboard (score holder by entity)",
         ),
     ]
     check_rows(game, rows)

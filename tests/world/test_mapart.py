@@ -3,14 +3,12 @@
 from __future__ import annotations
 
 import itertools
-from pathlib import Path
 
 import numpy as np
 import numpy.typing as npt
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from PIL import Image
 
 from controller.puzzle.model import SHAPE_MASK, Direction, Shape, TileClass, bit, rotate_mask
 from controller.world import mapart
@@ -20,13 +18,13 @@ from controller.world.mapart import (
     SIZE,
     all_pictures,
     picture_key,
-    preview_image,
-    preview_png,
+    preview_sheet,
     render_picture,
     to_rgb,
 )
 
-# The oracle: vanilla MapColor base colours (reference/vanilla.md section 8.2) and multipliers.
+# The oracle: vanilla MapColor base colours and multipliers (docs/server-behaviour.md,
+# "Map colours").
 BASE_RGB = [
     0x000000, 0x7FB238, 0xF7E9A3, 0xC7C7C7, 0xFF0000, 0xA0A0FF, 0xA7A7A7, 0x007C00, 0xFFFFFF,
     0xA4A8B8, 0x976D4D, 0x707070, 0x4040FF, 0x8F7748, 0xFFFCF5, 0xD87F33, 0xB24CD8, 0x6699D8,
@@ -229,28 +227,17 @@ def test_default_base_agrees_with_configuration() -> None:
     assert DEFAULT_MAP_ID_BASE + PICTURE_COUNT < 2**31
 
 
-def test_preview_png_is_cells_of_128_in_palette_colours(tmp_path: Path) -> None:
-    out = preview_png(tmp_path / "maps.png", base=7000)
-    with Image.open(out) as image:
-        rgb = np.asarray(image.convert("RGB"))
-    height, width, _ = rgb.shape
-    assert height % SIZE == 0 and width % SIZE == 0
-    assert (height // SIZE) * (width // SIZE) >= PICTURE_COUNT
-    colours = {tuple(int(v) for v in px) for px in np.unique(rgb.reshape(-1, 3), axis=0)}
-    assert colours <= PALETTE
-    # every picture sits somewhere on the sheet, on a 128-pixel cell
-    cells = {
-        rgb[y : y + SIZE, x : x + SIZE].tobytes()
-        for y in range(0, height, SIZE)
-        for x in range(0, width, SIZE)
-    }
-    for picture in all_pictures(7000).values():
-        assert to_rgb(picture).tobytes() in cells
-
-
-def test_preview_labels_are_drawn() -> None:
-    plain = preview_image(0)
-    sheet = np.asarray(plain)
-    label_column = sheet[:, :SIZE]
-    assert len(np.unique(label_column)) >= 2  # text on the label background
-    assert not np.array_equal(np.asarray(preview_image(0)), np.asarray(preview_image(123456)))
+def test_preview_sheet_holds_every_picture_on_its_cell() -> None:
+    sheet = preview_sheet()
+    assert sheet.shape == ((1 + len(TileClass)) * SIZE, (1 + len(Shape)) * SIZE)
+    assert sheet.dtype == np.uint8
+    for k in range(PICTURE_COUNT):
+        shape, cls = picture_key(k)
+        row, col = 1 + int(cls), 1 + int(shape)
+        cell = sheet[row * SIZE : (row + 1) * SIZE, col * SIZE : (col + 1) * SIZE]
+        assert np.array_equal(cell, render_picture(shape, cls)), (shape, cls)
+    # the label column and the header row are left for the labels
+    assert set(np.unique(sheet[:, :SIZE]).tolist()) == {mapart.LABEL_BACKGROUND}
+    assert set(np.unique(sheet[:SIZE, :]).tolist()) == {mapart.LABEL_BACKGROUND}
+    labels = {mapart.LABEL_BACKGROUND, mapart.LABEL_TEXT, mapart.LABEL_DIM}
+    assert labels <= mapart.OPAQUE_COLOURS and len(labels) == 3

@@ -2,8 +2,9 @@
 
 Parsing mirrors ``CommandDispatcher.parseNodes`` / ``getRelevantNodes`` and vanilla's
 ``Commands.getParseException`` so that parse errors carry vanilla's message and cursor
-(vanilla.md §2.5, §2.8). Execution mirrors 26.1's ``BuildContexts``: redirect modifiers fan the
-source out, forked chains (``execute as/at/if ...``) swallow command errors (§2.6).
+(docs/server-behaviour.md, "Parse errors"). Execution mirrors 26.1's ``BuildContexts``: redirect
+modifiers fan the source out, forked chains (``execute as/at/if ...``) swallow command errors
+("Errors while running").
 """
 
 from __future__ import annotations

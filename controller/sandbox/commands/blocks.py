@@ -1,4 +1,8 @@
-"""setblock, fill and forceload (vanilla.md §3.1, §3.2, §3.9, §9)."""
+"""setblock, fill and forceload.
+
+Sources: docs/server-behaviour.md, "Feedback: fill", "Feedback: setblock", "Feedback: forceload",
+"Loaded positions", "Forceload" and "Chunk ticket levels".
+"""
 
 from __future__ import annotations
 
@@ -33,7 +37,7 @@ def _fail(key: str, *args: object) -> CommandSyntaxError:
 
 
 def loaded_block_pos(game: Game, source: Source, coords: Coordinates) -> tuple[int, int, int]:
-    """BlockPosArgument.getLoadedBlockPos: loaded chunk, then build height (§9.1)."""
+    """BlockPosArgument.getLoadedBlockPos: loaded chunk, then build height ("Loaded positions")."""
     x, y, z = coords.block(source.pos, source.rot)
     if not game.world.is_block_loaded(source.dimension, x, z):
         raise _fail("argument.pos.unloaded")
@@ -151,7 +155,7 @@ def _forceload_change(game: Game, add: bool, two: bool) -> Callable[[Ctx, Source
                 "commands.forceload.added.failure" if add else "commands.forceload.removed.failure"
             )
         if add:
-            game.world.update_levels()  # setChunkForced + getChunk: synchronous load (§9.4)
+            game.world.update_levels()  # setChunkForced + getChunk: synchronous load ("Forceload")
         else:
             game.world.levels_dirty = True  # tickets are dropped at the next tick
         word = "added" if add else "removed"

@@ -1,4 +1,7 @@
-"""title, tellraw, playsound, particle, say, list, gamerule, time query (vanilla.md §3.10)."""
+"""title, tellraw, playsound, particle, say, list, gamerule, time query.
+
+Feedback: docs/server-behaviour.md, "Feedback: title and tellraw" and "Empty replies".
+"""
 
 from __future__ import annotations
 
@@ -102,6 +105,7 @@ def _playsound(game: Game) -> Callable[[Ctx, Source], int]:
         min_volume = float(ctx.get("minVolume", 0.0))
         reach = 16.0 * volume if volume > 1.0 else 16.0
         heard = 0
+        names: list[str] = []
         for p in players:
             d2 = sum((pos[i] - p.pos[i]) ** 2 for i in range(3))
             if d2 > reach * reach and min_volume <= 0.0:
@@ -118,6 +122,20 @@ def _playsound(game: Game) -> Callable[[Ctx, Source], int]:
                 }
             )
             heard += 1
+            names.append(p.name)
+        game.world.sounds.append(
+            {
+                "sound": sound,
+                "source": ctx["source"],
+                "pos": pos,
+                "dimension": source.dimension,
+                "volume": volume,
+                "pitch": pitch,
+                "tick": game.world.tick_count,
+                "entity": None,
+                "heard_by": names,
+            }
+        )
         if heard == 0:
             raise CommandSyntaxError(tr("commands.playsound.failed"))
         if len(players) == 1:

@@ -1,4 +1,6 @@
-"""data get/merge/modify/remove for entities, storage and blocks (docs/server-behaviour.md: data).
+"""data get/merge/modify/remove for entities, storage and blocks.
+
+Feedback: docs/server-behaviour.md, "Feedback: data".
 
 Entity data is serialized, edited and loaded back as ``EntityDataAccessor`` does: every get or
 edit costs one NBT serialization. NBT paths come from ``controller.nbt.path``.
@@ -8,7 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, TypeVar
 
 from nbtlib import tag as nbt
 
@@ -35,6 +37,8 @@ if TYPE_CHECKING:
 
 __all__ = ["Accessor", "accessor_for", "count_matching", "parse_path", "register"]
 
+_T = TypeVar("_T")
+
 
 def parse_path(reader: StringReader) -> Any:
     """NbtPathArgument."""
@@ -48,7 +52,7 @@ def count_matching(p: Any, data: Any) -> int:
     return int(p.count_matching(data))
 
 
-def _copy(value: Any) -> Any:
+def _copy(value: _T) -> _T:
     """A deep copy of an nbtlib tag."""
     import copy
 
@@ -94,6 +98,7 @@ class Accessor:
             e.load_nbt(normalize_entity_nbt(data))
             e.uuid = uid
             self.game.world.resection(e, old)
+            self.game.world.flush_sounds(e)  # setItem while loading plays add_item
         elif self.kind == "storage":
             self.game.world.storage[self.storage_id] = data
         else:

@@ -1,4 +1,7 @@
-"""summon, kill, tag and the entity-argument helpers shared by other commands (§3.3, §3.4, §3.6)."""
+"""summon, kill, tag and the entity-argument helpers shared by other commands.
+
+Feedback: docs/server-behaviour.md, "Feedback: summon", "Feedback: kill", "Feedback: tag".
+"""
 
 from __future__ import annotations
 
@@ -32,7 +35,7 @@ __all__ = [
 def entities_parser(
     single: bool = False, players: bool = False
 ) -> Callable[[StringReader], EntitySelector]:
-    """EntityArgument parsers; `toomany` resets the cursor to 0 (vanilla.md §4.2)."""
+    """EntityArgument parsers; `toomany` resets the cursor to 0 ("Single-entity arguments")."""
 
     def parse(reader: StringReader) -> EntitySelector:
         sel = parse_selector(reader)
@@ -127,6 +130,7 @@ def _summon(game: Game) -> Callable[[Ctx, Source], int]:
         if uid in world.entities:
             raise CommandSyntaxError(tr("commands.summon.failed.uuid"))
         world.add_entity(e)
+        world.flush_sounds(e)  # played while loading, before the entity was moved into place
         game.send(tr("commands.summon.success", e.display_name))
         return 1
 

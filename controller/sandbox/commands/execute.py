@@ -1,4 +1,7 @@
-"""execute: as, at, positioned, in, align, rotated, if/unless, store, run (vanilla.md §3.8)."""
+"""execute: as, at, positioned, in, align, rotated, if/unless, store, run.
+
+Feedback: docs/server-behaviour.md, "Feedback: execute".
+"""
 
 from __future__ import annotations
 

@@ -1,4 +1,7 @@
-"""scoreboard objectives … and scoreboard players … (vanilla.md §3.7)."""
+"""scoreboard objectives … and scoreboard players ….
+
+Feedback: docs/server-behaviour.md, "Feedback: scoreboard".
+"""
 
 from __future__ import annotations
 

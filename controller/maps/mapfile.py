@@ -1,0 +1,112 @@
+"""One map data file: its NBT, its bytes, reading its colours back, and writing it atomically.
+
+A map file is gzipped NBT ``{data: {...}, DataVersion: <the world's>}`` (docs/server-behaviour.md,
+"Map data files"), built with nbtlib and written through a temp file in the same folder and
+``os.replace``, because nbtlib's ``File.save`` is not atomic.
+"""
+
+from __future__ import annotations
+
+import gzip
+import io
+import os
+import tempfile
+from pathlib import Path
+
+import nbtlib
+import numpy as np
+import numpy.typing as npt
+from nbtlib import Byte, ByteArray, Compound, File, Int, String
+
+__all__ = [
+    "COLORS_LEN",
+    "DIMENSION",
+    "map_file",
+    "encode_file",
+    "read_colors",
+    "atomic_save",
+]
+
+COLORS_LEN = 128 * 128
+DIMENSION = "minecraft:overworld"
+
+
+def _colors_bytes(colors: npt.ArrayLike) -> bytes:
+    arr = np.asarray(colors)
+    if arr.size != COLORS_LEN:
+        raise ValueError(f"a map picture has {COLORS_LEN} pixels, got {arr.size}")
+    return (arr.astype(np.int64) & 255).astype(np.uint8).tobytes()
+
+
+def map_file(
+    colors: npt.ArrayLike,
+    data_version: int,
+    *,
+    x_center: int = 0,
+    z_center: int = 0,
+    dimension: str = DIMENSION,
+) -> File:
+    """An nbtlib file of a locked, untracked picture map (packed colours, row-major, 128x128)."""
+    raw = np.frombuffer(_colors_bytes(colors), dtype=np.uint8)
+    return File(
+        {
+            "data": Compound(
+                {
+                    "dimension": String(dimension),
+                    "xCenter": Int(x_center),
+                    "zCenter": Int(z_center),
+                    "scale": Byte(0),
+                    "locked": Byte(1),
+                    # Written although false: the default is true, and a tracking map would get a
+                    # green frame marker painted over the picture for every frame showing it.
+                    "trackingPosition": Byte(0),
+                    "unlimitedTracking": Byte(0),
+                    "colors": ByteArray(raw.view(np.int8)),
+                }
+            ),
+            "DataVersion": Int(data_version),
+        },
+        gzipped=True,
+        root_name="",
+    )
+
+
+def encode_file(nbt: File) -> bytes:
+    """The uncompressed big-endian NBT bytes of a file (what gzip wraps)."""
+    buff = io.BytesIO()
+    nbt.write(buff, byteorder="big")
+    return buff.getvalue()
+
+
+def read_colors(path: Path) -> npt.NDArray[np.uint8]:
+    """The packed colours of a map file as a (128, 128) uint8 array; ValueError if not a map."""
+    try:
+        root = nbtlib.load(path)
+        colors = root["data"]["colors"]
+    except Exception as exc:
+        raise ValueError(f"{path}: not a map file ({exc})") from None
+    arr = np.asarray(colors)
+    if arr.size != COLORS_LEN:
+        raise ValueError(f"{path}: colors has {arr.size} bytes, not {COLORS_LEN}")
+    return arr.astype(np.int64).astype(np.uint8).reshape(128, 128)
+
+
+def atomic_save(nbt: File, path: Path) -> None:
+    """Write a gzipped NBT file so that ``path`` holds either the old or the whole new file."""
+    path = Path(path)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
+    try:
+        with os.fdopen(fd, "wb") as raw:
+            # mtime=0: identical pictures give byte-identical files (reproducible exports).
+            with gzip.GzipFile(fileobj=raw, mode="wb", mtime=0) as gz:
+                nbt.write(gz, byteorder="big")
+            raw.flush()
+            os.fsync(raw.fileno())
+        os.replace(tmp, path)
+    except BaseException:
+        try:
+            os.unlink(tmp)
+        except FileNotFoundError:
+            pass
+        raise

@@ -1,0 +1,78 @@
+"""PNG files of the pictures: the labelled preview sheet and a board as players see it."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from pathlib import Path
+
+from PIL import Image, ImageDraw, ImageFont
+
+from controller.puzzle.model import Board, Shape, TileClass, map_id
+from controller.world.boardart import board_picture
+from controller.world.mapart import (
+    LABEL_DIM,
+    LABEL_TEXT,
+    PALETTE_RGB,
+    SIZE,
+    preview_sheet,
+    to_rgb,
+)
+from controller.world.mapids import DEFAULT_MAP_ID_BASE
+
+__all__ = ["preview_image", "preview_png", "board_image", "board_png"]
+
+
+def preview_image(base: int = DEFAULT_MAP_ID_BASE) -> Image.Image:
+    """All pictures on one labelled sheet (mode P, packed colours as indices).
+
+    The sheet of ``preview_sheet`` (640 x 768 pixels) with the shapes named in the header row and
+    the classes and their ids in the label column; it uses only map palette colours.
+    """
+    image = Image.fromarray(preview_sheet(), mode="P")
+    image.putpalette(PALETTE_RGB.tobytes())
+    draw = ImageDraw.Draw(image)
+    draw.fontmode = "1"  # no anti-aliasing: every pixel stays a palette colour
+    font = ImageFont.load_default(size=16)
+    small = ImageFont.load_default(size=12)
+    draw.text((8, 8), "pipesctl maps", fill=LABEL_TEXT, font=font)
+    draw.text((8, 32), f"base {base}", fill=LABEL_DIM, font=small)
+    draw.text((8, 50), "id = base +", fill=LABEL_DIM, font=small)
+    draw.text((8, 66), "shape + 4*class", fill=LABEL_DIM, font=small)
+    for shape in Shape:
+        x = (1 + int(shape)) * SIZE + 8
+        draw.text((x, 48), f"{int(shape)} {shape.word}", fill=LABEL_TEXT, font=font)
+    for cls in TileClass:
+        y = (1 + int(cls)) * SIZE
+        name = cls.name.lower().replace("_", "-")
+        draw.text((8, y + 40), f"{int(cls)} {name}", fill=LABEL_TEXT, font=font)
+        first = map_id(base, 0, cls)
+        draw.text((8, y + 66), f"ids {first}..", fill=LABEL_DIM, font=small)
+        draw.text((8, y + 82), f"    {first + 3}", fill=LABEL_DIM, font=small)
+        if cls in (TileClass.RING, TileClass.SOURCE_RING):
+            draw.text((8, y + 104), "(+0 unused)", fill=LABEL_DIM, font=small)
+    return image
+
+
+def preview_png(path: str | Path, base: int = DEFAULT_MAP_ID_BASE) -> Path:
+    """Write the labelled preview sheet as a PNG; return its path."""
+    out = Path(path)
+    preview_image(base).save(out, format="PNG")
+    return out
+
+
+def board_image(board: Board, classes: Sequence[int], tile_px: int = 128) -> Image.Image:
+    """The board's pictures as an RGB image, ``tile_px`` pixels a tile, north up."""
+    image = Image.fromarray(to_rgb(board_picture(board, classes)), "RGB")
+    if tile_px != SIZE:
+        image = image.resize(
+            (board.width * tile_px, board.height * tile_px), Image.Resampling.NEAREST
+        )
+    return image
+
+
+def board_png(path: str | Path, board: Board, classes: Sequence[int]) -> Path:
+    """Write the board picture as PNG (tiles shrink so the image stays ≤ 4096 px wide)."""
+    tile_px = max(16, min(128, 4096 // max(board.width, board.height)))
+    out = Path(path)
+    board_image(board, classes, tile_px).save(out)
+    return out

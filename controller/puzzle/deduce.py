@@ -1,0 +1,674 @@
+"""Deduction for the tree puzzle: which arm masks each tile can still take, without guessing.
+
+A *solution* gives every tile an arm mask of its shape such that every arm faces an arm of its
+neighbour and the connections form one tree over all tiles. The state, on flat lists:
+
+* ``cand[t]``: the masks tile t may still take, as a 16-bit set (bit m = mask m possible);
+* ``dec[t]`` / ``opn[t]``: the edges of t known (decided) and known open, 4-bit masks kept equal
+  on both sides of every edge (the border is decided closed from the start);
+* ``lab[t]``: the class of t, tiles joined by open edges share one label; ``csz`` and ``cex``
+  (by label) hold a class's size and its *open ends* (its arms not yet matched by an open edge);
+  merging relabels the smaller class, so looking a class up is one index;
+* ``de[4 t + d]``: the *dead-end bound* of leaving t in direction d: at most how many tiles lie
+  beyond that edge in any solution (``n + 1`` while unknown), as in Net's solver.
+
+Rules, each removing masks from a tile (docs/net.md describes Net's, which these include):
+
+* local (always): a mask must agree with the decided edges; an edge every mask opens is open, one
+  no mask opens is closed; two single-arm tiles never link each other (on boards above 2 tiles);
+* ``LOOP``: a mask may not open an undecided edge into its own class, nor two into one class;
+* ``ISLAND``: a mask may not close off its class (all open ends used) while the class is smaller
+  than the board;
+* ``DEADEND``: a mask whose every arm leads into dead ends adding up, with the tile, to fewer than
+  all tiles is removed; and entering a tile through an arm whose partner arms all lead into dead
+  ends reaches at most one plus their bounds, which lowers the neighbour's bound (Net's rule).
+
+Work is a stack of tiles; when it runs dry every undetermined tile is revisited (the global rules
+see changes far away), until a pass changes nothing. The rules are sound: a state reached by
+deduction keeps every solution, so a fully determined state is the only solution.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from .model import SHAPE_MASK, mask_of, rotate_mask
+
+__all__ = [
+    "LOOP",
+    "ISLAND",
+    "DEADEND",
+    "ALL_RULES",
+    "Contradiction",
+    "State",
+    "initial_state",
+    "propagate",
+    "fix",
+    "masks_of",
+    "SHAPE_SET",
+    "SET_POP",
+    "SET_MASKS",
+    "MASK_ARMS",
+    "MASK_DIRS",
+    "neighbour_table",
+]
+
+LOOP = 1
+ISLAND = 2
+DEADEND = 4
+ALL_RULES = LOOP | ISLAND | DEADEND
+
+# ---------------------------------------------------------------------------------------------
+# Tables. A "set" is a 16-bit int whose bit m says arm mask m is still possible.
+
+MASK_DIRS: tuple[tuple[int, ...], ...] = tuple(
+    tuple(d for d in range(4) if m >> d & 1) for m in range(16)
+)
+"""The directions of a mask's arms."""
+MASK_ARMS: tuple[int, ...] = tuple(len(MASK_DIRS[m]) for m in range(16))
+"""The number of arms of a mask."""
+_SET_SIZE = 1 << 16
+SET_POP: list[int] = [0] * _SET_SIZE
+"""The number of masks in a set."""
+SET_MASKS: list[tuple[int, ...]] = [()] * _SET_SIZE
+"""The masks of a set, ascending."""
+_INTER: list[int] = [0] * _SET_SIZE  # arms every mask of the set has
+_UNION: list[int] = [0] * _SET_SIZE  # arms some mask of the set has
+_ARMS_OF: list[int] = [0] * _SET_SIZE  # arms of the set's masks (one shape: all the same)
+_ONE_ARM: list[bool] = [False] * _SET_SIZE  # the masks have one arm each
+
+
+def _fill_tables() -> None:
+    """Fill the set tables for every subset of a shape's masks (the only sets that occur)."""
+    for base in SHAPE_MASK:
+        full = 0
+        for r in range(4):
+            full |= 1 << rotate_mask(base, r)
+        sub = full
+        while True:
+            masks = tuple(m for m in range(16) if sub >> m & 1)
+            inter, union = 15, 0
+            for m in masks:
+                inter &= m
+                union |= m
+            SET_POP[sub] = len(masks)
+            SET_MASKS[sub] = masks
+            _INTER[sub] = inter if masks else 0
+            _UNION[sub] = union
+            _ARMS_OF[sub] = MASK_ARMS[masks[0]] if masks else 0
+            _ONE_ARM[sub] = bool(masks) and MASK_ARMS[masks[0]] == 1
+            if sub == 0:
+                break
+            sub = (sub - 1) & full
+
+
+_fill_tables()
+
+_ALL = 0xFFFF
+# _KEEP[dec << 4 | opn]: the masks agreeing with those decided and open edges.
+_KEEP: list[int] = [
+    sum(1 << m for m in range(16) if m & dm == om) if om & ~dm == 0 else 0
+    for dm in range(16)
+    for om in range(16)
+]
+_WITH: tuple[int, ...] = tuple(sum(1 << m for m in range(16) if m >> d & 1) for d in range(4))
+_WITHOUT: tuple[int, ...] = tuple(_ALL & ~x for x in _WITH)
+# _NOT_BOTH[dirs]: the masks lacking at least one arm of dirs.
+_NOT_BOTH: tuple[int, ...] = tuple(
+    _ALL & ~sum(1 << m for m in range(16) if m & ds == ds) for ds in range(16)
+)
+# _WITHIN[free << 4 | one]: the masks whose arms in ``free`` all lie in ``one``.
+_WITHIN: list[int] = [
+    sum(1 << m for m in range(16) if (m & fr) & ~one == 0) for fr in range(16) for one in range(16)
+]
+# _ONLY_UNBOUNDED[m << 4 | bounded]: the one arm of m outside ``bounded``, else -1.
+_ONLY_UNBOUNDED: list[int] = [
+    MASK_DIRS[m & ~b][0] if MASK_ARMS[m & ~b] == 1 else -1 for m in range(16) for b in range(16)
+]
+
+
+def _shape_set(shape: int) -> int:
+    """The set of the arm masks a shape can take."""
+    s = 0
+    for r in range(4):
+        s |= 1 << mask_of(shape, r)
+    return s
+
+
+SHAPE_SET: tuple[int, ...] = tuple(_shape_set(s) for s in range(4))
+"""The set of masks of each shape."""
+
+_NB_CACHE: dict[tuple[int, int], list[int]] = {}
+
+
+def neighbour_table(w: int, h: int) -> list[int]:
+    """Flat neighbour table: entry ``4 * t + d`` is the neighbour of t in direction d, or -1."""
+    key = (w, h)
+    nb = _NB_CACHE.get(key)
+    if nb is None:
+        nb = [-1] * (4 * w * h)
+        for j in range(h):
+            for i in range(w):
+                t = j * w + i
+                if j > 0:
+                    nb[4 * t] = t - w
+                if i < w - 1:
+                    nb[4 * t + 1] = t + 1
+                if j < h - 1:
+                    nb[4 * t + 2] = t + w
+                if i > 0:
+                    nb[4 * t + 3] = t - 1
+        _NB_CACHE[key] = nb
+    return nb
+
+
+class Contradiction(Exception):
+    """Raised inside propagation when the state has no solution."""
+
+
+class State:
+    """The flat deduction state (see the module docstring); ``clone`` shares only ``nb``."""
+
+    __slots__ = (
+        "w",
+        "h",
+        "n",
+        "nb",
+        "cand",
+        "dec",
+        "opn",
+        "lab",
+        "csz",
+        "cex",
+        "de",
+        "bnd",
+        "nund",
+        "steps",
+        "elims",
+        "sweeps",
+        "dead_ends",
+    )
+
+    w: int
+    h: int
+    n: int
+    nb: list[int]
+    cand: list[int]
+    dec: list[int]
+    opn: list[int]
+    lab: list[int]
+    csz: list[int]
+    cex: list[int]
+    de: list[int]
+    bnd: list[int]
+    nund: int
+    """Tiles with more than one mask left."""
+    steps: int
+    """Tile revisions so far (a revision applies every rule to one undecided tile)."""
+    elims: list[int]
+    """Masks removed by the local, loop, island and dead-end rules."""
+    sweeps: int
+    """Passes over every undetermined tile after the work ran dry."""
+    dead_ends: bool
+    """Whether the dead-end rule is in play (it starts once the other rules are stuck)."""
+
+    def clone(self) -> State:
+        """An independent copy."""
+        st = State.__new__(State)
+        st.w, st.h, st.n, st.nb = self.w, self.h, self.n, self.nb
+        st.cand = self.cand[:]
+        st.dec = self.dec[:]
+        st.opn = self.opn[:]
+        st.lab = self.lab[:]
+        st.csz = self.csz[:]
+        st.cex = self.cex[:]
+        st.de = self.de[:]
+        st.bnd = self.bnd[:]
+        st.nund = self.nund
+        st.steps = self.steps
+        st.elims = self.elims[:]
+        st.sweeps = self.sweeps
+        st.dead_ends = self.dead_ends
+        return st
+
+    @property
+    def solved(self) -> bool:
+        """Whether every tile has exactly one mask left."""
+        return self.nund == 0
+
+
+def _empty_state(w: int, h: int) -> State:
+    """A state with the size fields set and empty lists."""
+    st = State.__new__(State)
+    st.w = w
+    st.h = h
+    st.n = w * h
+    st.nb = neighbour_table(w, h)
+    st.nund = 0
+    st.steps = 0
+    st.elims = [0, 0, 0, 0]
+    st.sweeps = 0
+    st.dead_ends = False
+    return st
+
+
+def initial_state(w: int, h: int, sets: Sequence[int]) -> State:
+    """The state before any deduction: border edges closed, every other edge unknown.
+
+    ``sets[t]`` is the set of masks tile t may take (its shape's, or one mask for a known tile).
+    A tile left with no mask makes the state contradictory: check ``0 in st.cand``.
+    """
+    st = _empty_state(w, h)
+    n = st.n
+    nb = st.nb
+    cand = [0] * n
+    dec = [0] * n
+    ex = [0] * n
+    nund = 0
+    for t in range(n):
+        k = 4 * t
+        border = (nb[k] < 0) | (nb[k + 1] < 0) << 1 | (nb[k + 2] < 0) << 2 | (nb[k + 3] < 0) << 3
+        c = sets[t] & _KEEP[border << 4]
+        cand[t] = c
+        dec[t] = border
+        ex[t] = _ARMS_OF[c]
+        if SET_POP[c] != 1:
+            nund += 1
+    st.cand = cand
+    st.dec = dec
+    st.opn = [0] * n
+    st.lab = list(range(n))
+    st.csz = [1] * n
+    st.cex = ex
+    st.de = [n + 1] * (4 * n)
+    st.bnd = [0] * n
+    st.nund = nund
+    return st
+
+
+def state_from_tree(w: int, h: int, arms: Sequence[int], free: Sequence[int]) -> State:
+    """A state where every tile not flagged in ``free`` is fixed to its tree arms (edges between
+    fixed tiles decided, classes from the tree) and flagged tiles may take any mask of their
+    shape agreeing with the fixed edges; revisit the returned state's flagged tiles and the
+    tiles next to them (see :func:`tree_state_queue`)."""
+    st = _empty_state(w, h)
+    n = st.n
+    nb = st.nb
+    cand = [1 << m for m in arms]
+    dec = [15] * n
+    opn = list(arms)
+    nund = 0
+    edge = bytearray(n)  # tiles with an edge to a flagged tile: their knowledge is partial
+    for t in range(n):
+        if free[t]:
+            edge[t] = 1
+            for u in nb[4 * t : 4 * t + 4]:
+                if u >= 0:
+                    edge[u] = 1
+    for t in range(n):
+        if not edge[t]:
+            continue
+        m = arms[t]
+        known = 0
+        k = 4 * t
+        for d in range(4):
+            u = nb[k + d]
+            if u < 0 or not (free[t] or free[u]):
+                known |= 1 << d
+        if free[t]:
+            c = SHAPE_SET[_SHAPE_OF_MASK[m]] & _KEEP[known << 4 | (m & known)]
+            cand[t] = c
+            if SET_POP[c] > 1:
+                nund += 1
+        opn[t] = m & known
+        dec[t] = known
+    lab = list(range(n))
+    csz = [1] * n
+    ex = [MASK_ARMS[arms[t]] - MASK_ARMS[opn[t]] for t in range(n)]
+    seen = bytearray(n)
+    for r in range(n):
+        if seen[r] or not opn[r]:
+            continue
+        seen[r] = 1
+        stack = [r]
+        size, rem = 0, 0
+        while stack:
+            x = stack.pop()
+            lab[x] = r
+            size += 1
+            rem += ex[x]
+            for d in MASK_DIRS[opn[x]]:
+                y = nb[4 * x + d]
+                if not seen[y]:
+                    seen[y] = 1
+                    stack.append(y)
+        csz[r] = size
+        ex[r] = rem
+    st.cand, st.dec, st.opn, st.lab, st.csz, st.cex = cand, dec, opn, lab, csz, ex
+    st.de = [n + 1] * (4 * n)
+    st.bnd = [0] * n
+    st.nund = nund
+    return st
+
+
+def tree_state_queue(st: State, free: Sequence[int]) -> list[int]:
+    """The tiles to revisit in a :func:`state_from_tree` state: flagged ones and their
+    neighbours."""
+    nb = st.nb
+    out: list[int] = []
+    seen = bytearray(st.n)
+    for t in range(st.n - 1, -1, -1):
+        if free[t]:
+            for u in (t, *nb[4 * t : 4 * t + 4]):
+                if u >= 0 and not seen[u]:
+                    seen[u] = 1
+                    out.append(u)
+    return out
+
+
+def _shape_of_mask_table() -> list[int]:
+    """The shape index of every mask with 1..3 arms (-1 otherwise)."""
+    out = [-1] * 16
+    for s in range(4):
+        for r in range(4):
+            out[mask_of(s, r)] = s
+    return out
+
+
+_SHAPE_OF_MASK = _shape_of_mask_table()
+
+
+def fix(st: State, t: int, m: int) -> None:
+    """Restrict tile t to arm mask m (a guess); the caller propagates from t."""
+    if SET_POP[st.cand[t]] > 1:
+        st.nund -= 1
+    st.cand[t] = 1 << m
+
+
+def masks_of(st: State) -> list[int]:
+    """The arm masks of a fully determined state."""
+    return [SET_MASKS[c][0] for c in st.cand]
+
+
+def propagate(
+    st: State, stack: list[int], rules: int = ALL_RULES, wake: Sequence[int] | None = None
+) -> None:
+    """Deduce from the tiles on ``stack`` until nothing changes (Contradiction: no solution).
+
+    The dead-end rule joins in only once the other rules are stuck; then the tiles of ``wake``
+    (default: all) are revisited so they give their bounds. The body is one loop with the rules
+    written out, since it is the engine's hot path.
+    """
+    n = st.n
+    nb = st.nb
+    cand = st.cand
+    dec = st.dec
+    opn = st.opn
+    lab = st.lab
+    csz = st.csz
+    cex = st.cex
+    de = st.de
+    bnd = st.bnd
+    POP = SET_POP
+    INTER = _INTER
+    UNION = _UNION
+    MASKS = SET_MASKS
+    DIRS = MASK_DIRS
+    ARMS = MASK_ARMS
+    ARMS_OF = _ARMS_OF
+    WITH = _WITH
+    WITHOUT = _WITHOUT
+    NOT_BOTH = _NOT_BOTH
+    WITHIN = _WITHIN
+    ONLY = _ONLY_UNBOUNDED
+    ONE_ARM = _ONE_ARM
+    loop_rule = bool(rules & LOOP)
+    island_rule = bool(rules & ISLAND)
+    # The dead-end rule is dear and rarely needed: it joins in once the others are stuck.
+    dead_rule = bool(rules & DEADEND) and st.dead_ends
+    ends_rule = not island_rule and n > 2
+    big_n = n + 1
+    inq = bytearray(n)
+    for t in stack:
+        inq[t] = 1
+    pop = stack.pop
+    push = stack.append
+    nund = st.nund
+    steps = st.steps
+    e_local, e_loop, e_island, e_dead = st.elims
+    sweeps = st.sweeps
+    changes = 0
+    swept_at = -1
+    # The (mask set, bounded arms) each tile last gave dead-end bounds for.
+    dsig = [-1] * n
+    try:
+        while True:
+            while stack:
+                t = pop()
+                inq[t] = 0
+                c0 = cand[t]
+                c = c0
+                dm = dec[t]
+                k4 = 4 * t
+                if dm != 15:
+                    steps += 1
+                    free = 15 ^ dm
+                    if POP[c] > 1:
+                        lt = lab[t]
+                        # Classes across the undecided edges (sentinels never equal a label).
+                        l0 = lab[nb[k4]] if free & 1 else -1
+                        l1 = lab[nb[k4 + 1]] if free & 2 else -2
+                        l2 = lab[nb[k4 + 2]] if free & 4 else -3
+                        l3 = lab[nb[k4 + 3]] if free & 8 else -4
+                        if loop_rule:
+                            if l0 == lt:
+                                c &= WITHOUT[0]
+                            if l1 == lt:
+                                c &= WITHOUT[1]
+                            if l2 == lt:
+                                c &= WITHOUT[2]
+                            if l3 == lt:
+                                c &= WITHOUT[3]
+                            if l0 == l1:
+                                c &= NOT_BOTH[3]
+                            if l0 == l2:
+                                c &= NOT_BOTH[5]
+                            if l0 == l3:
+                                c &= NOT_BOTH[9]
+                            if l1 == l2:
+                                c &= NOT_BOTH[6]
+                            if l1 == l3:
+                                c &= NOT_BOTH[10]
+                            if l2 == l3:
+                                c &= NOT_BOTH[12]
+                            if c != c0:
+                                e_loop += POP[c0] - POP[c]
+                        # Island: only when the rest of t's class has no open end left.
+                        if island_rule and cex[lt] <= ARMS_OF[c0] - ARMS[opn[t]]:
+                            one = 0
+                            if free & 1 and cex[l0] == 1:
+                                one = 1
+                            if free & 2 and cex[l1] == 1:
+                                one |= 2
+                            if free & 4 and cex[l2] == 1:
+                                one |= 4
+                            if free & 8 and cex[l3] == 1:
+                                one |= 8
+                            bad = c & WITHIN[free << 4 | one]
+                            if bad:
+                                labs = (l0, l1, l2, l3)
+                                base = csz[lt]
+                                for m in MASKS[bad]:
+                                    tot = base
+                                    for d in DIRS[m & free]:
+                                        tot += csz[labs[d]]
+                                    if tot < n:
+                                        c &= ~(1 << m)
+                                        e_island += 1
+                        if ends_rule and ONE_ARM[c]:
+                            # Two single-arm tiles never link (the island rule covers it too).
+                            c1 = c
+                            for d in DIRS[free]:
+                                if ONE_ARM[cand[nb[k4 + d]]]:
+                                    c &= WITHOUT[d]
+                            e_local += POP[c1] - POP[c]
+                        if dead_rule:
+                            bt = bnd[t]
+                            if bt:
+                                for m in MASKS[c]:
+                                    if m & ~bt == 0:
+                                        tot = 1
+                                        for d in DIRS[m]:
+                                            tot += de[k4 + d]
+                                        if tot < n:
+                                            c &= ~(1 << m)
+                                            e_dead += 1
+                        if c != c0:
+                            if not c:
+                                raise Contradiction
+                            if POP[c] == 1:
+                                nund -= 1
+                            cand[t] = c
+                            changes += 1
+                    newo = INTER[c] & free
+                    for d in DIRS[newo | (free & ~UNION[c])]:
+                        u = nb[k4 + d]
+                        od = d ^ 2
+                        b = 1 << d
+                        ob = 1 << od
+                        dec[t] |= b
+                        dec[u] |= ob
+                        cu0 = cand[u]
+                        if newo & b:
+                            lt = lab[t]
+                            lu = lab[u]
+                            if lt == lu:
+                                raise Contradiction
+                            if csz[lt] < csz[lu]:
+                                small, big, start = lt, lu, t
+                            else:
+                                small, big, start = lu, lt, u
+                            # Relabel the smaller class. With the loop rule, revisit tiles
+                            # whose undecided edges now meet the merged class twice (or run
+                            # inside it): a tile of the merged class is labelled small or big.
+                            lab[start] = big
+                            walk = [start]
+                            while walk:
+                                x = walk.pop()
+                                kx = 4 * x
+                                fx = 15 ^ dec[x]
+                                if fx and loop_rule:
+                                    for e in DIRS[fx]:
+                                        y = nb[kx + e]
+                                        ly = lab[y]
+                                        if ly == big or ly == small:
+                                            if not inq[x]:
+                                                inq[x] = 1
+                                                push(x)
+                                            if not inq[y]:
+                                                inq[y] = 1
+                                                push(y)
+                                        elif not inq[y]:
+                                            ky = 4 * y
+                                            hits = 0
+                                            for e2 in DIRS[15 ^ dec[y]]:
+                                                l2 = lab[nb[ky + e2]]
+                                                if l2 == big or l2 == small:
+                                                    hits += 1
+                                            if hits > 1:
+                                                inq[y] = 1
+                                                push(y)
+                                for e in DIRS[opn[x]]:
+                                    y = nb[kx + e]
+                                    if lab[y] == small:
+                                        lab[y] = big
+                                        walk.append(y)
+                            opn[t] |= b
+                            opn[u] |= ob
+                            csz[big] += csz[small]
+                            left = cex[big] + cex[small] - 2
+                            cex[big] = left
+                            changes += 1
+                            if left <= 0 and csz[big] < n:
+                                raise Contradiction
+                            cu = cu0 & WITH[od]
+                        else:
+                            cu = cu0 & WITHOUT[od]
+                        if cu != cu0:
+                            if not cu:
+                                raise Contradiction
+                            e_local += POP[cu0] - POP[cu]
+                            if POP[cu] == 1:
+                                nund -= 1
+                            cand[u] = cu
+                            changes += 1
+                            if not inq[u]:
+                                inq[u] = 1
+                                push(u)
+                if dead_rule and dsig[t] != (c | bnd[t] << 16):
+                    # Lower the bounds of the edges pointing at t.
+                    bt = bnd[t]
+                    dsig[t] = c | bt << 16
+                    if POP[c] == 1:
+                        m = MASKS[c][0]
+                        d = ONLY[m << 4 | bt]
+                        if d >= 0:
+                            v = 1
+                            for e in DIRS[m & ~(1 << d)]:
+                                v += de[k4 + e]
+                            u = nb[k4 + d]
+                            j = 4 * u + (d ^ 2)
+                            if de[j] > v:
+                                de[j] = v
+                                bnd[u] |= 1 << (d ^ 2)
+                                if not inq[u]:
+                                    inq[u] = 1
+                                    push(u)
+                    else:
+                        for d in DIRS[UNION[c] & ~bt]:
+                            best = 0
+                            for m in MASKS[c]:
+                                if m >> d & 1:
+                                    rest = m & ~(1 << d)
+                                    if rest & ~bt:
+                                        best = big_n
+                                        break
+                                    v = 1
+                                    for e in DIRS[rest]:
+                                        v += de[k4 + e]
+                                    if v > best:
+                                        best = v
+                            if best < big_n:
+                                u = nb[k4 + d]
+                                j = 4 * u + (d ^ 2)
+                                if de[j] > best:
+                                    de[j] = best
+                                    bnd[u] |= 1 << (d ^ 2)
+                                    if not inq[u]:
+                                        inq[u] = 1
+                                        push(u)
+            if nund == 0:
+                break
+            if swept_at == changes:
+                if dead_rule or not rules & DEADEND:
+                    break
+                # Stuck without dead ends: switch them on; the woken tiles give their bounds.
+                dead_rule = st.dead_ends = True
+                for t in range(n - 1, -1, -1) if wake is None else wake:
+                    if not inq[t]:
+                        inq[t] = 1
+                        push(t)
+                swept_at = -1
+                continue
+            # The work ran dry: revisit every undetermined tile once more.
+            swept_at = changes
+            sweeps += 1
+            for t in range(n - 1, -1, -1):
+                if POP[cand[t]] > 1 and not inq[t]:
+                    inq[t] = 1
+                    push(t)
+    finally:
+        st.nund = nund
+        st.steps = steps
+        st.elims = [e_local, e_loop, e_island, e_dead]
+        st.sweeps = sweeps

@@ -1,0 +1,405 @@
+"""`pipesctl doctor`: why a room will not work, found before players find it, each with a fix.
+
+Doctor never changes the world. The only thing it may add are chunk tickets (`forceload add`
+for the room's chunks that were not force-loaded), and it removes exactly those again. The
+facts each check relies on are in docs/admin-checks.md.
+
+Command budget per room (C = chunks of the room, L = layers of its box, ≤ 2 per layer when a
+layer is larger than `max_block_modifications`): 1 flavour probe, 3 gamerules, C queries,
+≤ 2 C forceloads, ≤ C·k `execute if loaded` (k polls while chunks load), 1 entity count,
+L (or 2 L) block comparisons. A 15×15 room: about 25 commands.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from dataclasses import asdict, dataclass, field
+from pathlib import Path
+from typing import Any, Literal
+
+from controller.config import BUILD_MAX_Y, Config, ServerConfig
+from controller.errors import ExitCode, RconAuthError, RconError
+from controller.runtime.clock import SYSTEM_CLOCK, Clock
+from controller.runtime.control import is_running
+from controller.runtime.link import CommandClient, Link
+from controller.runtime.pipes_room import PipesRoom, picture_ids
+from controller.runtime.state import state_path
+from controller.world import commands as cmd
+from controller.world.replies import forceload_marked, parse_count, parse_gamerule
+
+__all__ = ["Check", "Report", "diagnose", "read_properties", "REFERENCE_Y"]
+
+Connect = Callable[[str, ServerConfig], CommandClient]
+Status = Literal["pass", "fail", "skip"]
+
+REFERENCE_Y = BUILD_MAX_Y
+"""The layer the room's box is compared with to find foreign blocks: the top of the build
+height, air unless someone built up there."""
+
+
+@dataclass(frozen=True)
+class Check:
+    """One finding: what was checked, the outcome, what was seen, and the one-line fix."""
+
+    name: str
+    status: Status
+    detail: str
+    fix: str | None = None
+
+
+@dataclass
+class Report:
+    """Every check of one room."""
+
+    world: str
+    server: str
+    checks: list[Check] = field(default_factory=list)
+    code: ExitCode = ExitCode.OK
+
+    def add(self, name: str, status: Status, detail: str, fix: str | None = None) -> None:
+        """Record a check (a failure makes the exit code an error unless one is set)."""
+        self.checks.append(Check(name, status, detail, fix))
+        if status == "fail" and self.code == ExitCode.OK:
+            self.code = ExitCode.ERROR
+
+    @property
+    def ok(self) -> bool:
+        """Nothing failed."""
+        return all(c.status != "fail" for c in self.checks)
+
+    def to_json(self) -> dict[str, Any]:
+        """The `doctor --json` object of the room."""
+        return {
+            "world": self.world,
+            "server": self.server,
+            "ok": self.ok,
+            "checks": [asdict(c) for c in self.checks],
+        }
+
+
+def read_properties(path: Path) -> dict[str, str]:
+    """A `server.properties` file as a dict (Java properties: `key=value`, `#` comments)."""
+    out: dict[str, str] = {}
+    for line in path.read_text(encoding="utf-8", errors="replace").splitlines():
+        line = line.strip()
+        if not line or line[0] in "#!" or "=" not in line:
+            continue
+        key, _, value = line.partition("=")
+        out[key.strip()] = value.strip()
+    return out
+
+
+def diagnose(
+    cfg: Config,
+    world: str,
+    *,
+    connect: Connect,
+    server_dir: Path | None = None,
+    world_dir: Path | None = None,
+    clock: Clock = SYSTEM_CLOCK,
+) -> Report:
+    """Run every check of one room."""
+    room_cfg = cfg.world(world)
+    server = cfg.servers[room_cfg.server]
+    report = Report(world, room_cfg.server)
+    props = _check_properties(report, server_dir)
+    _check_map_files(report, cfg, world, world_dir)
+    state_dir = Path(cfg.state_dir)
+    if is_running(state_dir, world):
+        report.add(
+            "server",
+            "skip",
+            "a daemon runs this room; the server checks need its RCON connection to themselves",
+            "stop the daemon to run them (a second connection can swap replies on vanilla)",
+        )
+        return report
+    try:
+        client = connect(room_cfg.server, server)
+    except RconError as exc:
+        auth = isinstance(exc, RconAuthError)
+        report.add(
+            "rcon",
+            "fail",
+            str(exc),
+            f"set servers.{room_cfg.server}'s password to the server's rcon.password"
+            if auth
+            else f"enable-rcon=true and rcon.port={server.port} in server.properties, and "
+            f"{server.host}:{server.port} reachable from here",
+        )
+        report.code = ExitCode.AUTH if auth else ExitCode.UNREACHABLE
+        return report
+    try:
+        report.add("rcon", "pass", f"{server.host}:{server.port} answers, password accepted")
+        link = Link(client, room_cfg.server)
+        room = PipesRoom(world, room_cfg, state_dir, clock=clock)
+        _check_flavour(report, client, server)
+        _check_data_pack(report, link, server)
+        _check_gamerules(report, room, link, props)
+        with _loaded(report, room, link, clock) as loaded:
+            if loaded:
+                _check_footprint(report, room, link, state_dir)
+    finally:
+        close = getattr(client, "close", None)
+        if callable(close):
+            close()
+    return report
+
+
+def _check_properties(report: Report, server_dir: Path | None) -> dict[str, str] | None:
+    if server_dir is None:
+        for name in ("broadcast-rcon-to-ops", "pause-when-empty-seconds"):
+            report.add(name, "skip", "not checked", "pass --server-dir to read server.properties")
+        return None
+    path = server_dir / "server.properties"
+    try:
+        props = read_properties(path)
+    except OSError as exc:
+        report.add(
+            "server.properties",
+            "fail",
+            f"cannot read {path} ({exc.strerror})",
+            "check --server-dir",
+        )
+        return None
+    broadcast = props.get("broadcast-rcon-to-ops", "true").lower()
+    if broadcast == "false":
+        report.add("broadcast-rcon-to-ops", "pass", "false")
+    else:
+        report.add(
+            "broadcast-rcon-to-ops",
+            "fail",
+            f"{broadcast}: every command the room sends is shown to ops and logged",
+            "set broadcast-rcon-to-ops=false in server.properties and restart",
+        )
+    pause = props.get("pause-when-empty-seconds", "60")
+    try:
+        paused = int(pause) > 0
+    except ValueError:
+        paused = True
+    if not paused:
+        report.add("pause-when-empty-seconds", "pass", pause)
+    else:
+        report.add(
+            "pause-when-empty-seconds",
+            "fail",
+            f"{pause}: an empty server pauses and never loads the room's entities",
+            "set pause-when-empty-seconds=-1 in server.properties and restart",
+        )
+    report.add(
+        "enable-command-block",
+        "pass",
+        f"{props.get('enable-command-block', 'false')} (pipesctl needs no command blocks)",
+    )
+    return props
+
+
+def _check_map_files(report: Report, cfg: Config, world: str, world_dir: Path | None) -> None:
+    room_cfg = cfg.world(world)
+    if world_dir is None:
+        report.add("map files", "skip", "not checked", "pass --world-dir to check the map files")
+        return
+    import nbtlib
+
+    from controller.errors import PipesError
+    from controller.maps.layout import map_path
+    from controller.maps.probe import resolve_target
+
+    version = cfg.servers[room_cfg.server].minecraft_version
+    try:
+        target = resolve_target(world_dir, version)
+    except PipesError as exc:
+        report.add("map files", "fail", str(exc), "check --world-dir")
+        return
+    missing: list[int] = []
+    stale: list[int] = []
+    for mid in picture_ids(room_cfg.map_id_base):
+        path = map_path(world_dir, target.layout, mid)
+        if not path.is_file():
+            missing.append(mid)
+            continue
+        try:
+            data_version = nbtlib.load(path).get("DataVersion")
+        except Exception:  # nbtlib raises many kinds on a damaged file
+            data_version = None
+        if data_version is None or int(data_version) != target.data_version:
+            stale.append(mid)
+    install = f"pipesctl maps install --world-dir {world_dir} (while the server is stopped)"
+    if missing:
+        report.add(
+            "map files",
+            "fail",
+            f"{len(missing)} of 18 pictures missing (first: map id {missing[0]})",
+            install,
+        )
+    elif stale:
+        report.add(
+            "map files",
+            "fail",
+            f"{len(stale)} pictures not at the world's DataVersion {target.data_version}",
+            install,
+        )
+    else:
+        report.add(
+            "map files",
+            "pass",
+            f"18 pictures at DataVersion {target.data_version} ({target.reason})",
+        )
+
+
+def _check_flavour(report: Report, client: CommandClient, server: ServerConfig) -> None:
+    flavour = getattr(client, "flavour", None)
+    if flavour is None:
+        from controller.rcon.flavour import FLAVOUR_PROBE, detect_flavour
+
+        flavour = detect_flavour(client.command(FLAVOUR_PROBE))
+    report.add(
+        "server",
+        "pass",
+        f"{flavour}; configured minecraft_version {server.minecraft_version}",
+    )
+
+
+def _check_data_pack(report: Report, link: Link, server: ServerConfig) -> None:
+    """The companion data pack: enabled (turns cost nearly nothing), disabled, or missing."""
+    from controller.runtime.detection import PACK_ID
+
+    if f"[{PACK_ID}" in link.send("datapack list enabled"):
+        report.add("data pack", "pass", f"{PACK_ID} enabled: turns are detected by trigger")
+    elif f"[{PACK_ID}" in link.send("datapack list available"):
+        report.add(
+            "data pack",
+            "fail",
+            f"{PACK_ID} is installed but disabled",
+            f'send `datapack enable "{PACK_ID}"` (pipesctl rcon datapack enable "{PACK_ID}")',
+        )
+    elif server.detect == "trigger":
+        report.add(
+            "data pack",
+            "fail",
+            f"{PACK_ID} not found but detect: trigger is configured",
+            "pipesctl install --world-dir <world>, then `reload` or a restart",
+        )
+    else:
+        report.add(
+            "data pack",
+            "skip",
+            f"{PACK_ID} not found: turns are detected by scanning frames near players",
+            "pipesctl install --world-dir <world> for near-zero cost, then `reload`",
+        )
+
+
+def _gamerule(link: Link, room: PipesRoom, name: str) -> str | None:
+    return parse_gamerule(room.send(link, cmd.gamerule_query(name)))
+
+
+def _check_gamerules(
+    report: Report, room: PipesRoom, link: Link, props: dict[str, str] | None
+) -> None:
+    frames = room.cfg.width * room.cfg.height + len(room.pictures)
+    needs = {"max_block_modifications": cmd.FILL_LIMIT, "max_command_forks": frames}
+    for name, need in needs.items():
+        value = _gamerule(link, room, name)
+        if value is None:
+            report.add(name, "skip", "the server does not know this gamerule")
+        elif not value.lstrip("-").isdigit() or int(value) < need:
+            report.add(
+                name,
+                "fail",
+                f"{value}, the room needs at least {need}",
+                f"pipesctl rcon gamerule {name} {need}",
+            )
+        else:
+            report.add(name, "pass", f"{value} (the room needs {need})")
+    feedback = _gamerule(link, room, "send_command_feedback")
+    broadcast = None if props is None else props.get("broadcast-rcon-to-ops", "true").lower()
+    if feedback is None:
+        report.add("send_command_feedback", "skip", "the server does not know this gamerule")
+    elif feedback == "true" and broadcast == "true":
+        report.add(
+            "send_command_feedback",
+            "fail",
+            "true with broadcast-rcon-to-ops=true: ops see every command the room sends",
+            "set broadcast-rcon-to-ops=false (or `gamerule send_command_feedback false`, "
+            "which hides all command feedback world-wide)",
+        )
+    else:
+        report.add("send_command_feedback", "pass", f"{feedback} (replies to RCON do not need it)")
+
+
+@contextmanager
+def _loaded(report: Report, room: PipesRoom, link: Link, clock: Clock) -> Iterator[bool]:
+    """Make the room's chunks loaded for the checks inside; release the tickets doctor added."""
+    added = []
+    for cx, cz in room.geom.chunks():
+        if not forceload_marked(room.send(link, cmd.forceload_query(cx, cz))):
+            room.send(link, cmd.forceload_chunk(cx, cz, add=True))
+            added.append((cx, cz))
+    try:
+        from controller.errors import RoomError
+
+        try:
+            room.wait_loaded(link, timeout=5.0)
+        except RoomError:
+            report.add(
+                "chunks",
+                "fail",
+                f"{len(room.geom.chunks())} chunk(s) did not load within 5 s after forceload",
+                "a vanilla server with nobody online pauses: set pause-when-empty-seconds=-1",
+            )
+            yield False
+            return
+        report.add(
+            "chunks",
+            "pass",
+            f"{len(room.geom.chunks())} chunk(s) load"
+            + (f" ({len(added)} force-loaded for the check, released again)" if added else ""),
+        )
+        yield True
+    finally:
+        for cx, cz in added:
+            room.send(link, cmd.forceload_chunk(cx, cz, add=False))
+
+
+def _check_footprint(report: Report, room: PipesRoom, link: Link, state_dir: Path) -> None:
+    if state_path(state_dir, room.name).exists():
+        report.add("footprint", "skip", "the room is built (it has a state file)")
+        return
+    (xa, ya, za), (xb, yb, zb) = room.geom.bounds()
+    entities = parse_count(
+        room.send(link, cmd.count_foreign_entities((xa, ya, za), (xb, yb, zb), "pipes"))
+    )
+    busy: list[int] = []
+    half = (za + zb) // 2
+    slices = (
+        [(za, zb)]
+        if (xb - xa + 1) * (zb - za + 1) <= cmd.FILL_LIMIT
+        else [
+            (za, half),
+            (half + 1, zb),
+        ]
+    )
+    for y in range(ya, yb + 1):
+        for z0, z1 in slices:
+            reply = room.send(
+                link, cmd.blocks_match((xa, y, z0), (xb, y, z1), (xa, REFERENCE_Y, z0))
+            )
+            if not reply.startswith("Test passed"):
+                busy.append(y)
+                break
+    if not entities and not busy:
+        report.add("footprint", "pass", f"box {xa} {ya} {za} .. {xb} {yb} {zb} is empty")
+        return
+    parts = []
+    if busy:
+        parts.append(f"blocks in layer(s) y={', '.join(str(y) for y in busy)}")
+    if entities:
+        parts.append(f"{entities} foreign entit{'y' if entities == 1 else 'ies'}")
+    report.add(
+        "footprint",
+        "fail",
+        f"box {xa} {ya} {za} .. {xb} {yb} {zb} holds "
+        + " and ".join(parts)
+        + "; the first build replaces them",
+        "move worlds." + room.name + ".origin, or clear the box",
+    )

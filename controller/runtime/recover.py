@@ -1,0 +1,76 @@
+"""`repair --from-world`: a room's state rebuilt from its frames when the state file is lost.
+
+Each tile frame names its tile (`pipes.<room>.<i>.<j>`), shows its shape and class in its map
+id (`base + shape + 4 * class`) and its rotation in `ItemRotation`; the source is the tile whose
+picture is of a source class. The solution is not in the world: the solver finds one.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from controller.errors import RoomError
+from controller.puzzle.model import Board, TileClass
+from controller.puzzle.solver import solve
+from controller.runtime.pipes_room import PipesRoom
+from controller.runtime.room import Room
+from controller.runtime.state import RoomState
+from controller.world import commands as cmd
+from controller.world.replies import parse_frame_values
+
+__all__ = ["state_from_world"]
+
+
+def _values(room: PipesRoom, link: Any, command: str, byte: bool) -> dict[int, int]:
+    w, h = room.cfg.width, room.cfg.height
+    out: dict[int, int] = {}
+    for fv in parse_frame_values(room.send(link, command), byte=byte):
+        if fv.room == room.name and 0 <= fv.i < w and 0 <= fv.j < h:
+            out[fv.j * w + fv.i] = fv.value
+    return out
+
+
+def state_from_world(room: Room, link: Any, salvaged: dict[str, Any]) -> RoomState:
+    """The state the frames in the world describe (with counters salvaged from the broken
+    file); RoomError saying why when the board cannot be recovered."""
+    if not isinstance(room, PipesRoom):
+        raise RoomError(f"room {room.name}: --from-world knows only pipes rooms")
+    cannot = f"room {room.name}: the board cannot be recovered from the world"
+    hint = f"; `pipesctl repair -w {room.name} --reset` builds a new puzzle instead"
+    room.send_all(link, cmd.forceload(room.geom))
+    room.wait_loaded(link)
+    w, h = room.cfg.width, room.cfg.height
+    size = w * h
+    pictures = _values(room, link, cmd.read_map_ids(room.geom, room.frame_kind), byte=False)
+    rotations = _values(room, link, cmd.read_rotations(room.geom, room.frame_kind), byte=True)
+    found = min(len(pictures), len(rotations))
+    if found < size:
+        raise RoomError(f"{cannot}: {found} of {size} tile frames found{hint}")
+    shapes: list[int] = []
+    sources: list[int] = []
+    for idx in range(size):
+        offset = pictures[idx] - room.cfg.map_id_base
+        if not 0 <= offset < 20:
+            raise RoomError(f"{cannot}: tile {idx} shows map {pictures[idx]}, not a pipe{hint}")
+        shapes.append(offset % 4)
+        if offset // 4 in (TileClass.SOURCE, TileClass.SOURCE_RING):
+            sources.append(idx)
+    if len(sources) != 1:
+        raise RoomError(f"{cannot}: {len(sources)} source tiles found, not one{hint}")
+    turned = [rotations[idx] % 4 for idx in range(size)]
+    source = (sources[0] % w, sources[0] // w)
+    board = Board(w, h, source, shapes, turned, list(turned))
+    solution = solve(board)
+    if solution is None:
+        raise RoomError(f"{cannot}: the pieces in the frames have no solution{hint}")
+    board = Board(w, h, source, shapes, turned, solution, meta={"recovered": True})
+    return RoomState(
+        room.name,
+        board,
+        puzzle_number=int(salvaged.get("puzzle_number", 1)),
+        moves=int(salvaged.get("moves", 0)),
+        started_at=float(salvaged.get("started_at", room.clock.time())),
+        solves=list(salvaged.get("solves", [])),
+        origin=room.geom.origin,
+        dimension=room.geom.dimension,
+    )

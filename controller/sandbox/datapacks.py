@@ -1,0 +1,415 @@
+"""Data packs of the sandbox world: discovery, selection, and the content the sandbox runs.
+
+A pack is a folder (or a ``.zip``) under ``<world>/datapacks/`` with a ``pack.mcmeta`` holding a
+``pack.description``; its id is ``file/<name>`` (FolderRepositorySource). The built-in
+``vanilla`` pack is always available. Of a pack's content the sandbox reads advancements
+(``data/<ns>/advancement/**.json``), functions (``data/<ns>/function/**.mcfunction``) and the
+``function`` and ``entity_type`` tags; everything else is ignored. See docs/sandbox-datapacks.md.
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+import pathlib
+import zipfile
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass, field
+from typing import Any
+
+from nbtlib import tag as nbt
+
+from .arguments import parse_compound
+from .reader import CommandSyntaxError, StringReader
+from .registry import registry, strip_namespace, tr
+
+__all__ = [
+    "Advancement",
+    "Content",
+    "Criterion",
+    "EntityCondition",
+    "PackInfo",
+    "discover",
+    "load_content",
+    "pack_compatibility",
+]
+
+logger = logging.getLogger("controller.sandbox")
+
+VANILLA = "vanilla"
+INTERACT_TRIGGER = "minecraft:player_interacted_with_entity"
+# PackFormat.lastPreMinorVersion(SERVER_DATA): formats up to 81 may use pack_format alone
+LAST_PRE_MINOR = 81
+
+
+@dataclass(frozen=True)
+class PackInfo:
+    """One available pack: its id, where it comes from, its files and its declared formats."""
+
+    id: str
+    source: str  # "builtin" or "world"
+    path: pathlib.Path | None = None
+    meta: Any = None
+
+    def chat_link(self) -> str:
+        """Pack.getChatLink: `[<id> (<source>)]` (PackLocationInfo.createChatLink, PackSource)."""
+        name = tr("pack.nameAndSource", self.id, tr("pack.source." + self.source))
+        return tr("chat.square_brackets", name)
+
+    def files(self) -> dict[str, bytes]:
+        """Every file of the pack by its relative path (`data/...`)."""
+        if self.path is None:
+            return {}
+        return _read_files(self.path)
+
+
+def _read_files(path: pathlib.Path) -> dict[str, bytes]:
+    out: dict[str, bytes] = {}
+    if path.is_dir():
+        for f in sorted(path.rglob("*")):
+            if f.is_file():
+                out[f.relative_to(path).as_posix()] = f.read_bytes()
+    elif path.is_file():
+        with zipfile.ZipFile(path) as z:
+            for name in sorted(z.namelist()):
+                if not name.endswith("/"):
+                    out[name] = z.read(name)
+    return out
+
+
+def _read_mcmeta(path: pathlib.Path) -> bytes | None:
+    if path.is_dir():
+        meta = path / "pack.mcmeta"
+        return meta.read_bytes() if meta.is_file() else None
+    try:
+        with zipfile.ZipFile(path) as z:
+            return z.read("pack.mcmeta")
+    except (KeyError, zipfile.BadZipFile, OSError):
+        return None
+
+
+def discover(datapack_dir: pathlib.Path | None) -> dict[str, PackInfo]:
+    """PackRepository.discoverAvailable: vanilla plus every valid pack in the folder, by id.
+
+    Folders need a ``pack.mcmeta``, files must end in ``.zip``; a pack whose metadata has no
+    ``pack.description`` (or is not JSON) is skipped, as Pack.readMetaAndCreate does. Ids are
+    sorted (the repository keeps them in a TreeMap).
+    """
+    found: dict[str, PackInfo] = {VANILLA: PackInfo(VANILLA, "builtin")}
+    if datapack_dir is not None and datapack_dir.is_dir():
+        for entry in sorted(datapack_dir.iterdir()):
+            if not (entry.is_dir() or (entry.is_file() and entry.name.endswith(".zip"))):
+                continue
+            raw = _read_mcmeta(entry)
+            if raw is None:
+                logger.info("Found non-pack entry '%s', ignoring", entry)
+                continue
+            try:
+                meta = json.loads(raw.decode("utf-8"))
+                pack = meta["pack"]
+                pack["description"]  # noqa: B018 - required field
+            except (ValueError, KeyError, TypeError):
+                logger.warning("Failed to read pack file/%s metadata", entry.name)
+                continue
+            pid = "file/" + entry.name
+            found[pid] = PackInfo(pid, "world", entry, pack)
+    return dict(sorted(found.items()))
+
+
+def _format(value: Any, top: bool) -> tuple[int, int]:
+    """PackFormat BOTTOM/TOP codec: `N` or `[N]` or `[N, minor]`."""
+    if isinstance(value, int):
+        return (value, 2**31 - 1 if top else 0)
+    if isinstance(value, list) and value and all(isinstance(v, int) for v in value):
+        return (value[0], value[1] if len(value) > 1 else (2**31 - 1 if top else 0))
+    raise ValueError(f"not a pack format: {value!r}")
+
+
+def pack_compatibility(pack: dict[str, Any], current: tuple[int, int]) -> str:
+    """PackFormat.IntermediaryFormat.validate + PackCompatibility.forVersion for a data pack.
+
+    Returns ``compatible``, ``too_old``, ``too_new`` or ``invalid`` (the metadata does not
+    pass validation; the game then lists the pack as incompatible).
+    """
+    try:
+        has_min, has_max = "min_format" in pack, "max_format" in pack
+        supported = pack.get("supported_formats")
+        fmt = pack.get("pack_format")
+        if has_min != has_max:
+            return "invalid"
+        if has_min:
+            low, high = _format(pack["min_format"], False), _format(pack["max_format"], True)
+            if low > high:
+                return "invalid"
+            if low[0] > LAST_PRE_MINOR:
+                if supported is not None:
+                    return "invalid"
+                if fmt is not None and not (low[0] <= fmt <= high[0] and fmt >= 15):
+                    return "invalid"
+            elif supported is None or fmt is None:
+                return "invalid"
+        elif supported is not None:
+            if isinstance(supported, int):
+                supported = [supported, supported]
+            if isinstance(supported, dict):
+                supported = [supported["min_inclusive"], supported["max_inclusive"]]
+            if supported[1] > LAST_PRE_MINOR or fmt is None:
+                return "invalid"
+            low, high = (supported[0], 0), (supported[1], 0)
+        elif isinstance(fmt, int):
+            if fmt > LAST_PRE_MINOR:
+                return "invalid"
+            low = high = (fmt, 0)
+        else:
+            return "invalid"
+    except (ValueError, KeyError, TypeError, IndexError):
+        return "invalid"
+    if current < low:
+        return "too_new"
+    if current > high:
+        return "too_old"
+    return "compatible"
+
+
+# ------------------------------------------------------------------------------ content
+@dataclass
+class EntityCondition:
+    """The `entity` predicate of a criterion: the parts the sandbox checks (type, nbt)."""
+
+    types: frozenset[str] | None = None
+    nbt: nbt.Compound | None = None
+    unsupported: tuple[str, ...] = ()
+
+
+@dataclass
+class Criterion:
+    """One criterion: its trigger and, for player_interacted_with_entity, its conditions."""
+
+    trigger: str
+    entity: EntityCondition | None = None
+    unsupported: tuple[str, ...] = ()
+
+    @property
+    def checkable(self) -> bool:
+        """Whether the sandbox can evaluate every condition of this criterion."""
+        return not self.unsupported and (self.entity is None or not self.entity.unsupported)
+
+
+@dataclass
+class Advancement:
+    """An advancement: criteria, requirements (groups of alternatives), reward function."""
+
+    id: str
+    criteria: dict[str, Criterion]
+    requirements: list[list[str]]
+    function: str | None = None
+    display: bool = False
+
+    def is_done(self, obtained: Iterable[str]) -> bool:
+        """AdvancementProgress.isDone: every requirement group has an obtained criterion."""
+        have = set(obtained)
+        return bool(self.requirements) and all(
+            any(c in have for c in group) for group in self.requirements
+        )
+
+
+@dataclass
+class Content:
+    """What the selected packs provide: advancements, functions and tags, by id."""
+
+    advancements: dict[str, Advancement] = field(default_factory=dict)
+    functions: dict[str, list[str]] = field(default_factory=dict)
+    function_tags: dict[str, list[str]] = field(default_factory=dict)
+    entity_type_tags: dict[str, list[str]] = field(default_factory=dict)
+    errors: list[str] = field(default_factory=list)
+
+
+def _entries(files: dict[str, bytes], folder: str, suffix: str) -> Iterable[tuple[str, bytes]]:
+    """`data/<ns>/<folder>/<path><suffix>` → (`ns:path`, bytes)."""
+    for rel, data in files.items():
+        parts = rel.split("/", 3)
+        if len(parts) < 4 or parts[0] != "data" or not rel.endswith(suffix):
+            continue
+        ns, rest = parts[1], "/".join(parts[2:])
+        if not rest.startswith(folder + "/"):
+            continue
+        yield f"{ns}:{rest[len(folder) + 1 : -len(suffix)]}", data
+
+
+def _merge_tags(target: dict[str, list[str]], files: dict[str, bytes], folder: str) -> None:
+    """TagLoader: values append across packs unless a later pack says `replace`."""
+    for tid, data in _entries(files, f"tags/{folder}", ".json"):
+        try:
+            doc = json.loads(data.decode("utf-8"))
+            values = [v if isinstance(v, str) else v["id"] for v in doc.get("values", [])]
+        except (ValueError, KeyError, TypeError, AttributeError):
+            logger.error("Couldn't read tag list %s", tid)
+            continue
+        if doc.get("replace") or tid not in target:
+            target[tid] = []
+        target[tid].extend(values)
+
+
+def function_lines(text: str) -> list[str]:
+    """CommandFunction.fromLines: trimmed lines, `\\` continuations joined, comments skipped.
+
+    Raises ValueError for lines vanilla refuses at load (a leading `/`) and for macro lines
+    (`$`), which the sandbox does not run.
+    """
+    out: list[str] = []
+    raw = text.splitlines()
+    i = 0
+    while i < len(raw):
+        line = raw[i].strip()
+        number = i + 1
+        while line.endswith("\\") and i + 1 < len(raw):
+            i += 1
+            line = line[:-1] + raw[i].strip()
+        i += 1
+        if not line or line.startswith("#"):
+            continue
+        if line.startswith("/"):
+            hint = line[2:] if line.startswith("//") else line[1:].split(" ")[0]
+            raise ValueError(
+                f"Unknown or invalid command '{line}' on line {number} "
+                f"(did you mean '{hint}'? Do not use a preceding forwards slash.)"
+            )
+        if line.startswith("$"):
+            raise ValueError(f"macro line {number} (macros are not run by the sandbox)")
+        out.append(line)
+    return out
+
+
+def _type_set(value: Any, tags: dict[str, list[str]]) -> frozenset[str]:
+    """The HolderSet codec of entity types: an id, `#tag`, or a list of ids."""
+    if isinstance(value, list):
+        ids = [v for v in value if isinstance(v, str)]
+        if len(ids) != len(value):
+            raise ValueError("type list must hold ids")
+        return frozenset(_full(v) for v in ids)
+    if isinstance(value, str) and value.startswith("#"):
+        return frozenset(_resolve_tag(_full(value[1:]), tags, set()))
+    if isinstance(value, str):
+        ident = _full(value)
+        if strip_namespace(ident) not in registry().entities:
+            raise ValueError(f"unknown entity type {value}")
+        return frozenset({ident})
+    raise ValueError(f"bad type {value!r}")
+
+
+def _resolve_tag(tid: str, tags: dict[str, list[str]], seen: set[str]) -> list[str]:
+    if tid not in tags:
+        raise ValueError(f"Missing tag: '{tid}' in 'minecraft:entity_type'")
+    if tid in seen:
+        raise ValueError(f"tag cycle at {tid}")
+    seen.add(tid)
+    out: list[str] = []
+    for v in tags[tid]:
+        out.extend(_resolve_tag(_full(v[1:]), tags, seen) if v.startswith("#") else [_full(v)])
+    return out
+
+
+def _full(ident: str) -> str:
+    return ident if ":" in ident else "minecraft:" + ident
+
+
+def _entity_condition(value: Any, tags: dict[str, list[str]]) -> EntityCondition:
+    """EntityPredicate (the object form of the ContextAwarePredicate codec)."""
+    if isinstance(value, list):  # a list of loot conditions: not evaluated by the sandbox
+        return EntityCondition(unsupported=("loot conditions",))
+    if not isinstance(value, dict):
+        raise ValueError("entity predicate must be an object")
+    cond = EntityCondition()
+    rest = [k for k in value if k not in ("type", "nbt")]
+    cond.unsupported = tuple(sorted(rest))
+    if "type" in value:
+        cond.types = _type_set(value["type"], tags)
+    if "nbt" in value:
+        text = value["nbt"]
+        if not isinstance(text, str):
+            raise ValueError("nbt must be a string")
+        reader = StringReader(text)
+        try:
+            parsed = parse_compound(reader)
+        except CommandSyntaxError as ex:
+            raise ValueError(f"bad nbt {text!r}: {ex.message}") from ex
+        if reader.can_read():
+            raise ValueError(f"trailing data in nbt {text!r}")
+        cond.nbt = parsed
+    return cond
+
+
+def _advancement(aid: str, doc: Any, tags: dict[str, list[str]]) -> Advancement:
+    if not isinstance(doc, dict) or not isinstance(doc.get("criteria"), dict):
+        raise ValueError("missing criteria")
+    criteria: dict[str, Criterion] = {}
+    for name, raw in doc["criteria"].items():
+        if not isinstance(raw, dict) or not isinstance(raw.get("trigger"), str):
+            raise ValueError(f"criterion {name} has no trigger")
+        crit = Criterion(_full(raw["trigger"]))
+        conditions = raw.get("conditions", {})
+        if not isinstance(conditions, dict):
+            raise ValueError(f"criterion {name}: conditions must be an object")
+        if crit.trigger == INTERACT_TRIGGER:
+            crit.unsupported = tuple(sorted(k for k in conditions if k != "entity"))
+            if "entity" in conditions:
+                crit.entity = _entity_condition(conditions["entity"], tags)
+        else:
+            crit.unsupported = ("trigger",)
+        criteria[name] = crit
+    requirements = doc.get("requirements")
+    if requirements is None:
+        requirements = [[name] for name in criteria]  # AdvancementRequirements.allOf
+    elif not (
+        isinstance(requirements, list)
+        and all(isinstance(g, list) and all(c in criteria for c in g) for g in requirements)
+    ):
+        raise ValueError("bad requirements")
+    rewards = doc.get("rewards", {})
+    function = rewards.get("function") if isinstance(rewards, dict) else None
+    return Advancement(
+        aid,
+        criteria,
+        [list(g) for g in requirements],
+        _full(function) if isinstance(function, str) else None,
+        "display" in doc,
+    )
+
+
+def load_content(
+    packs: list[PackInfo], check_line: Callable[[str], str | None] | None = None
+) -> Content:
+    """Reload the selected packs' content, later packs overriding earlier ones.
+
+    ``check_line`` parses one command and returns its error (a function whose line does not
+    parse is not loaded, as ServerFunctionLibrary logs and skips it).
+    """
+    content = Content()
+    all_files = [p.files() for p in packs]
+    for files in all_files:
+        _merge_tags(content.entity_type_tags, files, "entity_type")
+        _merge_tags(content.function_tags, files, "function")
+    for files in all_files:
+        for fid, data in _entries(files, "function", ".mcfunction"):
+            try:
+                lines = function_lines(data.decode("utf-8"))
+                for n, line in enumerate(lines, 1):
+                    error = check_line(line) if check_line is not None else None
+                    if error is not None:
+                        raise ValueError(f"Whilst parsing command on line {n}: {error}")
+            except (ValueError, UnicodeDecodeError) as ex:
+                content.errors.append(f"Failed to load function {fid}: {ex}")
+                logger.error("Failed to load function %s: %s", fid, ex)
+                content.functions.pop(fid, None)
+                continue
+            content.functions[fid] = lines
+        for aid, data in _entries(files, "advancement", ".json"):
+            try:
+                adv = _advancement(aid, json.loads(data.decode("utf-8")), content.entity_type_tags)
+            except (ValueError, UnicodeDecodeError) as ex:
+                content.errors.append(f"Parsing error loading advancement {aid}: {ex}")
+                logger.error("Parsing error loading custom advancement %s: %s", aid, ex)
+                content.advancements.pop(aid, None)
+                continue
+            content.advancements[aid] = adv
+    return content

@@ -1,0 +1,153 @@
+"""The companion data pack that marks players who turn a room frame (pure, no I/O).
+
+``build(version)`` returns the pack's files as ``{relative_path: bytes}``: ``pack.mcmeta``, an
+advancement on the ``minecraft:player_interacted_with_entity`` trigger whose entity is an item
+frame or glow item frame carrying the rooms' tag, and its reward function, which tags the
+player and revokes the advancement so that the next turn fires it again. The advancement has no
+``display``: no toast, no chat message. Formats and folder names per version: docs/datapack.md.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from dataclasses import dataclass
+
+__all__ = [
+    "SUPPORTED_VERSIONS",
+    "DatapackConfig",
+    "PackFormat",
+    "build",
+    "function_lines",
+    "pack_format",
+]
+
+
+@dataclass(frozen=True)
+class PackFormat:
+    """A data pack format: major and minor (the minor exists from 1.21.9 on)."""
+
+    major: int
+    minor: int = 0
+
+    @property
+    def uses_range(self) -> bool:
+        """Whether pack.mcmeta declares it as min_format/max_format (formats above 81)."""
+        return self.major > 81
+
+
+# The data pack format of each supported release (docs/datapack.md, "Formats").
+SUPPORTED_VERSIONS: dict[str, PackFormat] = {
+    "1.21": PackFormat(48),
+    "1.21.1": PackFormat(48),
+    "1.21.2": PackFormat(57),
+    "1.21.3": PackFormat(57),
+    "1.21.4": PackFormat(61),
+    "1.21.5": PackFormat(71),
+    "1.21.6": PackFormat(80),
+    "1.21.7": PackFormat(81),
+    "1.21.8": PackFormat(81),
+    "1.21.9": PackFormat(88, 0),
+    "26.1": PackFormat(101, 1),
+    "26.1.1": PackFormat(101, 1),
+    "26.1.2": PackFormat(101, 1),
+    "26.2": PackFormat(107, 1),
+}
+
+_NAMESPACE = re.compile(r"[a-z0-9_.-]+")
+_PATH = re.compile(r"[a-z0-9_.-]+(/[a-z0-9_.-]+)*")
+_TAG = re.compile(r"[0-9A-Za-z_.+-]+")
+
+
+@dataclass(frozen=True)
+class DatapackConfig:
+    """What the pack is called and which tags it reads and writes."""
+
+    namespace: str = "pipes"
+    advancement: str = "clicked"  # also the reward function's path
+    frame_tag: str = "pipes"  # every room frame carries it
+    clicked_tag: str = "pipes.clicked"  # given to the player who turned a frame
+    near_tag: str = "pipes.near"  # given to the room frames within reach at the click
+    reach: float = 4.5  # blocks from the player's feet (docs/turn-detection.md, reach)
+    description: str = "pipesctl: marks players who turn a pipes frame"
+
+    def __post_init__(self) -> None:
+        if not _NAMESPACE.fullmatch(self.namespace):
+            raise ValueError(f"namespace {self.namespace!r}: use [a-z0-9_.-]")
+        if not _PATH.fullmatch(self.advancement):
+            raise ValueError(f"advancement {self.advancement!r}: use [a-z0-9_.-] and /")
+        if not 0 < self.reach <= 64:
+            raise ValueError(f"reach {self.reach}: must be in (0, 64]")
+        for name in (self.frame_tag, self.clicked_tag, self.near_tag):
+            if not _TAG.fullmatch(name):
+                raise ValueError(f"tag {name!r}: use [0-9A-Za-z_.+-]")
+
+    @property
+    def advancement_id(self) -> str:
+        """`namespace:path` of the advancement (and of its reward function)."""
+        return f"{self.namespace}:{self.advancement}"
+
+
+def pack_format(version: str) -> PackFormat:
+    """The data pack format of a Minecraft release; ValueError names the supported ones."""
+    found = SUPPORTED_VERSIONS.get(version)
+    if found is None:
+        known = ", ".join(SUPPORTED_VERSIONS)
+        raise ValueError(f"unsupported Minecraft version {version!r} (supported: {known})")
+    return found
+
+
+def _mcmeta(fmt: PackFormat, description: str) -> dict[str, object]:
+    pack: dict[str, object] = {"description": description}
+    if fmt.uses_range:
+        # any later minor of the same major is accepted too (a hotfix may bump the minor)
+        pack["min_format"] = [fmt.major, fmt.minor]
+        pack["max_format"] = fmt.major
+    else:
+        pack["pack_format"] = fmt.major
+    return {"pack": pack}
+
+
+def _advancement(config: DatapackConfig) -> dict[str, object]:
+    snbt = '{Tags:["' + config.frame_tag + '"]}'
+    return {
+        "criteria": {
+            "turned_frame": {
+                "trigger": "minecraft:player_interacted_with_entity",
+                "conditions": {
+                    "entity": {
+                        "type": ["minecraft:item_frame", "minecraft:glow_item_frame"],
+                        "nbt": snbt,
+                    }
+                },
+            }
+        },
+        "rewards": {"function": config.advancement_id},
+    }
+
+
+def function_lines(config: DatapackConfig = DatapackConfig()) -> list[str]:
+    """The reward function's commands (run as the player, at the player, output suppressed)."""
+    frames = f"@e[tag={config.frame_tag},distance=..{config.reach:g}]"
+    return [
+        f"tag @s add {config.clicked_tag}",
+        f"execute at @s run tag {frames} add {config.near_tag}",
+        f"advancement revoke @s only {config.advancement_id}",
+    ]
+
+
+def _json(doc: dict[str, object]) -> bytes:
+    return (json.dumps(doc, indent=2) + "\n").encode("utf-8")
+
+
+def build(version: str, config: DatapackConfig = DatapackConfig()) -> dict[str, bytes]:
+    """The pack's files for ``version`` (folder names are singular since 1.21)."""
+    fmt = pack_format(version)
+    ns, path = config.namespace, config.advancement
+    header = [f"# {config.advancement_id}: a player turned a frame tagged {config.frame_tag}"]
+    function = "\n".join(header + function_lines(config)) + "\n"
+    return {
+        "pack.mcmeta": _json(_mcmeta(fmt, config.description)),
+        f"data/{ns}/advancement/{path}.json": _json(_advancement(config)),
+        f"data/{ns}/function/{path}.mcfunction": function.encode("utf-8"),
+    }

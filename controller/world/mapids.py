@@ -1,0 +1,26 @@
+"""The map ids of the pipe pictures: the reserved range and what each id shows (no numpy).
+
+Picture ``base + shape + 4 * class`` shows ``shape`` at rotation 0 in the look of ``class``
+(docs/world-format.md, "Tiles, rotations and map ids").
+"""
+
+from __future__ import annotations
+
+from controller.puzzle.model import Shape, TileClass
+
+__all__ = ["DEFAULT_MAP_ID_BASE", "PICTURE_COUNT", "picture_key"]
+
+# A high reserved id range: the server's own counter (one id per map a player makes) never gets
+# there, and `give ... filled_map[minecraft:map_id=N]` accepts any N since 1.20.5.
+DEFAULT_MAP_ID_BASE = 1_000_000
+# Ids base+0 .. base+19: four shapes times five classes. base+8 and base+16 (an end on a ring)
+# never occur in a room, but they are drawn and written too, so the reserved range is contiguous,
+# the foreign-map check guards all of it, and a stray id could never show a blank picture.
+PICTURE_COUNT = 4 * len(TileClass)
+
+
+def picture_key(k: int) -> tuple[Shape, TileClass]:
+    """The (shape, class) that picture ``base + k`` shows, for k in 0..19."""
+    if not 0 <= k < PICTURE_COUNT:
+        raise ValueError(f"picture offset {k} is outside 0..{PICTURE_COUNT - 1}")
+    return Shape(k % 4), TileClass(k // 4)

@@ -1,0 +1,189 @@
+"""The companion data pack's content (docs/datapack.md)."""
+
+from __future__ import annotations
+
+import json
+import pathlib
+
+import pytest
+
+from controller.sandbox.datapacks import PackInfo, load_content, pack_compatibility
+from controller.sandbox.game import Game
+from controller.world.datapack import (
+    SUPPORTED_VERSIONS,
+    DatapackConfig,
+    PackFormat,
+    build,
+    function_lines,
+    pack_format,
+)
+from tests.grammar import assert_valid_commands
+
+
+def _write(root: pathlib.Path, files: dict[str, bytes]) -> pathlib.Path:
+    for rel, data in files.items():
+        f = root / rel
+        f.parent.mkdir(parents=True, exist_ok=True)
+        f.write_bytes(data)
+    return root
+
+
+@pytest.mark.parametrize(
+    ("version", "expected"),
+    [
+        ("1.21", {"pack_format": 48}),
+        ("1.21.4", {"pack_format": 61}),
+        ("1.21.8", {"pack_format": 81}),
+        ("1.21.9", {"min_format": [88, 0], "max_format": 88}),
+        ("26.1", {"min_format": [101, 1], "max_format": 101}),
+        ("26.2", {"min_format": [107, 1], "max_format": 107}),
+    ],
+)
+def test_pack_mcmeta_per_version(version: str, expected: dict[str, object]) -> None:
+    """docs/datapack.md "Formats": pack_format up to 81, min/max_format above."""
+    meta = json.loads(build(version)["pack.mcmeta"])
+    assert set(meta) == {"pack"}
+    pack = meta["pack"]
+    assert pack.pop("description")
+    assert pack == expected
+
+
+@pytest.mark.parametrize("version", sorted(SUPPORTED_VERSIONS))
+def test_every_supported_version_is_compatible_with_its_own_format(version: str) -> None:
+    """The 26.1 validation rules (PackFormat.validate) accept the pack at its own format."""
+    fmt = pack_format(version)
+    pack = json.loads(build(version)["pack.mcmeta"])["pack"]
+    assert pack_compatibility(pack, (fmt.major, fmt.minor)) == "compatible"
+    assert pack_compatibility(pack, (fmt.major + 1, 0)) == "too_old"
+    if fmt.uses_range:  # a later minor of the same major (a hotfix) still loads it
+        assert pack_compatibility(pack, (fmt.major, fmt.minor + 3)) == "compatible"
+
+
+@pytest.mark.parametrize(
+    ("pack", "verdict"),
+    [
+        ({"description": "", "pack_format": 101}, "invalid"),  # > 81 needs min/max_format
+        ({"description": "", "min_format": 101}, "invalid"),  # both or neither
+        ({"description": "", "min_format": [101, 2], "max_format": [101, 1]}, "invalid"),
+        ({"description": "", "min_format": 88, "max_format": 88, "supported_formats": [88, 88]},
+         "invalid"),
+        ({"description": "", "pack_format": 48}, "too_old"),
+        ({"description": "", "min_format": [101, 2], "max_format": 101}, "too_new"),
+    ],
+)  # fmt: skip
+def test_pack_format_validation_rules(pack: dict[str, object], verdict: str) -> None:
+    """docs/datapack.md "Formats": the rules of PackFormat.IntermediaryFormat.validate."""
+    assert pack_compatibility(pack, (101, 1)) == verdict
+
+
+@pytest.mark.parametrize("version", ["1.20.6", "1.21.10", "26.3", "", "latest"])
+def test_unknown_versions_are_refused(version: str) -> None:
+    with pytest.raises(ValueError, match="unsupported Minecraft version") as info:
+        build(version)
+    assert "26.1" in str(info.value)  # the message lists what is supported
+
+
+def test_files_use_singular_folders() -> None:
+    """docs/datapack.md "Layout": advancement/ and function/ since 1.21."""
+    assert sorted(build("26.1")) == [
+        "data/pipes/advancement/clicked.json",
+        "data/pipes/function/clicked.mcfunction",
+        "pack.mcmeta",
+    ]
+
+
+def test_advancement_matches_tagged_frames_without_display() -> None:
+    """docs/datapack.md "The advancement": the trigger, both frame types, the nbt tag check."""
+    adv = json.loads(build("26.1")["data/pipes/advancement/clicked.json"])
+    assert "display" not in adv and "parent" not in adv
+    assert adv["rewards"] == {"function": "pipes:clicked"}
+    (criterion,) = adv["criteria"].values()
+    assert criterion["trigger"] == "minecraft:player_interacted_with_entity"
+    entity = criterion["conditions"]["entity"]
+    assert entity == {
+        "type": ["minecraft:item_frame", "minecraft:glow_item_frame"],
+        "nbt": '{Tags:["pipes"]}',
+    }
+
+
+def test_function_tags_the_player_and_revokes() -> None:
+    text = build("26.1")["data/pipes/function/clicked.mcfunction"].decode()
+    commands = [line for line in text.splitlines() if line and not line.startswith("#")]
+    assert commands == [
+        "tag @s add pipes.clicked",
+        "execute at @s run tag @e[tag=pipes,distance=..4.5] add pipes.near",
+        "advancement revoke @s only pipes:clicked",
+    ]
+    assert commands == function_lines()
+
+
+def test_function_lines_are_valid_commands() -> None:
+    """Every function line passes vanilla's grammar (mecha) for default and custom names."""
+    custom = DatapackConfig(namespace="my_rooms", advancement="turn/frame", clicked_tag="t.x+1")
+    assert_valid_commands(function_lines() + function_lines(custom))
+
+
+def test_custom_names_move_files_and_ids() -> None:
+    config = DatapackConfig(
+        namespace="rooms", advancement="turn", frame_tag="room", clicked_tag="c"
+    )
+    files = build("26.2", config)
+    adv = json.loads(files["data/rooms/advancement/turn.json"])
+    assert adv["rewards"]["function"] == "rooms:turn"
+    assert '"room"' in adv["criteria"]["turned_frame"]["conditions"]["entity"]["nbt"]
+    assert b"advancement revoke @s only rooms:turn" in files["data/rooms/function/turn.mcfunction"]
+
+
+@pytest.mark.parametrize(
+    "kwargs",
+    [{"namespace": "Pipes"}, {"advancement": "a b"}, {"frame_tag": "a/b"}, {"clicked_tag": ""}],
+)
+def test_bad_names_are_refused(kwargs: dict[str, str]) -> None:
+    with pytest.raises(ValueError):
+        DatapackConfig(**kwargs)
+
+
+def test_the_sandbox_loads_the_pack(tmp_path: pathlib.Path) -> None:
+    """The content loads in the sandbox's 26.1 loader with no error, every line parsing."""
+    root = _write(tmp_path / "pipes", build("26.1"))
+    game = Game()
+    content = load_content([PackInfo("file/pipes", "world", root)], game.packs._check_line)
+    assert content.errors == []
+    assert list(content.advancements) == ["pipes:clicked"]
+    adv = content.advancements["pipes:clicked"]
+    (crit,) = adv.criteria.values()
+    assert crit.checkable and crit.entity is not None
+    assert crit.entity.types == {"minecraft:item_frame", "minecraft:glow_item_frame"}
+    assert content.functions["pipes:clicked"] == function_lines()
+
+
+def test_pack_format_dataclass() -> None:
+    assert not PackFormat(81).uses_range and PackFormat(88).uses_range
+
+
+ADMIN_FORMS = [
+    "datapack list enabled",
+    'datapack enable "file/pipesctl"',
+    'datapack disable "file/pipesctl"',
+    "reload",
+    "function pipes:clicked",
+    "execute as @a[tag=pipes.clicked] run tag @s remove pipes.clicked",
+    "advancement revoke @a only pipes:clicked",
+    "advancement grant @a[tag=pipes.clicked] only pipes:clicked turned_frame",
+]
+
+
+def test_admin_forms_are_valid_commands() -> None:
+    """The commands a daemon would send to install and read the pack pass vanilla's grammar."""
+    assert_valid_commands(ADMIN_FORMS)
+
+
+@pytest.mark.parametrize("command", ADMIN_FORMS)
+def test_admin_forms_parse_in_the_sandbox(command: str) -> None:
+    """The sandbox's dispatcher takes the same forms (docs/sandbox-datapacks.md §2–§5)."""
+    from controller.sandbox.commands import flatten, get_parse_exception, parse
+
+    game = Game()
+    result = parse(game.root, command)
+    assert get_parse_exception(result) is None
+    assert flatten(result.ctx) is not None
