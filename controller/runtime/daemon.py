@@ -19,6 +19,14 @@ from controller.runtime.control import (
     write_response,
 )
 from controller.runtime.detection import TurnDetector, choose_mode
+from controller.runtime.lease import (
+    LEASE_TICKS,
+    RENEW_EVERY_S,
+    Lease,
+    new_owner_id,
+    previous_owner,
+    record_owner,
+)
 from controller.runtime.link import CommandClient, Link
 from controller.runtime.room import Progress, Room, make_room
 
@@ -40,6 +48,7 @@ class Daemon:
         connect: Connect,
         clock: Clock = SYSTEM_CLOCK,
         record: bool = False,
+        lease_ticks: int = LEASE_TICKS,
     ) -> None:
         for world in worlds:
             config.world(world)  # an unknown name is a usage error that lists the known ones
@@ -78,6 +87,10 @@ class Daemon:
         self.last_poll: dict[str, float] = {}
         self.next_poll: dict[str, float] = {}
         self.detectors: dict[str, TurnDetector] = {}
+        self.owner = new_owner_id()
+        self.leases = {name: Lease(name, self.owner, lease_ticks) for name in worlds}
+        self.last_renew: dict[str, float] = {}
+        self.lost: set[str] = set()  # rooms whose lease another daemon took over
 
     @property
     def poll_interval(self) -> float:
@@ -85,11 +98,16 @@ class Daemon:
         return min(r.cfg.poll_interval_ms for r in self.rooms.values()) / 1000.0
 
     def start(self, progress: Progress | None = None) -> None:
-        """Choose each server's turn detection, then build or reconcile every room."""
+        """Choose each server's turn detection, take each room's lease, then build or
+        reconcile every room (a room owned by another daemon is a RoomError)."""
         for server, rooms in self.by_server.items():
             self.detector(server)
             for room in rooms:
                 log.info("room %s: starting on server %s", room.name, server)
+                previous = previous_owner(self.state_dir, room.name)
+                self.leases[room.name].acquire(self.links[server], previous)
+                record_owner(self.state_dir, room.name, self.owner)
+                self.last_renew[room.name] = self.clock.monotonic()
                 repairs = room.start(self.links[server], progress)
                 status = room.status()
                 if status is not None:
@@ -113,6 +131,26 @@ class Daemon:
             self.detectors[server] = TurnDetector(self.by_server[server], mode, self.clock)
         return self.detectors[server]
 
+    def active(self, server: str) -> list[Room]:
+        """The server's rooms this daemon still owns."""
+        return [r for r in self.by_server[server] if r.name not in self.lost]
+
+    def renew_leases(self, server: str) -> None:
+        """Renew each room's lease every few seconds; a room whose lease another daemon took
+        over is no longer run (and never written to) by this one."""
+        link = self.links[server]
+        now = self.clock.monotonic()
+        for room in self.active(server):
+            if now - self.last_renew.get(room.name, -RENEW_EVERY_S) < RENEW_EVERY_S:
+                continue
+            self.last_renew[room.name] = now
+            if not self.leases[room.name].renew(link):
+                log.error(
+                    "room %s: %s; this daemon stops running the room",
+                    room.name, self.leases[room.name].refusal(link),
+                )  # fmt: skip
+                self.lost.add(room.name)
+
     def poll(self, server: str) -> int:
         """One poll of a server: read turned frames, apply each turn; returns how many.
 
@@ -122,7 +160,7 @@ class Daemon:
         """
         link = self.links[server]
         detector = self.detector(server)
-        rooms = {r.name: r for r in self.by_server[server]}
+        rooms = {r.name: r for r in self.active(server)}
         now = self.clock.monotonic()
         last = self.last_poll.get(server)
         gap = last is None or now - last > 2 * detector.interval + 0.5
@@ -145,6 +183,8 @@ class Daemon:
         for server, rooms in self.by_server.items():
             link = self.links[server]
             try:
+                self.renew_leases(server)
+                rooms = self.active(server)
                 if server in self.down:
                     for room in rooms:
                         room.reconcile(link)
@@ -200,9 +240,17 @@ class Daemon:
             stop.wait(min(1.0, max(0.0, delay)))
 
     def close(self) -> None:
-        """Save every room and close the connections."""
+        """Save every room, give the leases back, close the connections."""
         for room in self.rooms.values():
             room.save()
+        for name, lease in self.leases.items():
+            link = self.links.get(self.rooms[name].cfg.server)
+            if link is None or not lease.held:
+                continue
+            try:
+                lease.release(link)
+            except RconError as exc:  # an unreachable server keeps the lease until it expires
+                log.warning("room %s: lease not given back (%s)", name, exc)
         for link in self.links.values():
             close = getattr(link.client, "close", None)
             if callable(close):

@@ -61,6 +61,15 @@ __all__ = [
     "count_entities",
     "playsound_at",
     "silence_frames",
+    "LEASE",
+    "lease_objective",
+    "lease_holder",
+    "lease_stale_mark",
+    "lease_take",
+    "lease_adopt",
+    "lease_renew",
+    "lease_release",
+    "lease_read",
 ]
 
 # Server limits: docs/server-behaviour.md, "Feedback: fill" and "Feedback: forceload".
@@ -491,3 +500,81 @@ def silence_frames(room: Room, kind: str) -> str:
     """Make every frame of the room Silent (rooms built before world format 2)."""
     frames = f"@e[type=minecraft:{kind},tag=pipes.{room.name}]"
     return f"execute as {frames} run data merge entity @s {{Silent:1b}}"
+
+
+# -- the room lease (docs/reliability.md, one owner per room) -----------------------------------
+LEASE = "pipes_lease"
+
+
+def lease_objective() -> str:
+    """The scoreboard holding every room's lease."""
+    return objective_add(LEASE, "dummy", "pipesctl room leases")
+
+
+def lease_holder(room: str, part: str) -> str:
+    """A lease's fake player, `#pipes.<room>.<part>` (`owner`, `renewed`); `#` keeps it off the
+    sidebar, and room names are `[a-z0-9_-]`, so the holder is one word."""
+    return f"#pipes.{room}.{part}"
+
+
+def _stale(me: int) -> str:
+    return f"#pipes.stale.{me}"
+
+
+def lease_stale_mark(me: int, ticks: int) -> list[str]:
+    """Two commands leaving `game time - ticks` in this daemon's own scratch holder."""
+    return [
+        f"execute store result score {_stale(me)} {LEASE} run time query gametime",
+        f"scoreboard players remove {_stale(me)} {LEASE} {ticks}",
+    ]
+
+
+def lease_take(room: str, me: int) -> list[str]:
+    """Become the owner unless the lease was renewed after the stale mark: the check and the
+    write are one command, so no other daemon's command can run between them. Then the
+    scratch holder is dropped."""
+    renewed, owner = lease_holder(room, "renewed"), lease_holder(room, "owner")
+    return [
+        f"execute unless score {renewed} {LEASE} > {_stale(me)} {LEASE} "
+        f"run scoreboard players set {owner} {LEASE} {me}",
+        f"scoreboard players reset {_stale(me)} {LEASE}",
+    ]
+
+
+def lease_adopt(room: str, previous: int, me: int) -> str:
+    """Take the lease over from `previous` at once, only if it still owns it (one command): a
+    daemon restarted on the same state directory, whose lock proves `previous` is dead."""
+    owner = lease_holder(room, "owner")
+    return (
+        f"execute if score {owner} {LEASE} matches {previous} "
+        f"run scoreboard players set {owner} {LEASE} {me}"
+    )
+
+
+def lease_renew(room: str, me: int) -> str:
+    """Stamp the lease with the game time, only while `me` is its owner (one command); the
+    reply carries the game time only when it ran."""
+    owner, renewed = lease_holder(room, "owner"), lease_holder(room, "renewed")
+    return (
+        f"execute if score {owner} {LEASE} matches {me} "
+        f"store result score {renewed} {LEASE} run time query gametime"
+    )
+
+
+def lease_release(room: str, me: int) -> str:
+    """Give the lease up at a clean stop (only if still ours), so the next owner need not
+    wait for it to expire."""
+    owner, renewed = lease_holder(room, "owner"), lease_holder(room, "renewed")
+    return (
+        f"execute if score {owner} {LEASE} matches {me} "
+        f"run scoreboard players reset {renewed} {LEASE}"
+    )
+
+
+def lease_read(room: str) -> list[str]:
+    """The owner, its last renewal and the game time now (two `get` replies, one query)."""
+    return [
+        f"scoreboard players get {lease_holder(room, 'owner')} {LEASE}",
+        f"scoreboard players get {lease_holder(room, 'renewed')} {LEASE}",
+        "time query gametime",
+    ]

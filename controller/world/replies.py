@@ -19,6 +19,8 @@ __all__ = [
     "is_parse_error",
     "parse_gamerule",
     "forceload_marked",
+    "parse_score",
+    "parse_game_time",
 ]
 
 _FRAME_VALUE = re.compile(
@@ -92,3 +94,20 @@ def parse_gamerule(reply: str) -> str | None:
 def forceload_marked(reply: str) -> bool:
     """Whether a `forceload query x z` reply says the chunk is marked for force loading."""
     return "is marked for force loading" in reply
+
+
+_SCORE = re.compile(r"^\S+ has (-?\d+) \[")
+_GAME_TIME = re.compile(r"^The game time is (-?\d+) tick")
+
+
+def parse_score(reply: str) -> int | None:
+    """The N of `<holder> has N [<objective>]`; None when no score is set (or anything else)."""
+    m = _SCORE.match(reply)
+    return int(m.group(1)) if m else None
+
+
+def parse_game_time(reply: str) -> int | None:
+    """The N of `The game time is N tick(s)` (`time query gametime`); None for anything else,
+    such as the empty reply of a conditional `execute` that did not run."""
+    m = _GAME_TIME.match(reply)
+    return int(m.group(1)) if m else None

@@ -37,6 +37,15 @@ class CrashAfter:
         self.inner.close()  # type: ignore[attr-defined]
 
 
+def _killed(daemon: Daemon) -> None:
+    """What SIGKILL leaves: sockets and file locks gone, nothing else done (the lease stays)."""
+    for link in daemon.links.values():
+        client = link.client
+        getattr(client, "inner", client).close()
+    for lock in daemon.locks:
+        lock.release()
+
+
 def _solves(sb: Sandbox, name: str) -> int:
     reply = sb.call(lambda g: g.execute(f"scoreboard players get {name} pipes_solves"))
     return int(reply[0].split(" has ")[1].split(" ")[0]) if " has " in reply[0] else 0
@@ -66,7 +75,7 @@ def test_a_crash_anywhere_in_the_win_flow_pays_the_solve_exactly_once(
     monkeypatch.setenv("SANDBOX_PW", sandbox.password)
     cfg = make_config(sandbox, tmp_path, size=4, seed=3, on_win={"next_puzzle_after_s": 60})
     sandbox.join("Alex", (1.5, 101, 1.5))
-    daemon = Daemon(cfg, ["lobby"], connect=connect_server)
+    daemon = Daemon(cfg, ["lobby"], connect=connect_server, lease_ticks=2)
     daemon.start()
     idx = _solve_until_one_click_left(daemon, sandbox)
     moves = daemon.rooms["lobby"].current_state.moves
@@ -79,9 +88,9 @@ def test_a_crash_anywhere_in_the_win_flow_pays_the_solve_exactly_once(
             daemon.step()
     except Crash:
         pass
-    daemon.close()
-
-    again = Daemon(cfg, ["lobby"], connect=connect_server)
+    _killed(daemon)
+    sandbox.tick(3)  # the dead daemon's lease (2 ticks) expires
+    again = Daemon(cfg, ["lobby"], connect=connect_server, lease_ticks=2)
     again.start()
     again.step()
     state = again.rooms["lobby"].current_state
