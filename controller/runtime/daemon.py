@@ -1,4 +1,9 @@
-"""The daemon: one link per server, every room on it, a poll loop, recovery after drops."""
+"""The daemon: one link and one thread per server, every room on it, recovery after drops.
+
+Servers run independently: a server that is down (its client in reconnect backoff) delays no
+other server's polls. An error in one room's play, feedback or timers is logged and never stops
+the other rooms or the daemon; a lost connection marks the server down until it is back.
+"""
 
 from __future__ import annotations
 
@@ -83,7 +88,7 @@ class Daemon:
             raise
         self.down: set[str] = set()
         self.polls = 0
-        self.last_health = 0.0
+        self.last_health: dict[str, float] = {}
         self.last_poll: dict[str, float] = {}
         self.next_poll: dict[str, float] = {}
         self.detectors: dict[str, TurnDetector] = {}
@@ -91,6 +96,7 @@ class Daemon:
         self.leases = {name: Lease(name, self.owner, lease_ticks) for name in worlds}
         self.last_renew: dict[str, float] = {}
         self.lost: set[str] = set()  # rooms whose lease another daemon took over
+        self._count = threading.Lock()
 
     @property
     def poll_interval(self) -> float:
@@ -172,72 +178,115 @@ class Daemon:
         turned = 0
         for (name, i, j), value in seen.items():
             room = rooms.get(name)
-            if room is not None and room.handle_turn(link, i, j, value):
+            if room is not None and self._guarded(
+                room, "turn", room.handle_turn, link, i, j, value
+            ):
                 turned += 1
         self.next_poll[server] = now + detector.interval
-        self.polls += 1
+        with self._count:
+            self.polls += 1
         return turned
 
-    def step(self) -> None:
-        """One round over every server: recover if it was down, poll, run the room timers."""
-        for server, rooms in self.by_server.items():
-            link = self.links[server]
-            try:
-                self.renew_leases(server)
-                rooms = self.active(server)
-                if server in self.down:
-                    for room in rooms:
-                        room.reconcile(link)
-                    self.down.discard(server)
-                    log.info("server %s: back; rooms reconciled", server)
-                if self.clock.monotonic() >= self.next_poll.get(server, 0.0):
-                    self.poll(server)
-                near = self.detector(server).awake
-                for room in rooms:
-                    request = take_request(self.state_dir, room.name)
-                    if request is not None:
-                        try:
-                            answer = room.handle_request(link, request)
-                            if answer is not None:
-                                write_response(self.state_dir, room.name, answer)
-                        finally:
-                            finish_request(self.state_dir, room.name)
-                    room.periodic(link, near)
-            except RconUnavailable as exc:
-                if server not in self.down:
-                    log.warning("server %s: connection lost (%s); retrying", server, exc)
-                self.down.add(server)
-                self.last_health = 0.0
-            except RconError as exc:
-                log.error("server %s: %s", server, exc)
-                self.down.add(server)
-                self.last_health = 0.0
-        self.write_health()
+    def _guarded(self, room: Room, what: str, action: Callable[..., object], *args: object) -> bool:
+        """Run one room action; its result as a bool. Any error but the server's (a lost
+        connection, which marks the server down) is logged and the room keeps running."""
+        try:
+            return bool(action(*args))
+        except RconError:
+            raise
+        except Exception:  # noqa: BLE001 - one room's error never stops the daemon
+            log.exception("room %s: %s failed; the room keeps running", room.name, what)
+            return False
 
-    def write_health(self, every: float = 1.0) -> None:
-        """Report each room's connection health for `pipesctl status` (at most every second)."""
+    def _room_timers(self, link: Link, room: Room, near: bool) -> None:
+        """A room's admin request (if one is waiting) and its timers."""
+        request = take_request(self.state_dir, room.name)
+        if request is not None:
+            try:
+                answer = room.handle_request(link, request)
+                if answer is not None:
+                    write_response(self.state_dir, room.name, answer)
+            finally:
+                finish_request(self.state_dir, room.name)
+        room.periodic(link, near)
+
+    def step_server(self, server: str) -> None:
+        """One round of a server: renew leases, recover if it was down, poll, run the room
+        timers. Nothing raises out of it: the server is marked down on a transport error."""
+        link = self.links[server]
+        try:
+            self.renew_leases(server)
+            rooms = self.active(server)
+            if server in self.down:
+                for room in rooms:
+                    self._guarded(room, "reconcile", room.reconcile, link)
+                self.down.discard(server)
+                log.info("server %s: back; rooms reconciled", server)
+            if self.clock.monotonic() >= self.next_poll.get(server, 0.0):
+                self.poll(server)
+            near = self.detector(server).awake
+            for room in rooms:
+                self._guarded(room, "timers", self._room_timers, link, room, near)
+        except RconUnavailable as exc:
+            if server not in self.down:
+                log.warning("server %s: connection lost (%s); retrying", server, exc)
+            self.down.add(server)
+            self.last_health[server] = 0.0
+        except RconError as exc:
+            log.error("server %s: %s", server, exc)
+            self.down.add(server)
+            self.last_health[server] = 0.0
+        except Exception:  # noqa: BLE001 - a server's error never ends the daemon
+            log.exception("server %s: poll failed; retrying", server)
+        self.write_health(server)
+
+    def step(self) -> None:
+        """One round over every server, one after another (tests and the demo)."""
+        for server in self.by_server:
+            self.step_server(server)
+
+    def write_health(self, server: str | None = None, every: float = 1.0) -> None:
+        """Report each room's connection health for `pipesctl status` (at most every second per
+        server; `server` None: every server)."""
         now = self.clock.time()
-        if now - self.last_health < every:
-            return
-        self.last_health = now
-        for room in self.rooms.values():
-            write_json(
-                health_path(self.state_dir, room.name),
-                {
-                    "at": now,
-                    "server": room.cfg.server,
-                    "reachable": room.cfg.server not in self.down,
-                },
-            )
+        for name in list(self.by_server) if server is None else [server]:
+            if now - self.last_health.get(name, 0.0) < every:
+                continue
+            self.last_health[name] = now
+            for room in self.by_server[name]:
+                write_json(
+                    health_path(self.state_dir, room.name),
+                    {"at": now, "server": name, "reachable": name not in self.down},
+                )
+
+    def serve(self, server: str, stop: threading.Event) -> None:
+        """A server's thread: step it until `stop` is set, waiting for its next poll."""
+        while not stop.is_set():
+            self.step_server(server)
+            now = self.clock.monotonic()
+            due = self.next_poll.get(server, now + self.poll_interval)
+            delay = max(self.poll_interval, 1.0) if server in self.down else due - now
+            stop.wait(min(1.0, max(0.0, delay)))
 
     def run(self, stop: threading.Event) -> None:
-        """Poll until `stop` is set; state is saved after every move, so stopping loses nothing."""
-        while not stop.is_set():
-            self.step()
-            now = self.clock.monotonic()
-            due = min(self.next_poll.values(), default=now + self.poll_interval)
-            delay = max(self.poll_interval, 1.0) if self.down else due - now
-            stop.wait(min(1.0, max(0.0, delay)))
+        """Serve every server in its own thread until `stop` is set; state is saved after every
+        move, so stopping loses nothing."""
+        threads = {
+            server: threading.Thread(
+                target=self.serve, args=(server, stop), name=f"pipesctl-{server}", daemon=True
+            )
+            for server in self.by_server
+        }
+        for thread in threads.values():
+            thread.start()
+        stop.wait()
+        for server, thread in threads.items():
+            thread.join(1.0)
+            if thread.is_alive():  # waiting in its client's reconnect backoff: wake it
+                close = getattr(self.links[server].client, "close", None)
+                if callable(close):
+                    close()
+                thread.join(10.0)
 
     def close(self) -> None:
         """Save every room, give the leases back, close the connections."""
