@@ -200,6 +200,8 @@ class WorldConfig(_Model):
     poll_reach: float = Field(4.5, gt=0, le=64)
     wake_distance: float = Field(48.0, ge=0, le=512)
     audit_interval_s: float = Field(300.0, ge=0)
+    liveness_interval_s: float = Field(1.0, ge=0, le=60)
+    block_audit_cycle_s: float = Field(4.0, ge=0, le=600)
     on_win: WinConfig = WinConfig()
     sounds: SoundsConfig = SoundsConfig()
     name_prefixes: list[str] = Field(default_factory=lambda: [".", "*"])

@@ -20,6 +20,7 @@ from controller.puzzle.model import Board, Direction, TileClass, map_id
 from controller.puzzle.play import Change, PlayState
 from controller.runtime.clock import SYSTEM_CLOCK, Clock
 from controller.runtime.feedback import Feedback, duration
+from controller.runtime.guard import RoomGuard
 from controller.runtime.link import Link, in_dimension
 from controller.runtime.reconciler import PipesReconciler
 from controller.runtime.repairs import Repairs
@@ -94,6 +95,7 @@ class PipesRoom:
         self.last_actionbar = 0.0
         self.last_reset_check = 0.0
         self.listeners: list[Callable[[Room], None]] = []
+        self.guard = RoomGuard(self)
 
     # -- sending --------------------------------------------------------------------------
     def send(self, link: Link, command: str) -> str:
@@ -590,6 +592,8 @@ class PipesRoom:
             self.check_reset_requests(link)
         if self.cfg.audit_interval_s and now - self.last_audit >= self.cfg.audit_interval_s:
             self.reconcile(link)
+        if self.state is not None:
+            self.guard.periodic(link, players_near)
 
     def check_reset_requests(self, link: Link) -> bool:
         """Players listed in `reset_by` ask for a new puzzle with `/trigger pipes_reset` near

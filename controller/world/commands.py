@@ -61,6 +61,18 @@ __all__ = [
     "count_entities",
     "playsound_at",
     "silence_frames",
+    "OWN_TAG",
+    "guard_box",
+    "count_frames_in_box",
+    "count_filled_frames",
+    "count_frames_showing",
+    "mark_own",
+    "unmark_own",
+    "kill_foreign_frames",
+    "retag_frame",
+    "refill_frame",
+    "kill_dropped_maps",
+    "summon_if_missing",
     "LEASE",
     "lease_objective",
     "lease_holder",
@@ -500,6 +512,92 @@ def silence_frames(room: Room, kind: str) -> str:
     """Make every frame of the room Silent (rooms built before world format 2)."""
     frames = f"@e[type=minecraft:{kind},tag=pipes.{room.name}]"
     return f"execute as {frames} run data merge entity @s {{Silent:1b}}"
+
+
+# -- tamper guard (docs/reliability.md, tampering) ---------------------------------------------
+OWN_TAG = "pipes.own"  # a repair's short-lived mark on the frames whose UUID is the room's
+FRAME_KINDS = ("item_frame", "glow_item_frame")
+
+
+def guard_box(room: Room, grow: int = 0) -> str:
+    """Selector box arguments for the room's frame layer and the air above it, border included
+    (the hidden picture frames below the floor are outside it)."""
+    (xa, _, za), (xb, yb, zb) = room.bounds()
+    ya = room.y0
+    return (
+        f"x={xa - grow},y={ya - grow},z={za - grow},"
+        f"dx={xb - xa + 2 * grow},dy={yb - ya + 2 * grow},dz={zb - za + 2 * grow}"
+    )
+
+
+def count_frames_in_box(room: Room, kind: str) -> str:
+    """Every frame of one kind in the room's box, tagged or not (no serialization)."""
+    return f"execute if entity @e[type=minecraft:{kind},{guard_box(room)}]"
+
+
+def count_filled_frames(room: Room, kind: str) -> str:
+    """How many frames in the room's box hold a map: an item test, no serialization."""
+    return (
+        f"execute if items entity @e[type=minecraft:{kind},{guard_box(room)}] contents {MAP_ITEM}"
+    )
+
+
+def count_frames_showing(room: Room, kind: str, map_id: int) -> str:
+    """How many frames in the room's box hold one picture: an item test, no serialization."""
+    return (
+        f"execute if items entity @e[type=minecraft:{kind},{guard_box(room)}] "
+        f"contents {MAP_ITEM}[minecraft:map_id={map_id}]"
+    )
+
+
+def mark_own(uid: uuid.UUID) -> str:
+    """Mark the frame with this UUID as the room's own (`No entity was found` when missing)."""
+    return f"tag {uid} add {OWN_TAG}"
+
+
+def unmark_own(kind: str) -> str:
+    """Drop the repair's marks."""
+    return f"tag @e[type=minecraft:{kind},tag={OWN_TAG}] remove {OWN_TAG}"
+
+
+def kill_foreign_frames(room: Room, kind: str) -> str:
+    """Kill every frame in the room's box that is not marked as the room's own (by UUID)."""
+    return f"kill @e[type=minecraft:{kind},{guard_box(room)},tag=!{OWN_TAG}]"
+
+
+def summon_if_missing(uid: uuid.UUID, summon: str) -> str:
+    """Summon a tile frame only if no entity has its UUID."""
+    return f"execute unless entity {uid} run {summon}"
+
+
+def retag_frame(uid: uuid.UUID, *, room: str, rotation: int, source: bool) -> str:
+    """Give a frame its tags back when any is missing (its rotation is left alone, so a turn
+    made while it was untagged is seen by the next poll)."""
+    tags = frame_tags(room, rotation, source)
+    want = ",".join(f"tag={t}" for t in tags) + ("" if source else ",tag=!pipes.source")
+    return (
+        f"execute as {uid} unless entity @s[{want}] run data merge entity @s "
+        f"{{Tags:{_tags_snbt(tags)}}}"
+    )
+
+
+def refill_frame(uid: uuid.UUID, map_id: int) -> str:
+    """Put the right picture back into a frame that is empty or holds another map (an item
+    test, no serialization, unless it writes)."""
+    return (
+        f"execute as {uid} unless items entity @s contents "
+        f"{MAP_ITEM}[minecraft:map_id={map_id}] "
+        f"run data merge entity @s {{Item:{_item_snbt(map_id)}}}"
+    )
+
+
+def kill_dropped_maps(room: Room, map_id: int) -> str:
+    """Remove dropped map items showing one of the room's pictures near the room (a popped frame
+    drops its map)."""
+    return (
+        f"execute as @e[type=minecraft:item,{guard_box(room, grow=2)}] if items entity @s "
+        f"contents {MAP_ITEM}[minecraft:map_id={map_id}] run kill @s"
+    )
 
 
 # -- the room lease (docs/reliability.md, one owner per room) -----------------------------------

@@ -20,6 +20,9 @@ __all__ = [
     "parse_gamerule",
     "forceload_marked",
     "parse_score",
+    "tag_added",
+    "killed_count",
+    "summoned",
     "parse_game_time",
 ]
 
@@ -111,3 +114,25 @@ def parse_game_time(reply: str) -> int | None:
     such as the empty reply of a conditional `execute` that did not run."""
     m = _GAME_TIME.match(reply)
     return int(m.group(1)) if m else None
+
+
+_KILLED = re.compile(r"Killed (\d+) entities")
+
+
+def tag_added(reply: str) -> bool:
+    """Whether a `tag <target> add` tagged an entity (`Added tag '…' to …`)."""
+    return reply.startswith("Added tag ")
+
+
+def killed_count(reply: str) -> int:
+    """How many entities a `kill` removed: `Killed N entities`, `Killed <name>` (one), or 0."""
+    m = _KILLED.search(reply)
+    if m:
+        return int(m.group(1))
+    return reply.count("Killed ")
+
+
+def summoned(reply: str) -> bool:
+    """Whether a `summon` created the entity (`Summoned new …`); a duplicate UUID is refused
+    with `Unable to summon entity due to duplicate UUIDs`."""
+    return reply.startswith("Summoned new ")

@@ -305,6 +305,24 @@ ROWS = [
         "Feedback: fill (rule name unverified)",
     ),
     ("time query gametime", "The game time is 1 tick(s)", "lang commands.time.query.gametime"),
+    (
+        "execute if items entity @e[type=minecraft:item_frame,tag=pipes] contents "
+        "minecraft:filled_map",
+        "Test passed. Count: 2",
+        "Feedback: execute if items",
+    ),
+    (
+        "execute if items entity @e[type=minecraft:item_frame,tag=pipes] contents "
+        "minecraft:filled_map[minecraft:map_id=4242]",
+        "Test failed",
+        "Feedback: execute if items",
+    ),
+    (f"tag {UUID1} add pipes.own", "Added tag 'pipes.own' to pipes:lobby:3:7", "lang tag.add"),
+    (
+        f"tag {UUID1} add pipes.own",
+        "Target either already has the tag or has too many tags",
+        "lang",
+    ),
     (f"kill {UUID1}", "Killed pipes:lobby:3:7", "Feedback: kill"),
     (f"kill {UUID1}", "No entity was found", "Feedback: kill"),
     ("kill @e[type=minecraft:item_frame,tag=pipes.lobby]", "Killed 2 entities", "Feedback: kill"),
