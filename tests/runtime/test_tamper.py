@@ -267,3 +267,17 @@ def test_guard_commands_are_vanilla_grammar() -> None:
             cmd.kill_dropped_maps(geom, 1_000_017),
         ]
     )
+
+
+def test_reconcile_retags_an_untagged_frame_instead_of_a_refused_summon(
+    setup: tuple[Sandbox, Daemon, StepClock],
+) -> None:
+    sb, daemon, _ = setup
+    room = _room(daemon)
+    for command in _tamper(room, "remove_tags"):
+        _run(sb, command)
+    repairs = room.reconcile(daemon.links["main"])
+    assert repairs.frames_summoned == 0
+    assert any("re-tagged" in note for note in repairs.notes)
+    assert not any("could not be summoned" in note for note in repairs.notes)
+    assert world_mismatches(sb, room) == []
