@@ -201,7 +201,7 @@ class WorldConfig(_Model):
     wake_distance: float = Field(48.0, ge=0, le=512)
     audit_interval_s: float = Field(300.0, ge=0)
     liveness_interval_s: float = Field(1.0, ge=0, le=60)
-    block_audit_cycle_s: float = Field(4.0, ge=0, le=600)
+    block_audit_cycle_s: float = Field(20.0, ge=0, le=3600)
     on_win: WinConfig = WinConfig()
     sounds: SoundsConfig = SoundsConfig()
     name_prefixes: list[str] = Field(default_factory=lambda: [".", "*"])

@@ -4,10 +4,12 @@ audit of its blocks (docs/reliability.md, "Tampering").
 Room frames are known by their deterministic UUID (`world.geometry.frame_uuid`), never by name
 or tag alone. The liveness check counts, without serializing any entity, the room's tagged
 frames, every frame of either kind in the room's box and the frames there that hold a map; any
-count off by one starts a frame repair at once. The block audit rewrites the room's layers with
-the same idempotent fills as the full audit, a slice at a time, so every block is checked within
-one cycle; the same cycle counts the frames showing each of the room's pictures (an item test per
-picture, no serialization), which finds a foreign map id.
+count off by one starts a frame repair at once. With it go two block commands: a `keep` fill of
+the room's solid layers (it fills only holes and counts them) and the air fill above; a broken
+block makes the whole block audit run at once. The sliced audit rewrites the room's layers with
+the same idempotent fills as the full audit, a slice at a time, so a replaced block is found
+within one cycle; the same cycle counts the frames showing each of the room's pictures (an item
+test per picture, no serialization), which finds a foreign map id.
 """
 
 from __future__ import annotations
@@ -97,6 +99,7 @@ class RoomGuard:
             self.next_check = now + cfg.liveness_interval_s * factor
             if not self.alive(link):
                 self.repair_frames(link)
+            self.check_blocks(link)
         if cfg.block_audit_cycle_s:
             cycle = cfg.block_audit_cycle_s * (1.0 if players_near else IDLE_FACTOR_AUDIT)
             self.audit_slice(link, now, cycle)
@@ -124,6 +127,26 @@ class RoomGuard:
         if self.room.frame_kind == "glow_item_frame":
             own_kind, other_kind = other_kind, own_kind
         return tagged == size and own_kind == size and other_kind == 0 and filled == size
+
+    def block_check_commands(self) -> list[str]:
+        """Holes in the solid layers closed (and counted), anything built above cleared."""
+        geom = self.room.geom
+        return [*cmd.hole_fills(geom), *cmd.air_fills(geom)]
+
+    def check_blocks(self, link: Link) -> int:
+        """The quick block check; when it changed anything, the whole block audit runs at once
+        (a hole was filled with a placeholder). Returns the blocks the check changed."""
+        changed = sum(fill_changed(self._send(link, c)) for c in self.block_check_commands())
+        if changed:
+            fixed = self.room.reconciler.audit_blocks(link)
+            self.commands_sent += len(self.room.reconciler.audit_commands())
+            self.blocks_fixed += changed
+            log.warning(
+                "room %s: %d broken block(s) found and put back (%d fixed by the audit)",
+                self.room.name, changed, fixed,
+            )  # fmt: skip
+            self.room.notify()
+        return changed
 
     def repair_frames(self, link: Link) -> FrameRepair:
         """Make the room's frames the room's own again, by UUID: kill every other frame in the

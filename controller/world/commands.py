@@ -65,6 +65,7 @@ __all__ = [
     "guard_box",
     "count_frames_in_box",
     "count_filled_frames",
+    "hole_fills",
     "count_frames_showing",
     "mark_own",
     "unmark_own",
@@ -548,6 +549,14 @@ def count_frames_showing(room: Room, kind: str, map_id: int) -> str:
         f"execute if items entity @e[type=minecraft:{kind},{guard_box(room)}] "
         f"contents {MAP_ITEM}[minecraft:map_id={map_id}]"
     )
+
+
+def hole_fills(room: Room) -> list[str]:
+    """Fill only the air in the room's three solid layers, border included (`keep`): the reply
+    counts broken blocks (0 when none), and the holes are closed at once so no frame pops."""
+    (xa, _, za), (xb, _, zb) = room.bounds()
+    lo, hi = (xa, room.y0 - 3, za), (xb, room.y0 - 1, zb)
+    return [f"{c} keep" for c in fill_box(lo, hi, "minecraft:melon")]
 
 
 def mark_own(uid: uuid.UUID) -> str:

@@ -45,7 +45,7 @@ def sb(monkeypatch: pytest.MonkeyPatch) -> Iterator[Sandbox]:
 @pytest.fixture
 def setup(sb: Sandbox, tmp_path: Path) -> Iterator[tuple[Sandbox, Daemon, StepClock]]:
     clock = StepClock()
-    cfg = make_config(sb, tmp_path, size=5, seed=11)
+    cfg = make_config(sb, tmp_path, size=5, seed=11, block_audit_cycle_s=4)
     daemon = Daemon(cfg, ["lobby"], connect=connect_server, clock=clock)
     daemon.start()
     sb.join("Alex", (2.5, 101, 2.5))
@@ -180,6 +180,16 @@ def test_a_popped_frame_is_summoned_again_and_its_dropped_map_removed(
     assert any(rep.summoned and rep.dropped_maps_removed for rep in room.guard.repairs)
 
 
+def test_a_broken_block_is_closed_by_the_quick_check_within_a_second(
+    setup: tuple[Sandbox, Daemon, StepClock],
+) -> None:
+    sb, daemon, clock = setup
+    room = _room(daemon)
+    for command in _tamper(room, "break_state_block"):
+        _run(sb, command)
+    assert _until_repaired(sb, daemon, clock, 1.1) <= 1.1
+
+
 def test_with_nobody_near_frames_are_back_in_5_s_and_blocks_in_10_s(
     setup: tuple[Sandbox, Daemon, StepClock],
 ) -> None:
@@ -193,9 +203,12 @@ def test_with_nobody_near_frames_are_back_in_5_s_and_blocks_in_10_s(
     for command in _tamper(room, "kill_frame"):
         _run(sb, command)
     assert _until_repaired(sb, daemon, clock, 5.2) <= 5.2
-    for command in _tamper(room, "replace_edge_block"):
+    for command in _tamper(room, "break_state_block"):
         _run(sb, command)
-    assert _until_repaired(sb, daemon, clock, 10.0) <= 10.0
+    assert _until_repaired(sb, daemon, clock, 5.2) <= 5.2
+    for command in _tamper(room, "replace_edge_block"):  # no hole: the sliced audit (2 × 4 s)
+        _run(sb, command)
+    assert _until_repaired(sb, daemon, clock, 8.1) <= 8.1
 
 
 def test_a_frame_turned_while_untagged_counts_as_a_move_once_retagged(
@@ -256,6 +269,7 @@ def test_guard_commands_are_vanilla_grammar() -> None:
         [
             cmd.count_frames_in_box(geom, "item_frame"),
             cmd.count_filled_frames(geom, "glow_item_frame"),
+            *cmd.hole_fills(geom),
             cmd.count_frames_showing(geom, "item_frame", 1_000_003),
             cmd.mark_own(uid),
             cmd.unmark_own("item_frame"),
