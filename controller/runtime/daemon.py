@@ -13,7 +13,7 @@ from collections.abc import Callable
 from pathlib import Path
 
 from controller.config import Config, ServerConfig
-from controller.errors import RconError, RconUnavailable
+from controller.errors import RconError, RconUnavailable, RoomError
 from controller.runtime.clock import SYSTEM_CLOCK, Clock
 from controller.runtime.control import (
     RoomLock,
@@ -77,16 +77,28 @@ class Daemon:
         self.by_server: dict[str, list[Room]] = {}
         for room in self.rooms.values():
             self.by_server.setdefault(room.cfg.server, []).append(room)
+        self._connect, self.record = connect, record
+        self.links: dict[str, Link] = {}
+        self.unreachable: dict[str, RconUnavailable] = {}
         try:
-            self.links: dict[str, Link] = {
-                server: Link(connect(server, config.servers[server]), server, record)
-                for server in self.by_server
-            }
+            for server in self.by_server:
+                try:
+                    self.connect(server)
+                except RconUnavailable as exc:
+                    self.unreachable[server] = exc
+            if len(self.unreachable) == len(self.by_server):
+                raise next(iter(self.unreachable.values()))
         except BaseException:
+            self._close_links()
             for lock in self.locks:
                 lock.release()
             raise
-        self.down: set[str] = set()
+        for server, failure in self.unreachable.items():
+            log.warning(
+                "server %s: unreachable at start (%s); retrying in the background", server, failure
+            )
+        self.started: set[str] = set()
+        self.down: set[str] = set(self.unreachable)
         self.polls = 0
         self.last_health: dict[str, float] = {}
         self.last_poll: dict[str, float] = {}
@@ -103,10 +115,26 @@ class Daemon:
         """Seconds between polls: the shortest configured interval."""
         return min(r.cfg.poll_interval_ms for r in self.rooms.values()) / 1000.0
 
+    def connect(self, server: str) -> Link:
+        """Open a server's connection (RconUnavailable when it cannot be reached)."""
+        link = Link(self._connect(server, self.config.servers[server]), server, self.record)
+        self.links[server] = link
+        self.unreachable.pop(server, None)
+        return link
+
     def start(self, progress: Progress | None = None) -> None:
-        """Choose each server's turn detection, take each room's lease, then build or
-        reconcile every room (a room owned by another daemon is a RoomError)."""
-        for server, rooms in self.by_server.items():
+        """Start every server reached so far (a server unreachable at construction is started by
+        its thread in `run` once it answers)."""
+        for server in self.by_server:
+            if server in self.links:
+                self.start_server(server, progress)
+        self.write_health(every=0.0)
+
+    def start_server(self, server: str, progress: Progress | None = None) -> None:
+        """Choose the server's turn detection, take each room's lease, then build or reconcile
+        every room (a room owned by another daemon is a RoomError)."""
+        if server in self.by_server:
+            rooms = self.by_server[server]
             self.detector(server)
             for room in rooms:
                 log.info("room %s: starting on server %s", room.name, server)
@@ -127,7 +155,8 @@ class Daemon:
                         status.total,
                         "built" if repairs.rebuilt else f"{repairs.total} repair(s)",
                     )
-        self.write_health(every=0.0)
+        self.started.add(server)
+        self.down.discard(server)
 
     def detector(self, server: str) -> TurnDetector:
         """The server's turn detector (its mode is chosen on first use, on the live server)."""
@@ -241,9 +270,10 @@ class Daemon:
         self.write_health(server)
 
     def step(self) -> None:
-        """One round over every server, one after another (tests and the demo)."""
+        """One round over every started server, one after another (tests and the demo)."""
         for server in self.by_server:
-            self.step_server(server)
+            if server in self.started:
+                self.step_server(server)
 
     def write_health(self, server: str | None = None, every: float = 1.0) -> None:
         """Report each room's connection health for `pipesctl status` (at most every second per
@@ -259,8 +289,32 @@ class Daemon:
                     {"at": now, "server": name, "reachable": name not in self.down},
                 )
 
+    def reach(self, server: str, stop: threading.Event) -> bool:
+        """Connect and start a server unreachable so far, retrying with backoff (1 s doubling
+        to 30 s) until `stop`; False when stopped or when a room is owned elsewhere."""
+        delay = 1.0
+        while not stop.is_set():
+            try:
+                if server not in self.links:
+                    self.connect(server)
+                self.start_server(server)
+                log.info("server %s: reached; its rooms run", server)
+                return True
+            except RconUnavailable as exc:
+                log.warning("server %s: unreachable (%s); next try in %.0f s", server, exc, delay)
+            except RoomError as exc:
+                log.error("server %s: %s", server, exc)
+                return False
+            self.write_health(server, every=0.0)
+            stop.wait(delay)
+            delay = min(delay * 2, 30.0)
+        return False
+
     def serve(self, server: str, stop: threading.Event) -> None:
-        """A server's thread: step it until `stop` is set, waiting for its next poll."""
+        """A server's thread: reach it if need be, then step it until `stop` is set, waiting
+        for its next poll."""
+        if server not in self.started and not self.reach(server, stop):
+            return
         while not stop.is_set():
             self.step_server(server)
             now = self.clock.monotonic()
@@ -282,11 +336,12 @@ class Daemon:
         stop.wait()
         for server, thread in threads.items():
             thread.join(1.0)
-            if thread.is_alive():  # waiting in its client's reconnect backoff: wake it
-                close = getattr(self.links[server].client, "close", None)
+            link = self.links.get(server)
+            if thread.is_alive() and link is not None:  # in its client's backoff: wake it
+                close = getattr(link.client, "close", None)
                 if callable(close):
                     close()
-                thread.join(10.0)
+            thread.join(10.0)
 
     def close(self) -> None:
         """Save every room, give the leases back, close the connections."""
@@ -300,9 +355,12 @@ class Daemon:
                 lease.release(link)
             except RconError as exc:  # an unreachable server keeps the lease until it expires
                 log.warning("room %s: lease not given back (%s)", name, exc)
+        self._close_links()
+        for lock in self.locks:
+            lock.release()
+
+    def _close_links(self) -> None:
         for link in self.links.values():
             close = getattr(link.client, "close", None)
             if callable(close):
                 close()
-        for lock in self.locks:
-            lock.release()

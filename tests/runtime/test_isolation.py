@@ -175,3 +175,49 @@ def test_an_error_in_turn_detection_ends_nothing(
         assert "a" not in daemon.down
     finally:
         daemon.close()
+
+
+def test_a_server_unreachable_at_start_is_reached_later_and_stops_no_other(
+    two: tuple[Sandbox, Sandbox], tmp_path: Path
+) -> None:
+    a, b = two
+    b.refuse_connections(4.0)
+    worlds = {"one": _room("a", [0, 100, 0]), "two": _room("b", [0, 100, 0])}
+    daemon = Daemon(
+        _config(tmp_path, worlds, {"a": a.port, "b": b.port}),
+        ["one", "two"],
+        connect=connect_server,
+    )
+    assert "b" in daemon.unreachable and "b" in daemon.down
+    daemon.start()
+    assert daemon.started == {"a"}
+    a.join("Alex", (0.5, 101, 0.5))
+    b.join("Alex", (0.5, 101, 0.5))
+    stop = threading.Event()
+    runner = threading.Thread(target=daemon.run, args=(stop,))
+    runner.start()
+    try:
+        one, two_ = daemon.rooms["one"], daemon.rooms["two"]
+        assert isinstance(one, PipesRoom) and isinstance(two_, PipesRoom)
+        _click(a, one, 0)
+        for _ in range(600):
+            if one.current_state.moves == 1:
+                break
+            stop.wait(0.05)
+        assert one.current_state.moves == 1
+        for _ in range(600):
+            if "b" in daemon.started:
+                break
+            stop.wait(0.05)
+        assert "b" in daemon.started and "b" not in daemon.down
+        _click(b, two_, 0)
+        for _ in range(600):
+            if two_.current_state.moves == 1:
+                break
+            stop.wait(0.05)
+        assert two_.current_state.moves == 1
+    finally:
+        stop.set()
+        runner.join(30)
+        daemon.close()
+    assert not runner.is_alive()
