@@ -39,7 +39,8 @@ __all__ = ["FrameRepair", "RoomGuard", "IDLE_FACTOR_LIVENESS", "IDLE_FACTOR_AUDI
 log = logging.getLogger("controller.runtime")
 
 IDLE_FACTOR_LIVENESS = 5.0  # nobody near: the liveness check runs 5× less often
-IDLE_FACTOR_AUDIT = 2.0  # nobody near: the block audit cycle is 2× longer
+IDLE_FACTOR_AUDIT = 10.0  # nobody near: the sliced audit cycle is 10× longer (holes are still
+# closed by the check that runs with the liveness check)
 
 
 @dataclass

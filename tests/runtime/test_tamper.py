@@ -206,9 +206,25 @@ def test_with_nobody_near_frames_are_back_in_5_s_and_blocks_in_10_s(
     for command in _tamper(room, "break_state_block"):
         _run(sb, command)
     assert _until_repaired(sb, daemon, clock, 5.2) <= 5.2
-    for command in _tamper(room, "replace_edge_block"):  # no hole: the sliced audit (2 × 4 s)
-        _run(sb, command)
-    assert _until_repaired(sb, daemon, clock, 8.1) <= 8.1
+
+
+def test_with_nobody_near_a_replaced_block_is_found_by_the_slow_cycle(
+    sb: Sandbox, tmp_path: Path
+) -> None:
+    clock = StepClock()
+    cfg = make_config(sb, tmp_path, size=5, seed=11, block_audit_cycle_s=1)
+    daemon = Daemon(cfg, ["lobby"], connect=connect_server, clock=clock)
+    daemon.start()
+    try:
+        for _ in range(40):
+            clock.now += 0.05
+            daemon.step()
+        assert not daemon.detector("main").awake
+        for command in _tamper(_room(daemon), "replace_edge_block"):  # no hole: only the audit
+            _run(sb, command)
+        assert _until_repaired(sb, daemon, clock, 10.1) <= 10.1  # the idle cycle: 10 × 1 s
+    finally:
+        daemon.close()
 
 
 def test_a_frame_turned_while_untagged_counts_as_a_move_once_retagged(
