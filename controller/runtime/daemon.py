@@ -179,11 +179,14 @@ class Daemon:
             if now - self.last_renew.get(room.name, -RENEW_EVERY_S) < RENEW_EVERY_S:
                 continue
             self.last_renew[room.name] = now
-            if not self.leases[room.name].renew(link):
-                log.error(
-                    "room %s: %s; this daemon stops running the room",
-                    room.name, self.leases[room.name].refusal(link),
-                )  # fmt: skip
+            lease = self.leases[room.name]
+            if lease.renew(link):
+                continue
+            try:  # the lease vanished (objective removed, scores reset) or expired: retake it
+                lease.acquire(link)
+                log.warning("room %s: lease was gone from the world; taken again", room.name)
+            except RoomError as exc:
+                log.error("room %s: %s; this daemon stops running the room", room.name, exc)
                 self.lost.add(room.name)
 
     def poll(self, server: str) -> int:

@@ -197,3 +197,16 @@ def test_an_offline_repair_is_refused_while_another_host_runs_the_room(
         assert _owner(sb) == first.owner
     finally:
         first.close()
+
+
+def test_a_lease_removed_from_the_world_is_taken_again(sb: Sandbox, tmp_path: Path) -> None:
+    daemon = Daemon(make_config(sb, tmp_path / "a"), ["lobby"], connect=connect_server)
+    daemon.start()
+    try:
+        sb.call(lambda g: g.execute(f"scoreboard objectives remove {cmd.LEASE}"))
+        daemon.last_renew.clear()
+        daemon.step()
+        assert daemon.lost == set()
+        assert _owner(sb) == daemon.owner
+    finally:
+        daemon.close()
