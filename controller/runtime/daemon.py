@@ -133,28 +133,27 @@ class Daemon:
     def start_server(self, server: str, progress: Progress | None = None) -> None:
         """Choose the server's turn detection, take each room's lease, then build or reconcile
         every room (a room owned by another daemon is a RoomError)."""
-        if server in self.by_server:
-            rooms = self.by_server[server]
-            self.detector(server)
-            for room in rooms:
-                log.info("room %s: starting on server %s", room.name, server)
-                previous = previous_owner(self.state_dir, room.name)
-                self.leases[room.name].acquire(self.links[server], previous)
-                record_owner(self.state_dir, room.name, self.owner)
-                self.last_renew[room.name] = self.clock.monotonic()
-                repairs = room.start(self.links[server], progress)
-                status = room.status()
-                if status is not None:
-                    log.info(
-                        "room %s: ready, puzzle #%d (%dx%d), progress %d/%d, %s",
-                        room.name,
-                        status.puzzle,
-                        room.cfg.width,
-                        room.cfg.height,
-                        status.progress,
-                        status.total,
-                        "built" if repairs.rebuilt else f"{repairs.total} repair(s)",
-                    )
+        rooms = self.by_server[server]
+        self.detector(server)
+        for room in rooms:
+            log.info("room %s: starting on server %s", room.name, server)
+            previous = previous_owner(self.state_dir, room.name)
+            self.leases[room.name].acquire(self.links[server], previous)
+            record_owner(self.state_dir, room.name, self.owner)
+            self.last_renew[room.name] = self.clock.monotonic()
+            repairs = room.start(self.links[server], progress)
+            status = room.status()
+            if status is not None:
+                log.info(
+                    "room %s: ready, puzzle #%d (%dx%d), progress %d/%d, %s",
+                    room.name,
+                    status.puzzle,
+                    room.cfg.width,
+                    room.cfg.height,
+                    status.progress,
+                    status.total,
+                    "built" if repairs.rebuilt else f"{repairs.total} repair(s)",
+                )
         self.started.add(server)
         self.down.discard(server)
 
