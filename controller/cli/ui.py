@@ -106,8 +106,7 @@ def room_panel(room: Room, now: float, width: int | None = None) -> Group:
         f"{room.name}  #{status.puzzle}  {'cells' if room.kind == 'paint' else 'water'} "
         f"{status.progress}/{status.total}  "
         f"{'strokes' if room.kind == 'paint' else 'moves'} {status.moves}  "
-        f"{elapsed // 60}:{elapsed % 60:02d}"
-        + ("  SOLVED!" if status.solved else ""),
+        f"{elapsed // 60}:{elapsed % 60:02d}" + ("  SOLVED!" if status.solved else ""),
         style="bold",
         no_wrap=True,
         overflow="ellipsis",

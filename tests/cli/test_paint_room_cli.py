@@ -1,0 +1,158 @@
+"""`status`, `show`, `hint`, `reset`, `repair` and `remove` for a paint room, through typer's
+runner against the sandbox (without a daemon, and with one running the room)."""
+
+from __future__ import annotations
+
+import json
+import threading
+import time
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+from PIL import Image
+from typer.testing import CliRunner
+
+from controller.cli import app
+from controller.config import load_config
+from controller.errors import ExitCode
+from controller.puzzle.paint import Stroke, hint
+from controller.runtime.connect import connect_server
+from controller.runtime.daemon import Daemon
+from controller.runtime.paint_room import PaintRoom
+from controller.runtime.paint_state import PaintState
+from controller.sandbox import Sandbox
+
+runner = CliRunner()
+
+
+@pytest.fixture
+def setup(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[tuple[Sandbox, Path]]:
+    with Sandbox() as sb:
+        cfg = tmp_path / "pipes.yaml"
+        cfg.write_text(
+            f"state_dir: {tmp_path / 'state'}\n"
+            f"servers:\n  main: {{host: 127.0.0.1, port: {sb.port}, password_env: PIPES_PW}}\n"
+            "worlds:\n  art:\n    kind: paint\n    origin: [0, 100, 0]\n    size: [5, 4]\n"
+            "    seed: 11\n    audit_interval_s: 0\n"
+            "    paint: {generator: strokes, par: 6}\n"
+        )
+        monkeypatch.setenv("PIPES_PW", sb.password)
+        yield sb, cfg
+
+
+def _build(cfg: Path) -> PaintRoom:
+    daemon = Daemon(load_config(cfg), ["art"], connect=connect_server)
+    daemon.start()
+    room = daemon.rooms["art"]
+    daemon.close()
+    assert isinstance(room, PaintRoom)
+    return room
+
+
+def _state(cfg: Path) -> PaintState:
+    state = PaintState.load(Path(load_config(cfg).state_dir) / "art.json")
+    assert state is not None
+    return state
+
+
+def _invoke(*args: str) -> str:
+    result = runner.invoke(app, list(args))
+    assert result.exit_code == ExitCode.OK, result.output
+    return result.stdout
+
+
+def test_status_show_and_hint_without_a_daemon(setup: tuple[Sandbox, Path], tmp_path: Path) -> None:
+    sb, cfg = setup
+    room = _build(cfg)
+    x, y, z = room.geom.cell_pos(1, 2)
+    sb.call(lambda g: g.execute(f"setblock {x} {y} {z} minecraft:blue_concrete"))  # tampered
+    out = _invoke("show", "-w", "art", "-c", str(cfg))
+    lines = out.splitlines()
+    target = room.puzzle.target
+    right = 20 - target.ones()  # the blank canvas, but for the tampered cell (target 0 there)
+    assert target[1, 2] == 0
+    assert lines[0] == f"art: cells {right - 1}/20  strokes 0 (par 6)  (canvas, then target)"
+    assert lines[3] == "·█···  " + "".join("█" if target[i, 2] else "·" for i in range(5))
+    assert lines[1].endswith("█···█") and len(lines) == 1 + 4
+    png = tmp_path / "art.png"
+    assert "wrote" in _invoke("show", "-w", "art", "-c", str(cfg), "--png", str(png))
+    with Image.open(png) as image:
+        assert image.size == (16 * 12, 16 * 4)
+
+    result = runner.invoke(app, ["status", "-w", "art", "-c", str(cfg), "--json"])
+    assert result.exit_code == ExitCode.ERROR  # no daemon runs it
+    health = json.loads(result.stdout)["rooms"][0]
+    assert (health["kind"], health["frames"], health["frames_expected"]) == ("paint", 10, 10)
+    assert (health["cells_right"], health["total"], health["par"]) == (right, 20, 6)
+    line = _invoke_status_line(cfg)
+    assert f"cells {right}/20  strokes 0 (par 6)" in line
+
+    sb.join("Alex", (2.5, 101, 2.5))
+    first = hint(target, room.puzzle.blank())
+    assert first is not None
+    out = _invoke("hint", "-w", "art", "-c", str(cfg))
+    word = "row" if first.axis == "row" else "column"
+    assert out.strip() == f"art: hint sent: pull the brush of {word} {first.number + 1}"
+    assert any("Hint: pull the glowing brush" in json.dumps(m) for m in sb.inbox("Alex"))
+    # the tampered cell was repaired by the hint's resume
+    assert sb.call(lambda g: g.block(x, y, z)) == "minecraft:white_concrete"
+
+
+def _invoke_status_line(cfg: Path) -> str:
+    result = runner.invoke(app, ["status", "-w", "art", "-c", str(cfg)])
+    return result.stdout
+
+
+def test_reset_repair_and_remove(setup: tuple[Sandbox, Path]) -> None:
+    sb, cfg = setup
+    room = _build(cfg)
+    out = _invoke("reset", "-w", "art", "-c", str(cfg), "--yes", "--seed", "5")
+    assert out.strip() == "art: new puzzle #2"
+    state = _state(cfg)
+    assert state.puzzle.seed == 5 and state.puzzle_number == 2
+    x, y, z = room.geom.target_pos(0, 0)
+    sb.call(lambda g: g.execute(f"setblock {x} {y} {z} minecraft:stone"))
+    out = _invoke("repair", "-w", "art", "-c", str(cfg))
+    assert "1 blocks fixed" in out
+    out = _invoke("remove", "-w", "art", "-c", str(cfg), "--yes")
+    assert out.startswith("art: removed; state archived to ")
+    assert sb.call(lambda g: g.block(x, y, z)) == "minecraft:air"
+    count = sb.call(lambda g: g.execute("execute if entity @e[tag=pipes.art]"))
+    assert count == ["Test failed"]
+    result = runner.invoke(app, ["repair", "-w", "art", "-c", str(cfg), "--from-world"])
+    assert result.exit_code == ExitCode.ERROR and "no state file" in result.output
+
+
+def test_commands_go_through_a_running_daemon(setup: tuple[Sandbox, Path]) -> None:
+    sb, cfg = setup
+    daemon = Daemon(load_config(cfg), ["art"], connect=connect_server)
+    daemon.start()
+    room = daemon.rooms["art"]
+    assert isinstance(room, PaintRoom)
+    stop = threading.Event()
+    loop = threading.Thread(target=daemon.run, args=(stop,))
+    loop.start()
+    try:
+        sb.join("Alex", (2.5, 101, 2.5))
+        row = next(b for b in room.brushes if (b.axis, b.number) == ("row", 0))
+        x, y, z = room.geom.frame_pos(row.i, row.j)
+        sb.move("Alex", (x + 0.5, y + 1, z + 0.5))
+        sb.use_entity("Alex", room.uuids[(row.i, row.j)])
+        for _ in range(500):  # until the daemon's next poll has seen the click
+            if room.current_state.moves:
+                break
+            time.sleep(0.01)
+        out = _invoke("show", "-w", "art", "-c", str(cfg))
+        assert out.splitlines()[1].startswith("█████  ")
+        assert room.canvas == room.puzzle.blank().apply(Stroke.row(0))
+        out = _invoke("hint", "-w", "art", "-c", str(cfg))
+        assert out.startswith("hint: carried out by the running daemon")
+        result = runner.invoke(app, ["status", "-w", "art", "-c", str(cfg), "--json"])
+        assert result.exit_code == ExitCode.OK, result.output
+        health = json.loads(result.stdout)["rooms"][0]
+        assert health["healthy"] and health["moves"] == 1
+    finally:
+        stop.set()
+        loop.join()
+        daemon.close()
