@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 
 from controller.config import PaintConfig, parse_config
@@ -84,3 +86,25 @@ def test_a_paint_room_overlaps_by_its_own_box() -> None:
 def test_a_wall_room_must_fit_the_build_height() -> None:
     problems = _problems(_cfg(art=_paint(origin=[0, 315, 0], paint={"orientation": "wall"})))
     assert any(p.startswith("worlds.art.origin: the room spans y 309..323") for p in problems)
+
+
+def _yaml_blocks(text: str) -> list[str]:
+    return [b.split("```", 1)[0] for b in text.split("```yaml\n")[1:]]
+
+
+def test_the_documented_examples_are_valid_paint_rooms() -> None:
+    import yaml
+
+    root = Path(__file__).resolve().parents[1]
+    for doc in ("README.md", "docs/paint.md"):
+        blocks = [b for b in _yaml_blocks((root / doc).read_text()) if "kind: paint" in b]
+        assert blocks, doc
+        for block in blocks:
+            worlds = yaml.safe_load(block)["worlds"]
+            cfg = parse_config({"servers": {"main": {"password_env": "X"}}, "worlds": worlds})
+            assert all(w.kind == "paint" for w in cfg.worlds.values())
+    template = (root / "config" / "pipes.example.yaml").read_text()
+    commented = template.split("  # gallery:\n", 1)[1]
+    room = "\n".join(line.replace("#", "", 1)[1:] for line in commented.splitlines())
+    cfg = parse_config(_cfg(gallery=yaml.safe_load(room)))
+    assert cfg.worlds["gallery"].paint_keys.orientation == "floor"

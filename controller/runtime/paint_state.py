@@ -29,7 +29,7 @@ from controller.runtime.state import (
 
 __all__ = ["PAINT_WORLD_FORMAT", "PaintState"]
 
-PAINT_WORLD_FORMAT = 1  # docs/world-format.md, "Paint rooms": version 1 of the paint layout
+PAINT_WORLD_FORMAT = 3  # docs/world-format.md: paint rooms exist from version 3 on
 
 
 @dataclass
