@@ -30,20 +30,29 @@ from tests.runtime.conftest import make_config
 WHITE, BLUE = "minecraft:white_concrete", "minecraft:blue_concrete"
 
 
-def paint_config(sb: Sandbox, state_dir: Path, **paint: Any) -> Config:
-    """A 5x4 paint room `lobby` at (0, 100, 0), a strokes target with par 6."""
-    keys = {"generator": "strokes", "par": 6, **paint}
-    base = make_config(sb, state_dir, seed=11)
-    data = base.model_dump(exclude={"path", "warnings"})
-    lobby = data["worlds"]["lobby"]
-    data["worlds"]["lobby"] = {
-        "kind": "paint",
-        "paint": keys,
-        **{k: lobby[k] for k in ("server", "origin", "seed", "poll_scope", "audit_interval_s")},
-        "size": [5, 4],
-        "on_win": {"next_puzzle_after_s": 0.2},
+def paint_data(sb: Sandbox, state_dir: Path, **paint: Any) -> dict[str, Any]:
+    """A 5x4 paint room `lobby` at (0, 100, 0), a strokes target with par 6 (as a config
+    document)."""
+    return {
+        "state_dir": str(state_dir),
+        "servers": {"main": {"host": "127.0.0.1", "port": sb.port, "password_env": "SANDBOX_PW"}},
+        "worlds": {
+            "lobby": {
+                "kind": "paint",
+                "paint": {"generator": "strokes", "par": 6, **paint},
+                "origin": [0, 100, 0],
+                "size": [5, 4],
+                "seed": 11,
+                "audit_interval_s": 0,
+                "on_win": {"next_puzzle_after_s": 0.2},
+            }
+        },
     }
-    return parse_config(data)
+
+
+def paint_config(sb: Sandbox, state_dir: Path, **paint: Any) -> Config:
+    """The configuration of `paint_data`."""
+    return parse_config(paint_data(sb, state_dir, **paint))
 
 
 @dataclass
@@ -343,3 +352,67 @@ def test_remove_clears_every_block_and_frame(paint: PaintHarness) -> None:
         return blocks + frames
 
     assert sb.call(leftovers) == []
+
+
+def test_a_daemon_runs_a_pipes_room_and_a_paint_room_side_by_side(
+    sandbox: Sandbox, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from controller.runtime.pipes_room import PipesRoom
+
+    monkeypatch.setenv("SANDBOX_PW", sandbox.password)
+    data = paint_data(sandbox, tmp_path / "state")
+    data["worlds"]["pipes"] = {"origin": [30, 100, 0], "size": [4, 4], "seed": 2}
+    cfg = parse_config(data)
+    daemon = Daemon(cfg, ["lobby", "pipes"], connect=connect_server)
+    daemon.start()
+    try:
+        paint_room, pipes_room = daemon.rooms["lobby"], daemon.rooms["pipes"]
+        assert isinstance(paint_room, PaintRoom) and isinstance(pipes_room, PipesRoom)
+        daemon.poll("main")
+        harness = PaintHarness(sandbox, cfg, daemon)
+        sandbox.join("Alex", (2.5, 101, 2.5))
+        harness.pull(Stroke.row(1))
+        sandbox.join("Bea", (30.5, 101, 0.5))
+        before = pipes_room.board.rotations[0]
+        assert sandbox.use_entity("Bea", pipes_room.uuids[0])
+        assert daemon.poll("main") == 2
+        assert paint_room.canvas == Canvas.blank(5, 4).apply(Stroke.row(1))
+        assert pipes_room.board.rotations[0] == (before + 1) % 4
+        assert world_mismatches(sandbox, paint_room) == []
+    finally:
+        daemon.close()
+
+
+def test_following_the_hints_paints_every_puzzle_at_par(
+    sandbox: Sandbox, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import threading
+
+    from controller.config import default_config
+    from controller.runtime.demo import demo_config, play_paint_demo
+
+    monkeypatch.setenv("SANDBOX_PW", sandbox.password)
+    base = demo_config(default_config(), 5, "paint")
+    lobby = base.world("lobby")
+    lobby = lobby.model_copy(
+        update={"seed": 1, "on_win": lobby.on_win.model_copy(update={"next_puzzle_after_s": 0})}
+    )
+    server = make_config(sandbox, tmp_path).servers
+    cfg = base.model_copy(
+        update={"servers": server, "worlds": {"lobby": lobby}, "state_dir": str(tmp_path)}
+    )
+    daemon = Daemon(cfg, ["lobby"], connect=connect_server)
+    daemon.start()
+    room = daemon.rooms["lobby"]
+    assert isinstance(room, PaintRoom)
+    pars = [room.puzzle.par]
+    room.listeners.append(lambda r: pars.append(room.puzzle.par))
+    try:
+        last = play_paint_demo(
+            sandbox, daemon, room, rounds=2, click_every=0.0, stop=threading.Event()
+        )
+    finally:
+        daemon.close()
+    solves = room.current_state.solves
+    assert last is not None and len(solves) == 2
+    assert [s.moves for s in solves] == [pars[0], room.puzzle.par]
