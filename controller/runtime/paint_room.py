@@ -125,14 +125,17 @@ class PaintRoom:
             seed = (
                 self.cfg.seed + number - 1 if self.cfg.seed is not None else random.randrange(2**31)
             )
-        return generate(
-            self.cfg.width,
-            self.cfg.height,
-            seed=seed,
-            generator=self.paint.generator,
-            cells=self.paint.cells,
-            par=self.paint.par,
-        )
+        try:
+            return generate(
+                self.cfg.width,
+                self.cfg.height,
+                seed=seed,
+                generator=self.paint.generator,
+                cells=self.paint.cells,
+                par=self.paint.par,
+            )
+        except ValueError as exc:  # e.g. no paintable walk of that many cells
+            raise RoomError(f"room {self.name}: worlds.{self.name}.paint.{exc}") from None
 
     def new_state(self, puzzle: PaintPuzzle, number: int = 1) -> PaintState:
         """A fresh round of `puzzle` on the blank canvas."""

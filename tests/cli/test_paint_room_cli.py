@@ -156,3 +156,39 @@ def test_commands_go_through_a_running_daemon(setup: tuple[Sandbox, Path]) -> No
         stop.set()
         loop.join()
         daemon.close()
+
+
+def test_the_live_view_and_text_show_canvas_beside_target(setup: tuple[Sandbox, Path]) -> None:
+    from rich.console import Console
+
+    from controller.cli.ui import canvas_text, room_panel
+    from controller.puzzle.paint import Canvas
+
+    canvas = Canvas.from_grid([[1, 0, 1], [0, 0, 0]])
+    target = Canvas.from_grid([[1, 1, 1], [0, 0, 0]])
+    text = canvas_text(canvas, target)
+    assert text.plain == "█·█  ███\n···  ···\n"
+    assert [s.style for s in text.spans if s.style] == ["bold red"]  # the one wrong cell
+    assert canvas_text(canvas, target, width=4).plain == "█·█ \n··· \n"
+    _, cfg = setup
+    room = _build(cfg)
+    console = Console(width=40, record=True)
+    console.print(room_panel(room, room.current_state.started_at + 65, width=40))
+    lines = console.export_text().rstrip("\n").splitlines()
+    assert lines[0].startswith("art  #1  cells ") and "strokes 0  1:05" in lines[0]
+    assert len(lines) == 1 + 4 and all(len(line) <= 40 for line in lines)
+
+
+def test_an_impossible_walk_is_a_clear_error(
+    setup: tuple[Sandbox, Path], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import controller.runtime.paint_room as paint_room
+
+    def no_walk(*args: object, **kwargs: object) -> object:
+        raise ValueError("cells: no paintable walk of 20 cells in 10000 tries on 5x4")
+
+    _, cfg = setup
+    monkeypatch.setattr(paint_room, "generate", no_walk)
+    result = runner.invoke(app, ["start", "-w", "art", "-c", str(cfg)])
+    assert result.exit_code == ExitCode.ERROR
+    assert "room art: worlds.art.paint.cells: no paintable walk of 20 cells" in result.output

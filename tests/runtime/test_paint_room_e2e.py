@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import itertools
 import json
+import time
 from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
@@ -416,3 +417,38 @@ def test_following_the_hints_paints_every_puzzle_at_par(
     solves = room.current_state.solves
     assert last is not None and len(solves) == 2
     assert [s.moves for s in solves] == [pars[0], room.puzzle.par]
+
+
+def test_resuming_on_a_matching_world_changes_nothing(paint: PaintHarness) -> None:
+    paint.pull(Stroke.row(2))
+    paint.daemon.poll("main")
+    paint.daemon.close()
+    again = Daemon(paint.cfg, ["lobby"], connect=connect_server, record=True)
+    again.start()
+    try:
+        room = again.rooms["lobby"]
+        assert isinstance(room, PaintRoom)
+        assert room.current_state.moves == 1
+        sent = again.links["main"].record or []
+        assert not any(c.startswith(("summon ", "kill ")) for c in sent)
+        repairs = room.reconcile(again.links["main"])
+        assert repairs.total == 0 and not repairs.notes
+        assert world_mismatches(paint.sb, room) == []
+    finally:
+        again.close()
+
+
+def test_a_server_restart_loses_no_stroke(paint: PaintHarness) -> None:
+    room, daemon, sb = paint.room, paint.daemon, paint.sb
+    paint.pull(Stroke.row(0))
+    daemon.poll("main")
+    sb.restart()
+    sb.join("Alex", (2.5, 101, 2.5))
+    paint.pull(Stroke.col(2))
+    for _ in range(40):
+        daemon.step()
+        if not daemon.down and room.current_state.moves == 2:
+            break
+        time.sleep(0.06)  # a poll is due once per poll interval
+    assert room.canvas == Canvas.blank(5, 4).apply(Stroke.row(0)).apply(Stroke.col(2))
+    assert world_mismatches(sb, room) == []
