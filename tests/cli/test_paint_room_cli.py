@@ -192,3 +192,33 @@ def test_an_impossible_walk_is_a_clear_error(
     result = runner.invoke(app, ["start", "-w", "art", "-c", str(cfg)])
     assert result.exit_code == ExitCode.ERROR
     assert "room art: worlds.art.paint.cells: no paintable walk of 20 cells" in result.output
+
+
+def test_a_room_whose_placement_changed_is_refused_not_half_rebuilt(
+    setup: tuple[Sandbox, Path],
+) -> None:
+    sb, cfg = setup
+    room = _build(cfg)
+    before = sb.call(lambda g: g.block(*room.geom.cell_pos(0, 0)))
+    cfg.write_text(
+        cfg.read_text().replace("{generator: strokes", "{orientation: wall, generator: strokes")
+    )
+    result = runner.invoke(app, ["repair", "-w", "art", "-c", str(cfg)])
+    assert result.exit_code == ExitCode.ERROR
+    assert "it was built as 5x4 at [0, 100, 0] in minecraft:overworld (floor, target above)" in (
+        result.output
+    )
+    assert "pipesctl remove --world art" in result.output
+    assert sb.call(lambda g: g.block(*room.geom.cell_pos(0, 0))) == before
+
+
+def test_demo_shows_a_paint_room() -> None:
+    import subprocess
+    import sys
+
+    argv = [sys.executable, "-m", "controller.cli", "demo", "--kind", "paint", "--size", "4"]
+    proc = subprocess.run(
+        [*argv, "--click-every", "0"], capture_output=True, text=True, timeout=120, check=False
+    )
+    assert proc.returncode == 0, proc.stderr
+    assert "solved in " in proc.stderr and " strokes; " in proc.stderr
