@@ -452,3 +452,22 @@ def test_a_server_restart_loses_no_stroke(paint: PaintHarness) -> None:
         time.sleep(0.06)  # a poll is due once per poll interval
     assert room.canvas == Canvas.blank(5, 4).apply(Stroke.row(0)).apply(Stroke.col(2))
     assert world_mismatches(sb, room) == []
+
+
+def test_paper_flavour_builds_and_paints_with_prefixed_commands(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    with Sandbox(flavour="paper") as sb:
+        monkeypatch.setenv("SANDBOX_PW", sb.password)
+        harness = start(sb, paint_config(sb, tmp_path / "state"))
+        try:
+            assert getattr(harness.link.client, "flavour", None) == "paper"
+            harness.daemon.poll("main")
+            harness.pull(Stroke.row(3))
+            harness.daemon.poll("main")
+            assert harness.room.current_state.moves == 1
+            assert world_mismatches(sb, harness.room) == []
+            sent = [e.command for e in sb.log_entries()]
+            assert "minecraft:fill 0 99 3 4 99 3 minecraft:blue_concrete" in sent
+        finally:
+            harness.daemon.close()
