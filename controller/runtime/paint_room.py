@@ -122,9 +122,8 @@ class PaintRoom:
     def new_puzzle(self, number: int, seed: int | None = None) -> PaintPuzzle:
         """The puzzle for a puzzle number (seeded from the config when it has a seed)."""
         if seed is None:
-            seed = (
-                self.cfg.seed + number - 1 if self.cfg.seed is not None else random.randrange(2**31)
-            )
+            first = self.cfg.seed
+            seed = first + number - 1 if isinstance(first, int) else random.randrange(2**31)
         try:
             return generate(
                 self.cfg.width,
