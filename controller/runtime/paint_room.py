@@ -521,23 +521,29 @@ class PaintRoom:
         return sum(fill_changed(r) for r in self.send_all(link, commands, progress))
 
     def read_canvas(self, link: Link) -> CanvasRead:
-        """The canvas as the world shows it: runs of cells tested against the state in one
-        command each, the cells of a failing run one by one (a cell that shows neither block
-        reads as colour 0)."""
-        canvas, geom = self.canvas, self.geom
+        """The canvas as the world shows it (see `read_cells`)."""
+        return CanvasRead(self.read_cells(link, self.geom.cell_pos, self.canvas))
+
+    def read_cells(
+        self, link: Link, where: Callable[[int, int], Pos], expected: Canvas
+    ) -> tuple[int, ...]:
+        """A picture of W x H cells at `where(i, j)` as the world shows it: runs of cells tested
+        against `expected` in one command each, the cells of a failing run one by one (a cell
+        that shows neither block reads as colour 0)."""
+        geom = self.geom
         rows = []
         for j in range(geom.height):
-            mask = canvas.rows[j]
+            mask = expected.rows[j]
             for start in range(0, geom.width, CHECK_CHUNK):
                 run = range(start, min(geom.width, start + CHECK_CHUNK))
-                cells = [(geom.cell_pos(i, j), self.block(canvas[i, j])) for i in run]
+                cells = [(where(i, j), self.block(expected[i, j])) for i in run]
                 if self._passed(link, cells):
                     continue
                 for i in run:
-                    one = [(geom.cell_pos(i, j), self.block(1))]
+                    one = [(where(i, j), self.block(1))]
                     mask = mask | (1 << i) if self._passed(link, one) else mask & ~(1 << i)
             rows.append(mask)
-        return CanvasRead(tuple(rows))
+        return tuple(rows)
 
     def _passed(self, link: Link, cells: list[tuple[Pos, str]]) -> bool:
         return self.send(link, cmd.blocks_are(cells)).startswith("Test passed")

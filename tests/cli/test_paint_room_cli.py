@@ -222,3 +222,41 @@ def test_demo_shows_a_paint_room() -> None:
     )
     assert proc.returncode == 0, proc.stderr
     assert "solved in " in proc.stderr and " strokes; " in proc.stderr
+
+
+def test_repair_from_world_rebuilds_a_lost_state_from_the_blocks(
+    setup: tuple[Sandbox, Path],
+) -> None:
+    sb, cfg = setup
+    room = _build(cfg)
+    x, y, z = room.geom.cell_pos(0, 1)
+    sb.call(lambda g: g.execute(f"fill {x} {y} {z} {x + 4} {y} {z} minecraft:blue_concrete"))
+    target = room.puzzle.target
+    path = Path(load_config(cfg).state_dir) / "art.json"
+    data = json.loads(path.read_text())
+    data["moves"] = 3
+    data["board"] = "lost"
+    path.write_text(json.dumps(data))
+    result = runner.invoke(app, ["repair", "-w", "art", "-c", str(cfg), "--from-world"])
+    assert result.exit_code == ExitCode.OK, result.output
+    assert "state rebuilt from the world" in result.output
+    state = _state(cfg)
+    assert state.puzzle.target == target and state.puzzle.par == 6
+    assert state.canvas == room.puzzle.blank().apply(Stroke.row(1))
+    assert state.moves == 3  # salvaged from the broken file
+    archive = Path(load_config(cfg).state_dir) / "archive"
+    assert any(p.name.endswith("-corrupt.json") for p in archive.iterdir())
+
+
+def test_repair_from_world_without_a_target_copy_says_why(setup: tuple[Sandbox, Path]) -> None:
+    _, cfg = setup
+    cfg.write_text(
+        cfg.read_text().replace("{generator: strokes", "{target: none, generator: strokes")
+    )
+    _build(cfg)
+    path = Path(load_config(cfg).state_dir) / "art.json"
+    path.write_text("{}")
+    result = runner.invoke(app, ["repair", "-w", "art", "-c", str(cfg), "--from-world"])
+    assert result.exit_code == ExitCode.ERROR
+    assert "the room shows no target copy (paint.target: none)" in result.output
+    assert path.read_text() == "{}"  # the broken file is kept
