@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import re
 
-from hypothesis import given
+from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from controller.puzzle.model import TileClass
@@ -151,18 +151,30 @@ def _paint_commands() -> list[str]:
     return out
 
 
-def test_paint_plane_fills_cover_each_block_once() -> None:
-    p = Placement("art", (0, 64, 0), 4, 3, orientation="wall")
-    rows = [["a:x", "a:x", "a:y", "a:y"], ["a:x", "a:x", "a:y", "a:x"], ["a:y"] * 4]
+@settings(max_examples=60, deadline=None)
+@given(
+    st.integers(1, 9),
+    st.integers(1, 9),
+    st.sampled_from(["floor", "wall"]),
+    st.integers(-3, 0),
+    st.data(),
+)
+def test_paint_plane_fills_cover_each_block_once(
+    w: int, h: int, orientation: str, offset: int, data: st.DataObject
+) -> None:
+    p = Placement("art", (0, 64, 0), w, h, orientation=orientation)  # type: ignore[arg-type]
+    blocks = st.sampled_from(["a:x", "a:y", "a:z"])
+    rows = data.draw(st.lists(st.lists(blocks, min_size=w, max_size=w), min_size=h, max_size=h))
     covered: dict[tuple[int, int, int], str] = {}
-    for c in cmd.plane_fills(p, rows):
+    for c in cmd.plane_fills(p, rows, offset, offset):
         _, xa, ya, za, xb, yb, zb, block = c.split()
         for x in range(int(xa), int(xb) + 1):
             for y in range(min(int(ya), int(yb)), max(int(ya), int(yb)) + 1):
                 for z in range(int(za), int(zb) + 1):
                     assert (x, y, z) not in covered
                     covered[(x, y, z)] = block
-    assert covered == {p.cell_pos(i, j): rows[j][i] for i, j in p.cells()}
+    want = {p.plane(i + offset, j + offset): rows[j][i] for j in range(h) for i in range(w)}
+    assert covered == want
 
 
 def test_commands_fit_the_rcon_limit() -> None:
