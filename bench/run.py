@@ -25,6 +25,7 @@ AREAS = [
     ("RCON transport round trips", "bench.rcon_roundtrip"),
     ("Map art and map files", "bench.maps"),
     ("Room runtime", "bench.runtime_rooms"),
+    ("Paint room runtime", "bench.paint_room"),
 ]
 
 

@@ -68,6 +68,16 @@ GOOD = [
     f"scoreboard players add {AREA} pipes_solves 1",
     "scoreboard players set #lobby pipes_best 123",
     "scoreboard players get #lobby pipes_best",
+    # paint rooms: a wall brush, its settle, a canvas line, a read-back chain
+    "summon minecraft:item_frame 6 99 0 {Facing:3b,Invulnerable:1b,Fixed:0b,Invisible:0b,"
+    'Silent:1b,ItemRotation:0b,UUID:[I;1,-2,3,4],CustomName:"pipes:art:5:1",'
+    'Tags:["pipes","pipes.art","pipes.r0","pipes.paint"],Item:' + ITEM + "}",
+    f"execute as {U} if entity @s[nbt={{ItemRotation:3b}}] run data merge entity @s "
+    '{ItemRotation:0b,Silent:1b,Tags:["pipes","pipes.art","pipes.r0","pipes.paint"],Item:'
+    + ITEM
+    + "}",
+    "fill 0 99 -1 4 99 -1 minecraft:blue_concrete",
+    "execute if block 0 99 -1 minecraft:blue_concrete if block 1 99 -1 minecraft:white_concrete",
     "say Room lobby is ready",
     "gamerule max_block_modifications",
     "time query gametime",

@@ -16,7 +16,7 @@ import typer
 
 from controller.cli.common import fail
 from controller.errors import PipesError, UsageError
-from controller.world.mapids import DEFAULT_MAP_ID_BASE, PICTURE_COUNT
+from controller.world.mapids import DEFAULT_MAP_ID_BASE, LAST_OFFSET, PICTURE_COUNT
 
 if TYPE_CHECKING:
     from controller.maps import PlanItem, Target
@@ -138,21 +138,26 @@ def _settings(
             version = server.minecraft_version
     if base is None:
         base = DEFAULT_MAP_ID_BASE
-    if not 0 <= base <= MAX_MAP_ID - (PICTURE_COUNT - 1):
-        raise UsageError(f"--base must be 0..{MAX_MAP_ID - PICTURE_COUNT + 1}, got {base}")
+    if not 0 <= base <= MAX_MAP_ID - LAST_OFFSET:
+        raise UsageError(f"--base must be 0..{MAX_MAP_ID - LAST_OFFSET}, got {base}")
     return base, version or DEFAULT_VERSION
 
 
 def _write(root: Path, base: int, target: Target, force: bool) -> list[PlanItem]:
     from controller.maps.install import install_pictures
     from controller.world.mapart import all_pictures
+    from controller.world.paintart import brush_pictures
 
-    plan = install_pictures(root, all_pictures(base), target, force=force)
-    counts = Counter(item.action for item in plan)
-    summary = ", ".join(f"{n} {action}" for action, n in sorted(counts.items()))
+    pipes, brushes = all_pictures(base), brush_pictures(base)
+    plan = install_pictures(root, pipes | brushes, target, force=force)
     last = base + PICTURE_COUNT - 1
     typer.echo(f"map ids {base}..{last} ({target.reason}; layout {target.layout.value})")
-    typer.echo(f"  {summary}")
+    for ids in (pipes, brushes):
+        counts = Counter(item.action for item in plan if item.map_id in ids)
+        summary = ", ".join(f"{n} {action}" for action, n in sorted(counts.items()))
+        if ids is brushes:
+            typer.echo(f"paint brush map ids {min(ids)}..{max(ids)}")
+        typer.echo(f"  {summary}")
     for item in plan:
         if item.action == "replace":
             typer.echo(f"  replaced a foreign map: {item.path}")

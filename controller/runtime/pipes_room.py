@@ -36,7 +36,8 @@ from controller.runtime.requests import (
     ShowRequest,
 )
 from controller.runtime.room import Progress, Room, RoomStatus
-from controller.runtime.state import WORLD_FORMAT, RoomState, Solve, archive_state, state_path
+from controller.runtime.rounds import record_win
+from controller.runtime.state import WORLD_FORMAT, RoomState, archive_state, state_path
 from controller.world import commands as cmd
 from controller.world.geometry import (
     EDGE_OFF,
@@ -443,11 +444,8 @@ class PipesRoom:
         """Tell the players, record the time, schedule the next puzzle."""
         state = self.current_state
         now = self.clock.time()
-        seconds = now - state.started_at
-        state.solved_at = now
-        state.solves.append(Solve(self.board.seed, round(seconds, 3), state.moves, now))
+        seconds, best = record_win(state, self.board.seed, now)
         self.save()
-        best = min(s.seconds for s in state.solves)
         self.send_all(link, self.feedback.celebration(seconds, state.moves, best))
         self.next_puzzle_at = now + self.cfg.on_win.next_puzzle_after_s
         log.info("room %s: solved in %s with %d moves", self.name, duration(seconds), state.moves)

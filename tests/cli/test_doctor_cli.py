@@ -182,3 +182,29 @@ def test_rcon_faults_have_their_exit_codes(
     code, checks = _doctor(cfg)
     assert code == ExitCode.UNREACHABLE and _failed(checks) == ["rcon"]
     assert "enable-rcon=true" in str(checks["rcon"]["fix"])
+
+
+def test_a_paint_room_is_checked_with_its_own_pictures_and_box(
+    setup: tuple[Sandbox, Path],
+) -> None:
+    sb, cfg = setup
+    text = cfg.read_text().replace(
+        "    origin: [0, 100, 0]\n    size: [7, 5]\n",
+        "    kind: paint\n    origin: [0, 100, 0]\n    size: [7, 5]\n",
+    )
+    cfg.write_text(text)
+    code, checks = _doctor(cfg)
+    assert code == ExitCode.OK, checks
+    assert "(the room needs 13)" in str(checks["max_command_forks"]["detail"])  # 7 + 5 + 1
+    maps = cfg.parent / "server" / "world" / "data" / "minecraft" / "maps"
+    (maps / "1000033.dat").unlink()
+    code, checks = _doctor(cfg)
+    assert code == ExitCode.ERROR and _failed(checks) == ["map files"]
+    assert checks["map files"]["detail"] == "1 of 3 pictures missing (first: map id 1000033)"
+    # the target copy lies north of the canvas: the box reaches z = -7
+    sb.call(lambda g: g.execute("forceload add 0 -16 0 0"))
+    sb.call(lambda g: g.execute("setblock 2 99 -4 minecraft:stone"))
+    code, checks = _doctor(cfg)
+    assert "box -1 99 -7 .. 7 103 5 holds blocks in layer(s) y=99" in str(
+        checks["footprint"]["detail"]
+    )

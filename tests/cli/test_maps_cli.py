@@ -17,6 +17,8 @@ from controller.cli.maps import CACHE_WARNING, app
 from controller.errors import ExitCode
 from controller.maps import Layout, atomic_save, map_file, map_path, probe, read_colors
 from controller.world.mapart import DEFAULT_MAP_ID_BASE, PICTURE_COUNT, all_pictures
+from controller.world.mapids import BRUSH_OFFSET, BRUSH_PICTURES
+from controller.world.paintart import render_brush
 from tests.world.test_purity import heavy_modules_after
 
 runner = CliRunner()
@@ -34,6 +36,10 @@ worlds:
 """
 
 
+# The pipe pictures and the paint rooms' brush pictures (docs/world-format.md).
+OFFSETS = [*range(PICTURE_COUNT), *range(BRUSH_OFFSET, BRUSH_OFFSET + len(BRUSH_PICTURES))]
+
+
 def ids_in(folder: Path) -> list[str]:
     return sorted(p.name for p in folder.iterdir())
 
@@ -43,9 +49,14 @@ def test_install_writes_all_pictures_and_warns_about_caching(tmp_path: Path) -> 
     assert result.exit_code == 0, result.output
     folder = tmp_path / "data" / "minecraft" / "maps"  # default version 26.1
     base = DEFAULT_MAP_ID_BASE
-    assert ids_in(folder) == sorted(f"{base + k}.dat" for k in range(PICTURE_COUNT))
+    assert ids_in(folder) == sorted(f"{base + k}.dat" for k in OFFSETS)
     assert f"map ids {base}..{base + PICTURE_COUNT - 1}" in result.output
     assert f"{PICTURE_COUNT} write" in result.output
+    assert f"paint brush map ids {base + 32}..{base + 34}" in result.output
+    assert "  3 write" in result.output
+    for k, axis in enumerate(BRUSH_PICTURES):
+        shown = read_colors(folder / f"{base + BRUSH_OFFSET + k}.dat")
+        assert np.array_equal(shown, render_brush(axis))
     assert " ".join(CACHE_WARNING.split()) in " ".join(result.output.split())
 
     again = runner.invoke(app, ["install", "--world-dir", str(tmp_path)])
@@ -60,7 +71,7 @@ def test_install_takes_base_and_version_from_the_world(tmp_path: Path) -> None:
     args = ["install", "--world-dir", str(world), "--world", "lobby", "--config", str(config)]
     result = runner.invoke(app, args)
     assert result.exit_code == 0, result.output
-    assert ids_in(world / "data") == sorted(f"map_{2000000 + k}.dat" for k in range(20))
+    assert ids_in(world / "data") == sorted(f"map_{2000000 + k}.dat" for k in OFFSETS)
     assert nbtlib.load(world / "data" / "map_2000004.dat")["DataVersion"] == 4189
 
 
@@ -146,7 +157,7 @@ def test_export_writes_the_layout_of_the_version(tmp_path: Path) -> None:
     out = tmp_path / "export"
     result = runner.invoke(app, ["export", str(out), "--version", "1.21.4", "--base", "0"])
     assert result.exit_code == 0, result.output
-    assert ids_in(out / "data") == sorted(f"map_{k}.dat" for k in range(PICTURE_COUNT))
+    assert ids_in(out / "data") == sorted(f"map_{k}.dat" for k in OFFSETS)
     assert nbtlib.load(out / "data" / "map_0.dat")["DataVersion"] == 4189
     assert "Copy" in result.output
 

@@ -7,6 +7,7 @@ from hypothesis import strategies as st
 
 from controller.runtime.repairs import Repairs
 from controller.runtime.requests import (
+    CanvasRead,
     HintGiven,
     HintRequest,
     RepairDone,
@@ -37,7 +38,16 @@ responses = st.one_of(
         ),
     ),
     st.builds(HintGiven, st.none() | st.tuples(small, small), st.integers(0, 3), st.integers(0, 3)),
+    st.builds(
+        HintGiven,
+        st.tuples(small, small),
+        st.just(0),
+        st.just(1),
+        st.booleans(),
+        st.tuples(st.sampled_from(["row", "col"]), small),
+    ),
     st.builds(Rotations, st.dictionaries(small, st.integers(0, 7))),
+    st.builds(CanvasRead, st.lists(st.integers(0, 2**128 - 1), max_size=128).map(tuple)),
 )
 
 
