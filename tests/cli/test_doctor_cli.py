@@ -13,7 +13,7 @@ from typer.testing import CliRunner
 from controller.cli import app
 from controller.errors import ExitCode
 from controller.sandbox import Sandbox
-from tests.grammar import assert_valid_commands
+from tests.support.grammar import assert_valid_commands
 
 runner = CliRunner()
 GOLDEN = Path(__file__).parent / "golden"

@@ -17,7 +17,7 @@ from controller.cli.maps import CACHE_WARNING, app
 from controller.errors import ExitCode
 from controller.maps import Layout, atomic_save, map_file, map_path, probe, read_colors
 from controller.world.mapart import DEFAULT_MAP_ID_BASE, PICTURE_COUNT, all_pictures
-from tests.world.test_purity import heavy_modules_after
+from tests.support.imports import heavy_modules_after
 
 runner = CliRunner()
 

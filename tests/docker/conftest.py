@@ -13,11 +13,11 @@ import gc
 import os
 import warnings
 from collections.abc import Iterator
-from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
 
 import pytest
+
+from tests.support.docker_server import McServer
 
 __all__ = [
     "DOCKER_SKIP_REASON",
@@ -25,9 +25,7 @@ __all__ = [
     "MC_VERSION",
     "RCON_PASSWORD",
     "MAP_ID_BASE",
-    "McServer",
     "docker_available",
-    "rcon_cli",
 ]
 
 DOCKER_SKIP_REASON = "Docker engine not available"
@@ -76,36 +74,12 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
         item.add_marker(skip)
 
 
-@dataclass(frozen=True)
-class McServer:
-    """A running server: its container, RCON address, and the host folder bound at /data."""
-
-    container: Any  # testcontainers DockerContainer
-    host: str
-    rcon_port: int
-    password: str
-    data_dir: Path
-    world_dir: Path
-    version: str
-    map_id_base: int
-    map_paths: dict[int, Path]
-
-
 def _free_port() -> int:
     import socket
 
     with socket.socket() as sock:
         sock.bind(("127.0.0.1", 0))
         return int(sock.getsockname()[1])
-
-
-def rcon_cli(container: Any, cmd: str) -> str:
-    """Run one command through the image's own ``rcon-cli`` (an oracle independent of ours)."""
-    exit_code, output = container.exec(["rcon-cli", cmd])
-    text = output.decode("utf-8", "replace") if isinstance(output, bytes) else str(output)
-    if exit_code != 0:
-        raise RuntimeError(f"rcon-cli {cmd!r} exited {exit_code}: {text.strip()}")
-    return text.strip()
 
 
 def install_map_art(world_dir: Path, version: str, base: int) -> dict[int, Path]:

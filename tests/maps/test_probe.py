@@ -17,7 +17,7 @@ from controller.maps.install import install_pictures
 from controller.maps.layout import Layout
 from controller.maps.probe import LevelInfo, read_level_info, resolve_target, server_holds_world
 from controller.world.mapart import all_pictures
-from tests.maps.worlds import BASE
+from tests.support.map_worlds import BASE
 
 
 def write_level_dat(world: Path, data_version: int | None, name: str | None) -> None:

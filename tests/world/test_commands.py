@@ -10,7 +10,7 @@ from hypothesis import strategies as st
 from controller.puzzle.model import TileClass
 from controller.world import commands as cmd
 from controller.world.geometry import Room, frame_uuid
-from tests.grammar import assert_valid_commands
+from tests.support.grammar import assert_valid_commands
 
 _FILL = re.compile(r"fill (-?\d+) (-?\d+) (-?\d+) (-?\d+) (-?\d+) (-?\d+) (\S+)$")
 
