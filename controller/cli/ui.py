@@ -7,12 +7,12 @@ import sys
 from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
-from rich.console import Console, Group
-from rich.text import Text
-
 from controller.puzzle.model import Board, TileClass
 
 if TYPE_CHECKING:
+    from rich.console import Console, Group
+    from rich.text import Text
+
     from controller.runtime.room import Room
 
 __all__ = [
@@ -45,11 +45,15 @@ def use_colour(stream: object = None) -> bool:
 
 def console() -> Console:
     """The stdout console (plain text when not a terminal)."""
+    from rich.console import Console
+
     return Console(no_color=not use_colour(), highlight=False)
 
 
 def err_console() -> Console:
     """The stderr console."""
+    from rich.console import Console
+
     return Console(stderr=True, no_color=not use_colour(sys.stderr), highlight=False)
 
 
@@ -59,6 +63,8 @@ def board_text(
     """The board as unicode pipes, one line per row, coloured by tile class when given; rows
     wider than `width` columns are cut, ending in `…`."""
     shown = board.width if width is None or width >= board.width else max(width - 1, 0)
+    from rich.text import Text
+
     out = Text(no_wrap=True, overflow="crop")
     for j in range(board.height):
         for i in range(shown):
@@ -75,6 +81,9 @@ def board_text(
 def room_panel(room: Room, now: float, width: int | None = None) -> Group:
     """One room in the live view: its progress line and, for pipes rooms, the board; no line
     is wider than `width` columns (so the view never wraps)."""
+    from rich.console import Group
+    from rich.text import Text
+
     from controller.runtime.pipes_room import PipesRoom
 
     status = room.status()
