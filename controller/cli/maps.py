@@ -47,10 +47,14 @@ BaseOpt = Annotated[
     ),
 ]
 WorldOpt = Annotated[
-    str | None, typer.Option("--world", help="Take map_id_base and the version from this room.")
+    str | None,
+    typer.Option(
+        "--world", "-w", metavar="NAME", help="Take map_id_base and the version from this room."
+    ),
 ]
 ConfigOpt = Annotated[
-    Path | None, typer.Option("--config", help="Configuration file (default: config/pipes.yaml).")
+    Path | None,
+    typer.Option("--config", "-c", metavar="FILE", help="Configuration file (default: lookup)."),
 ]
 VersionOpt = Annotated[
     str | None,

@@ -295,7 +295,7 @@ def solve(
     if tip is None:
         typer.echo("hint: none (solved)")
     else:
-        i, j = tip["tile"]
-        typer.echo(f"hint: turn tile ({i}, {j}) to rotation {tip['rotation']}")
+        i, j = tip["tile"]  # 0-based in the JSON, column and row from 1 in text (as `hint`)
+        typer.echo(f"hint: column {i + 1}, row {j + 1}: turn it to rotation {tip['rotation']}")
     if report["difficulty"] is not None:
         typer.echo(f"difficulty: {report['difficulty']}")

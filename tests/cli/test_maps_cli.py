@@ -231,3 +231,12 @@ def test_export_includes_the_data_pack(tmp_path: Path) -> None:
     assert result.exit_code == ExitCode.OK, result.output
     meta = json.loads((out / "datapacks" / "pipesctl" / "pack.mcmeta").read_text())
     assert meta["pack"]["min_format"] == [107, 1]
+
+
+def test_map_commands_take_the_short_flags_of_every_command(tmp_path: Path) -> None:
+    config = tmp_path / "pipes.yaml"
+    config.write_text(CONFIG, encoding="utf-8")
+    out = tmp_path / "export"
+    result = runner.invoke(app, ["export", str(out), "-w", "lobby", "-c", str(config)])
+    assert result.exit_code == ExitCode.OK, result.output
+    assert len(ids_in(out / "data")) == PICTURE_COUNT  # 1.21.4 of the room's server: legacy
