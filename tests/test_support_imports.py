@@ -1,4 +1,5 @@
-"""Tests share code only through ``tests/support``: no test module imports another one.
+"""Tests share code only through ``tests/support``: no test module imports another one, and
+conftest files hold fixtures and hooks only.
 
 Every ``.py`` file under ``tests/`` (conftest files and ``tests/support`` included) may import
 ``tests.support`` and its modules, and nothing else of ``tests``; relative imports are refused
@@ -131,3 +132,34 @@ def test_support_modules_say_what_they_hold() -> None:
         if not ast.get_docstring(ast.parse(path.read_text(encoding="utf-8")))
     ]
     assert missing == []
+
+
+def helpers_in_conftest(source: str) -> list[str]:
+    """The top-level classes and functions of a conftest that are neither fixtures nor hooks."""
+    found = []
+    for node in ast.parse(source).body:
+        if isinstance(node, ast.ClassDef):
+            found.append(node.name)
+        elif isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef):
+            fixture = any("fixture" in ast.unparse(d) for d in node.decorator_list)
+            if not fixture and not node.name.startswith("pytest_"):
+                found.append(node.name)
+    return found
+
+
+def test_the_conftest_check_finds_helpers() -> None:
+    source = (
+        "import pytest\n@pytest.fixture\ndef server(): ...\n"
+        "def pytest_collection_modifyitems(config, items): ...\n"
+        "def make_config(): ...\nclass Harness: ...\n"
+    )
+    assert helpers_in_conftest(source) == ["make_config", "Harness"]
+
+
+def test_conftests_hold_fixtures_and_hooks_only() -> None:
+    found = {
+        str(path.relative_to(ROOT)): bad
+        for path in sorted((ROOT / "tests").rglob("conftest.py"))
+        if (bad := helpers_in_conftest(path.read_text(encoding="utf-8")))
+    }
+    assert found == {}, "shared helpers belong in tests/support/"
