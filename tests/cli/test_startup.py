@@ -63,8 +63,23 @@ def test_help_loads_no_heavy_library_and_no_engine() -> None:
     assert loaded_by("--help", among=NEVER_FOR_HELP) == []
 
 
+@pytest.mark.parametrize(
+    "argv",
+    [
+        ["start", "--help"],
+        ["status", "--help"],
+        ["maps", "install", "--help"],
+        ["puzzle", "--help"],
+    ],
+)
+def test_a_command_help_loads_no_heavy_library(argv: list[str]) -> None:
+    heavy = [m for m in NEVER_FOR_HELP if not m.startswith("controller.")]
+    assert loaded_by(*argv, among=heavy + ["controller.runtime", "controller.config"]) == []
+
+
 def test_a_puzzle_loads_neither_the_runtime_nor_pydantic() -> None:
     assert loaded_by("puzzle", "new", "--size", "3x3", among=NEVER_FOR_PUZZLES) == []
+    assert loaded_by("puzzle", "new", "--size", "3x3", among=["rich"]) == ["rich"]  # the grid
     json_only = [*NEVER_FOR_PUZZLES, "rich"]
     assert loaded_by("puzzle", "new", "--size", "3x3", "--json", among=json_only) == []
 
