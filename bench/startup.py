@@ -90,6 +90,7 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--repeat", type=int, default=10, help="runs per row")
     args = parser.parse_args(argv)
     base = pipesctl()
+    load = os.getloadavg()[0]
     wall, best, cpu = run_ms([sys.executable, "-c", "pass"], args.repeat)
     print("| command | wall ms, median | wall ms, best | CPU ms, median |")
     print("|---|---:|---:|---:|")
@@ -102,7 +103,8 @@ def main(argv: list[str] | None = None) -> None:
         f"{args.repeat} runs after a warm-up: wall time from start to exit (and the best run), "
         "and the user + system CPU time the process used (both less sensitive to other load "
         "on the machine than the median wall time). "
-        f"Target: at most {TARGET_MS:.0f} ms wall for `--help` and `puzzle new`."
+        f"Target: at most {TARGET_MS:.0f} ms wall for `--help` and `puzzle new`. Load average "
+        f"when the run started: {load:.1f} on {os.cpu_count()} cores."
     )
     print("\nWhere the imports go (`python -X importtime`, best of 5, cumulative ms):\n")
     print("| command | largest top-level imports |")
