@@ -47,10 +47,14 @@ BaseOpt = Annotated[
     ),
 ]
 WorldOpt = Annotated[
-    str | None, typer.Option("--world", help="Take map_id_base and the version from this room.")
+    str | None,
+    typer.Option(
+        "--world", "-w", metavar="NAME", help="Take map_id_base and the version from this room."
+    ),
 ]
 ConfigOpt = Annotated[
-    Path | None, typer.Option("--config", help="Configuration file (default: config/pipes.yaml).")
+    Path | None,
+    typer.Option("--config", "-c", metavar="FILE", help="Configuration file (default: lookup)."),
 ]
 VersionOpt = Annotated[
     str | None,
@@ -65,6 +69,14 @@ DataVersionOpt = Annotated[
 ]
 ForceOpt = Annotated[
     bool, typer.Option("--force", help="Replace map files at these ids that show other pictures.")
+]
+CreateOpt = Annotated[
+    bool,
+    typer.Option(
+        "--create",
+        help="Write into a world folder without level.dat (made if missing): a world the "
+        "server has not generated yet.",
+    ),
 ]
 PackOpt = Annotated[
     bool,
@@ -176,14 +188,17 @@ def install(
     data_version: DataVersionOpt = None,
     force: ForceOpt = False,
     pack: PackOpt = True,
+    create: CreateOpt = False,
 ) -> None:
     """Write the map files and the data pack into a world, before the server first starts.
 
-    A running server picks a new data pack up with `reload` (then `datapack list enabled`
-    shows `file/pipesctl`)."""
+    The world folder must hold level.dat unless --create is given. A running server picks a new
+    data pack up with `reload` (then `datapack list enabled` shows `file/pipesctl`)."""
     from controller.maps import probe
 
     with _reported("map files"):
+        if not create:
+            probe.check_world_folder(world_dir)
         first, ver = _settings(base, world, config, version)
         target = probe.resolve_target(world_dir, ver, data_version)
         if probe.server_holds_world(world_dir):

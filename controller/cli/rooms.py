@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import logging
 import signal
-import tempfile
 import threading
 import time
 from collections.abc import Iterator
@@ -194,6 +193,8 @@ def _start(world: list[str], config: Path | None, sandbox: bool) -> None:
     base = load(config) if config is not None else default_config()
     for name in world:
         base.world(name)
+    import tempfile
+
     with Sandbox() as sb, tempfile.TemporaryDirectory(prefix="pipesctl-sandbox-") as tmp:
         log.info("sandbox RCON running on 127.0.0.1:%d", sb.port)
         cfg = _sandbox_config(base, world, sb.port, sb.password, Path(tmp))
@@ -227,6 +228,8 @@ def _demo(size: int, rounds: int, click_every: float, kind: str = "pipes") -> No
     base = demo_config(default_config(), size, kind)
     out = err_console()
     stop = _stop_on_signals()
+    import tempfile
+
     with Sandbox() as sb, tempfile.TemporaryDirectory(prefix="pipesctl-demo-") as tmp:
         out.print(f"sandbox RCON running on 127.0.0.1:{sb.port}")
         cfg = _sandbox_config(base, ["lobby"], sb.port, sb.password, Path(tmp))

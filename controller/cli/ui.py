@@ -7,12 +7,12 @@ import sys
 from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
-from rich.console import Console, Group
-from rich.text import Text
-
 from controller.puzzle.model import Board, TileClass
 
 if TYPE_CHECKING:
+    from rich.console import Console, Group
+    from rich.text import Text
+
     from controller.puzzle.paint import Canvas
     from controller.runtime.room import Room
 
@@ -47,11 +47,15 @@ def use_colour(stream: object = None) -> bool:
 
 def console() -> Console:
     """The stdout console (plain text when not a terminal)."""
+    from rich.console import Console
+
     return Console(no_color=not use_colour(), highlight=False)
 
 
 def err_console() -> Console:
     """The stderr console."""
+    from rich.console import Console
+
     return Console(stderr=True, no_color=not use_colour(sys.stderr), highlight=False)
 
 
@@ -61,6 +65,8 @@ def board_text(
     """The board as unicode pipes, one line per row, coloured by tile class when given; rows
     wider than `width` columns are cut, ending in `…`."""
     shown = board.width if width is None or width >= board.width else max(width - 1, 0)
+    from rich.text import Text
+
     out = Text(no_wrap=True, overflow="crop")
     for j in range(board.height):
         for i in range(shown):
@@ -77,6 +83,8 @@ def board_text(
 def canvas_text(canvas: Canvas, target: Canvas, width: int | None = None) -> Text:
     """A paint room's canvas and, after two spaces, its target: `█` colour 1, `·` colour 0;
     canvas cells that differ from the target are red. Lines are cut at `width` columns."""
+    from rich.text import Text
+
     out = Text(no_wrap=True, overflow="crop")
     for j in range(canvas.height):
         line = Text(no_wrap=True, overflow="crop")
@@ -95,6 +103,9 @@ def canvas_text(canvas: Canvas, target: Canvas, width: int | None = None) -> Tex
 def room_panel(room: Room, now: float, width: int | None = None) -> Group:
     """One room in the live view: its progress line and, for pipes rooms, the board; no line
     is wider than `width` columns (so the view never wraps)."""
+    from rich.console import Group
+    from rich.text import Text
+
     from controller.runtime.paint_room import PaintRoom
     from controller.runtime.pipes_room import PipesRoom
 

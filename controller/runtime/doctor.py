@@ -238,7 +238,8 @@ def _check_map_files(report: Report, cfg: Config, world: str, world_dir: Path | 
             data_version = None
         if data_version is None or int(data_version) != target.data_version:
             stale.append(mid)
-    install = f"pipesctl maps install --world-dir {world_dir} (while the server is stopped)"
+    create = "" if (world_dir / "level.dat").is_file() else " --create"
+    install = f"pipesctl maps install --world-dir {world_dir}{create} (while the server is stopped)"
     if missing:
         report.add(
             "map files",

@@ -518,7 +518,7 @@ class PipesRoom:
 
     def handle_request(self, link: Link, request: Request) -> Response | None:
         """Carry out an admin request left by `pipesctl reset|repair|hint|show`."""
-        log.info("room %s: request %s", self.name, type(request).__name__)
+        log.info("room %s: admin request: %s", self.name, request)
         if isinstance(request, ResetRequest):
             self.reset(link, request.seed)
             return ResetDone(self.current_state.puzzle_number)

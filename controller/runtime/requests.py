@@ -36,20 +36,32 @@ class ResetRequest:
 
     seed: int | None = None
 
+    def __str__(self) -> str:
+        return "reset" if self.seed is None else f"reset with seed {self.seed}"
+
 
 @dataclass(frozen=True)
 class RepairRequest:
     """Reconcile the room with its state now."""
+
+    def __str__(self) -> str:
+        return "repair"
 
 
 @dataclass(frozen=True)
 class HintRequest:
     """Tell the players near the room one tile to turn."""
 
+    def __str__(self) -> str:
+        return "hint"
+
 
 @dataclass(frozen=True)
 class ShowRequest:
     """Read every frame's rotation back from the server."""
+
+    def __str__(self) -> str:
+        return "show"
 
 
 Request = ResetRequest | RepairRequest | HintRequest | ShowRequest

@@ -13,7 +13,7 @@ from typer.testing import CliRunner
 from controller.cli import app
 from controller.errors import ExitCode
 from controller.sandbox import Sandbox
-from tests.grammar import assert_valid_commands
+from tests.support.grammar import assert_valid_commands
 
 runner = CliRunner()
 GOLDEN = Path(__file__).parent / "golden"
@@ -41,7 +41,7 @@ def setup(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[tuple[San
         server.mkdir()
         (server / "server.properties").write_text(GOOD_PROPERTIES)
         world = server / "world"
-        result = runner.invoke(app, ["maps", "install", "--world-dir", str(world)])
+        result = runner.invoke(app, ["maps", "install", "--world-dir", str(world), "--create"])
         assert result.exit_code == ExitCode.OK, result.output
         yield sb, cfg
 
@@ -126,6 +126,7 @@ def test_missing_and_stale_map_files(setup: tuple[Sandbox, Path]) -> None:
     assert code == ExitCode.ERROR and _failed(checks) == ["map files"]
     assert checks["map files"]["detail"] == "1 of 18 pictures missing (first: map id 1000005)"
     assert str(checks["map files"]["fix"]).startswith("pipesctl maps install --world-dir")
+    assert "--create" in str(checks["map files"]["fix"])  # the world has no level.dat yet
 
 
 @pytest.mark.parametrize(

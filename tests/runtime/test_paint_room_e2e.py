@@ -25,8 +25,8 @@ from controller.runtime.requests import CanvasRead, HintGiven, HintRequest, Show
 from controller.sandbox import Sandbox
 from controller.world.mapids import brush_map_id
 from controller.world.paint_geometry import BORDER_BLOCK, Brush
-from tests.grammar import assert_valid_commands
-from tests.runtime.conftest import make_config
+from tests.support.grammar import assert_valid_commands
+from tests.support.harness import make_config
 
 WHITE, BLUE = "minecraft:white_concrete", "minecraft:blue_concrete"
 

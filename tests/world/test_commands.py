@@ -11,7 +11,7 @@ from controller.puzzle.model import TileClass
 from controller.world import commands as cmd
 from controller.world.geometry import Room, frame_uuid
 from controller.world.paint_geometry import Placement, brush_uuid
-from tests.grammar import assert_valid_commands
+from tests.support.grammar import assert_valid_commands
 
 _FILL = re.compile(r"fill (-?\d+) (-?\d+) (-?\d+) (-?\d+) (-?\d+) (-?\d+) (\S+)$")
 
