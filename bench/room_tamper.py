@@ -27,7 +27,7 @@ from controller.runtime.demo import next_click, solution_order
 from controller.runtime.pipes_room import PipesRoom
 from controller.sandbox import Sandbox
 from controller.world.geometry import frame_uuid
-from tests.runtime.test_tamper import KINDS, StepClock, _tamper, _until_repaired
+from tests.support.tamper import KINDS, StepClock, tamper_commands, until_repaired
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -76,11 +76,11 @@ def latency_table(size: int) -> str:
                     cells.append("— (only the full reconcile, `audit_interval_s`)")
                     daemon.close()
                     continue
-                for command in _tamper(room, kind):
+                for command in tamper_commands(room, kind):
                     sb.call(lambda g, c=command: g.execute(c))
                 limit = 45.0 if near else 210.0
                 try:
-                    cells.append(f"{_until_repaired(sb, daemon, clock, limit):.2f}")
+                    cells.append(f"{until_repaired(sb, daemon, clock, limit):.2f}")
                 except AssertionError:
                     cells.append(f"not within {limit:.0f} s")
                 daemon.close()

@@ -6,9 +6,13 @@ Everything here composes commands from `controller.world.commands`; the room sen
 
 from __future__ import annotations
 
+from collections.abc import Callable, Mapping
+from typing import Protocol
+
 from controller.config import WorldConfig
 from controller.world import commands as cmd
-from controller.world.geometry import Room as Geometry
+from controller.world.geometry import Pos
+from controller.world.replies import parse_count
 
 __all__ = ["SOLVES", "BEST", "RESET", "Feedback", "duration", "win_objective"]
 
@@ -27,6 +31,18 @@ def duration(seconds: float) -> str:
     """`m:ss`, or `h:mm:ss` from an hour on."""
     s = int(round(seconds))
     return f"{s // 60}:{s % 60:02d}" if s < 3600 else f"{s // 3600}:{s // 60 % 60:02d}:{s % 60:02d}"
+
+
+class Geometry(Protocol):
+    """What feedback needs of a room's placement (pipes or paint)."""
+
+    def frame_pos(self, i: int, j: int) -> Pos:
+        """The block the frame (i, j) hangs in."""
+        ...
+
+    def near_selector(self, margin: int = 8) -> str:
+        """A player selector for everyone in or near the room."""
+        ...
 
 
 class Feedback:
@@ -74,18 +90,32 @@ class Feedback:
         """The room's best time on the leaderboard (idempotent)."""
         return cmd.score_set(f"#{self.name}", BEST, int(best))
 
-    def celebration(self, seconds: float, moves: int, best: float) -> list[str]:
-        """Title, sound and chat when the board is solved (scores: `mark_winners`)."""
+    def celebration(
+        self,
+        seconds: float,
+        moves: int,
+        best: float,
+        *,
+        message: str | None = None,
+        subtitle: str | None = None,
+        fields: Mapping[str, object] | None = None,
+        scores: bool = True,
+    ) -> list[str]:
+        """Title, sound and chat when the board is solved (`message`, `subtitle` and extra
+        `fields` for the message: a room kind's own wording). `scores`: the solve and best time
+        too, in the same breath; a room that pays them durably (`mark_winners`, `pay_winners`)
+        passes False."""
         near = self.near
-        message = self.cfg.on_win.message.format(
-            time=duration(seconds), moves=moves, room=self.name
+        message = (message or self.cfg.on_win.message).format(
+            time=duration(seconds), moves=moves, room=self.name, **(fields or {})
         )
         return [
             cmd.title_times(near, 10, 70, 20),
-            cmd.title(near, "subtitle", f"{duration(seconds)} · {moves} moves"),
+            cmd.title(near, "subtitle", subtitle or f"{duration(seconds)} · {moves} moves"),
             cmd.title(near, "title", "Solved!"),
             cmd.playsound_each(near, self.cfg.on_win.sound),
             cmd.tellraw(near, message),
+            *([cmd.score_add(near, SOLVES, 1), self.best_time(best)] if scores else []),
         ]
 
     def action_bar(self, wet: int, total: int) -> str:
@@ -141,6 +171,18 @@ class Feedback:
             cmd.trigger_enable(self.askers, RESET),
             cmd.score_set(self.askers, RESET, 0),
         ]
+
+    def reset_asker(self, send: Callable[[str], str]) -> str | None:
+        """Ask the server (through `send`) who near the room used the trigger: the first name of
+        `reset_by` among them, or None; every asker's trigger is re-armed either way."""
+        if not parse_count(send(self.any_reset_request())):
+            return None
+        asker = next(
+            (n for n in self.cfg.reset_by if parse_count(send(self.allowed_asker(n)))), None
+        )
+        for command in self.rearm():
+            send(command)
+        return asker
 
     def reset_announcement(self, player: str) -> str:
         """Tell the room who started a new puzzle."""

@@ -37,7 +37,8 @@ from controller.runtime.requests import (
     ShowRequest,
 )
 from controller.runtime.room import Progress, Room, RoomStatus
-from controller.runtime.state import WORLD_FORMAT, RoomState, Solve, archive_state, state_path
+from controller.runtime.rounds import record_win
+from controller.runtime.state import WORLD_FORMAT, RoomState, archive_state, state_path
 from controller.world import commands as cmd
 from controller.world.geometry import (
     EDGE_OFF,
@@ -449,15 +450,12 @@ class PipesRoom:
         players, and schedule the next puzzle."""
         state = self.current_state
         now = self.clock.time()
-        seconds = now - state.started_at
-        state.solved_at = now
-        state.solves.append(Solve(self.board.seed, round(seconds, 3), state.moves, now))
+        seconds, best = record_win(state, self.board.seed, now)
         state.win_phase = "recorded"
         self.save()
         self.pay_win(link)
-        best = min(s.seconds for s in state.solves)
         try:
-            ceremony = self.feedback.celebration(seconds, state.moves, best)
+            ceremony = self.feedback.celebration(seconds, state.moves, best, scores=False)
         except Exception:  # noqa: BLE001 - feedback never ends the daemon
             log.exception("room %s: the win message could not be composed", self.name)
             ceremony = []
@@ -564,7 +562,7 @@ class PipesRoom:
 
     def handle_request(self, link: Link, request: Request) -> Response | None:
         """Carry out an admin request left by `pipesctl reset|repair|hint|show`."""
-        log.info("room %s: request %s", self.name, type(request).__name__)
+        log.info("room %s: admin request: %s", self.name, request)
         if isinstance(request, ResetRequest):
             self.reset(link, request.seed)
             return ResetDone(self.current_state.puzzle_number)
@@ -598,14 +596,7 @@ class PipesRoom:
     def check_reset_requests(self, link: Link) -> bool:
         """Players listed in `reset_by` ask for a new puzzle with `/trigger pipes_reset` near
         the room; returns whether a new puzzle was built."""
-        fb = self.feedback
-        if not parse_count(self.send(link, fb.any_reset_request())):
-            return False
-        asker = next(
-            (n for n in self.cfg.reset_by if parse_count(self.send(link, fb.allowed_asker(n)))),
-            None,
-        )
-        self.send_all(link, fb.rearm())
+        asker = self.feedback.reset_asker(lambda command: self.send(link, command))
         if asker is None:
             return False
         log.info("room %s: %s asked for a new puzzle", self.name, asker)

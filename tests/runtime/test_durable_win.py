@@ -14,7 +14,7 @@ from controller.runtime.daemon import Daemon
 from controller.runtime.demo import next_click, solution_order
 from controller.runtime.link import CommandClient
 from controller.sandbox import Sandbox
-from tests.runtime.conftest import make_config
+from tests.support.harness import make_config
 
 
 class Crash(BaseException):

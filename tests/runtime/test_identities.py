@@ -11,7 +11,7 @@ from controller.runtime.connect import connect_server
 from controller.runtime.daemon import Daemon
 from controller.runtime.pipes_room import PipesRoom
 from controller.sandbox import Sandbox
-from tests.runtime.conftest import make_config
+from tests.support.harness import make_config
 
 ALLOWED = [".Steve", "*Bob", "abcdefghijklmnop", "Alex"]
 

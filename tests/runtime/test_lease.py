@@ -19,8 +19,8 @@ from controller.runtime.lease import owner_path
 from controller.sandbox import Sandbox
 from controller.world import commands as cmd
 from controller.world.replies import parse_game_time, parse_score
-from tests.grammar import assert_valid_commands
-from tests.runtime.conftest import make_config
+from tests.support.grammar import assert_valid_commands
+from tests.support.harness import make_config
 
 
 @pytest.fixture

@@ -10,29 +10,19 @@ import pytest
 
 from controller.runtime.connect import connect_server
 from controller.runtime.daemon import Daemon
-from controller.runtime.pipes_room import PipesRoom
 from controller.sandbox import Sandbox
 from controller.world import commands as cmd
-from controller.world.geometry import frame_name
-from controller.world.replies import parse_count
-from tests.grammar import assert_valid_commands
-from tests.runtime.conftest import make_config, world_mismatches
-
-
-class StepClock:
-    """Time that moves only when the test says so (sleeping moves it too)."""
-
-    def __init__(self) -> None:
-        self.now = 0.0
-
-    def time(self) -> float:
-        return 1_800_000_000.0 + self.now
-
-    def monotonic(self) -> float:
-        return self.now
-
-    def sleep(self, seconds: float) -> None:
-        self.now += seconds
+from tests.support.grammar import assert_valid_commands
+from tests.support.harness import make_config, world_mismatches
+from tests.support.tamper import (
+    KINDS,
+    StepClock,
+    dropped_maps,
+    pipes_room,
+    run,
+    tamper_commands,
+    until_repaired,
+)
 
 
 @pytest.fixture
@@ -56,111 +46,19 @@ def setup(sb: Sandbox, tmp_path: Path) -> Iterator[tuple[Sandbox, Daemon, StepCl
     daemon.close()
 
 
-def _room(daemon: Daemon) -> PipesRoom:
-    room = daemon.rooms["lobby"]
-    assert isinstance(room, PipesRoom)
-    return room
-
-
-def _run(sb: Sandbox, command: str) -> list[str]:
-    return sb.call(lambda g: g.execute(command))
-
-
-def _frames_in_box(sb: Sandbox, room: PipesRoom) -> int:
-    both = [cmd.count_frames_in_box(room.geom, kind) for kind in cmd.FRAME_KINDS]
-    return sum(parse_count(_run(sb, c)[0]) for c in both)
-
-
-def _dropped_maps(sb: Sandbox, room: PipesRoom) -> int:
-    box = cmd.guard_box(room.geom, grow=2)
-    reply = _run(
-        sb, f"execute if items entity @e[type=minecraft:item,{box}] contents {cmd.MAP_ITEM}"
-    )
-    return parse_count(reply[0])
-
-
-def _until_repaired(sb: Sandbox, daemon: Daemon, clock: StepClock, limit: float) -> float:
-    """Step the daemon in 50 ms of its time until the room equals its state; the time taken."""
-    room = _room(daemon)
-    start = clock.now
-    while clock.now - start <= limit:
-        clock.now += 0.05
-        daemon.step()
-        if (
-            not world_mismatches(sb, room)
-            and _frames_in_box(sb, room) == room.board.size
-            and _dropped_maps(sb, room) == 0
-        ):
-            return clock.now - start
-    raise AssertionError(f"not repaired in {limit} s: {world_mismatches(sb, room)}")
-
-
-def _tamper(room: PipesRoom, kind: str) -> list[str]:
-    """The console commands of one tamper kind (on tile (1, 1) or its blocks)."""
-    i, j = 1, 1
-    idx = j * room.board.width + i
-    uid = room.uuids[idx]
-    x, y, z = room.geom.frame_pos(i, j)
-    rotation = room.board.rotations[idx]
-    if kind == "kill_frame":
-        return [f"kill {uid}"]
-    if kind == "break_state_block":
-        sx, sy, sz = room.geom.state_pos(i, j)
-        return [f"setblock {sx} {sy} {sz} minecraft:air"]
-    if kind == "replace_edge_block":
-        ex, ey, ez = room.geom.east_pos(i, j)
-        return [f"setblock {ex} {ey} {ez} minecraft:stone"]
-    if kind == "empty_frame":
-        return [f"data remove entity {uid} Item"]
-    if kind == "remove_tags":
-        return [f"data merge entity {uid} {{Tags:[]}}"]
-    if kind == "same_named_foreign_frame":
-        bx, by, bz = room.geom.x0 - 1, room.geom.y0, room.geom.z0  # on the border log
-        return [
-            f"summon minecraft:item_frame {bx} {by} {bz} "
-            f'{{Facing:1b,CustomName:"{frame_name(room.name, i, j)}"}}'
-        ]
-    if kind == "look_alike_frame":
-        tags = ",".join(f'"{t}"' for t in cmd.frame_tags(room.name, rotation))
-        return [
-            f"summon minecraft:item_frame {x} {y} {z} {{Facing:1b,Invulnerable:1b,"
-            f'CustomName:"{frame_name(room.name, i, j)}",Tags:[{tags}],'
-            f'Item:{{id:"minecraft:filled_map",count:1,components:{{"minecraft:map_id":'
-            f"{room.map_id(idx)}}}}}}}"
-        ]
-    if kind == "item_rotation_7":
-        return [f"data merge entity {uid} {{ItemRotation:7b}}"]
-    if kind == "foreign_map_id":
-        return [f'data modify entity {uid} Item.components."minecraft:map_id" set value 4242']
-    raise AssertionError(kind)
-
-
-KINDS = [
-    "kill_frame",
-    "break_state_block",
-    "replace_edge_block",
-    "empty_frame",
-    "remove_tags",
-    "same_named_foreign_frame",
-    "look_alike_frame",
-    "item_rotation_7",
-    "foreign_map_id",
-]
-
-
 @pytest.mark.parametrize("kind", KINDS)
 def test_each_tamper_is_repaired_within_5_s_while_players_are_near(
     setup: tuple[Sandbox, Daemon, StepClock], kind: str
 ) -> None:
     sb, daemon, clock = setup
-    room = _room(daemon)
+    room = pipes_room(daemon)
     assert world_mismatches(sb, room) == []
-    for command in _tamper(room, kind):
-        reply = _run(sb, command)
+    for command in tamper_commands(room, kind):
+        reply = run(sb, command)
         assert reply and "<--[HERE]" not in reply[-1], reply
     if kind not in ("same_named_foreign_frame", "look_alike_frame"):
         assert world_mismatches(sb, room) != [] or kind == "item_rotation_7"
-    assert _until_repaired(sb, daemon, clock, 5.0) <= 5.0
+    assert until_repaired(sb, daemon, clock, 5.0) <= 5.0
     failed = [f for rep in room.guard.repairs for f in rep.failed]
     assert failed == []
 
@@ -169,14 +67,14 @@ def test_a_popped_frame_is_summoned_again_and_its_dropped_map_removed(
     setup: tuple[Sandbox, Daemon, StepClock],
 ) -> None:
     sb, daemon, clock = setup
-    room = _room(daemon)
-    for command in _tamper(room, "break_state_block"):
-        _run(sb, command)
+    room = pipes_room(daemon)
+    for command in tamper_commands(room, "break_state_block"):
+        run(sb, command)
     sb.tick(101)  # vanilla checks survival every 100 ticks: the frame pops and drops its map
     uid = room.uuids[room.board.width + 1]
     assert sb.call(lambda g: g.entity_nbt(uid)) is None
-    assert _dropped_maps(sb, room) > 0
-    assert _until_repaired(sb, daemon, clock, 5.0) <= 5.0
+    assert dropped_maps(sb, room) > 0
+    assert until_repaired(sb, daemon, clock, 5.0) <= 5.0
     assert any(rep.summoned and rep.dropped_maps_removed for rep in room.guard.repairs)
 
 
@@ -184,28 +82,28 @@ def test_a_broken_block_is_closed_by_the_quick_check_within_a_second(
     setup: tuple[Sandbox, Daemon, StepClock],
 ) -> None:
     sb, daemon, clock = setup
-    room = _room(daemon)
-    for command in _tamper(room, "break_state_block"):
-        _run(sb, command)
-    assert _until_repaired(sb, daemon, clock, 1.1) <= 1.1
+    room = pipes_room(daemon)
+    for command in tamper_commands(room, "break_state_block"):
+        run(sb, command)
+    assert until_repaired(sb, daemon, clock, 1.1) <= 1.1
 
 
 def test_with_nobody_near_frames_are_back_in_5_s_and_blocks_in_10_s(
     setup: tuple[Sandbox, Daemon, StepClock],
 ) -> None:
     sb, daemon, clock = setup
-    room = _room(daemon)
+    room = pipes_room(daemon)
     sb.leave("Alex")
     for _ in range(40):
         clock.now += 0.05
         daemon.step()
     assert not daemon.detector("main").awake
-    for command in _tamper(room, "kill_frame"):
-        _run(sb, command)
-    assert _until_repaired(sb, daemon, clock, 5.2) <= 5.2
-    for command in _tamper(room, "break_state_block"):
-        _run(sb, command)
-    assert _until_repaired(sb, daemon, clock, 5.2) <= 5.2
+    for command in tamper_commands(room, "kill_frame"):
+        run(sb, command)
+    assert until_repaired(sb, daemon, clock, 5.2) <= 5.2
+    for command in tamper_commands(room, "break_state_block"):
+        run(sb, command)
+    assert until_repaired(sb, daemon, clock, 5.2) <= 5.2
 
 
 def test_with_nobody_near_a_replaced_block_is_found_by_the_slow_cycle(
@@ -220,9 +118,11 @@ def test_with_nobody_near_a_replaced_block_is_found_by_the_slow_cycle(
             clock.now += 0.05
             daemon.step()
         assert not daemon.detector("main").awake
-        for command in _tamper(_room(daemon), "replace_edge_block"):  # no hole: only the audit
-            _run(sb, command)
-        assert _until_repaired(sb, daemon, clock, 10.1) <= 10.1  # the idle cycle: 10 × 1 s
+        for command in tamper_commands(
+            pipes_room(daemon), "replace_edge_block"
+        ):  # no hole: only the audit
+            run(sb, command)
+        assert until_repaired(sb, daemon, clock, 10.1) <= 10.1  # the idle cycle: 10 × 1 s
     finally:
         daemon.close()
 
@@ -231,15 +131,15 @@ def test_a_frame_turned_while_untagged_counts_as_a_move_once_retagged(
     setup: tuple[Sandbox, Daemon, StepClock],
 ) -> None:
     sb, daemon, clock = setup
-    room = _room(daemon)
+    room = pipes_room(daemon)
     idx = room.board.width + 1
-    for command in _tamper(room, "remove_tags"):
-        _run(sb, command)
+    for command in tamper_commands(room, "remove_tags"):
+        run(sb, command)
     moves = room.current_state.moves
     x, y, z = room.geom.frame_pos(1, 1)
     sb.move("Alex", (x + 0.5, y + 1, z + 0.5))
     assert sb.use_entity("Alex", room.uuids[idx])
-    _until_repaired(sb, daemon, clock, 5.0)
+    until_repaired(sb, daemon, clock, 5.0)
     assert room.current_state.moves == moves + 1
 
 
@@ -247,7 +147,7 @@ def test_liveness_costs_four_commands_and_no_serialization(
     setup: tuple[Sandbox, Daemon, StepClock],
 ) -> None:
     sb, daemon, _ = setup
-    room = _room(daemon)
+    room = pipes_room(daemon)
     link = daemon.links["main"]
     before = link.sent
 
@@ -268,8 +168,8 @@ def test_a_refused_summon_is_reported_not_counted(
     setup: tuple[Sandbox, Daemon, StepClock], monkeypatch: pytest.MonkeyPatch
 ) -> None:
     sb, daemon, _ = setup
-    room = _room(daemon)
-    _run(sb, f"kill {room.uuids[0]}")
+    room = pipes_room(daemon)
+    run(sb, f"kill {room.uuids[0]}")
     real: Callable[[int], str] = room.summon
     monkeypatch.setattr(room, "summon", lambda idx, **kw: real(idx).replace("Facing:1b", "Facing:"))
     rep = room.guard.repair_frames(daemon.links["main"])
@@ -303,9 +203,9 @@ def test_reconcile_retags_an_untagged_frame_instead_of_a_refused_summon(
     setup: tuple[Sandbox, Daemon, StepClock],
 ) -> None:
     sb, daemon, _ = setup
-    room = _room(daemon)
-    for command in _tamper(room, "remove_tags"):
-        _run(sb, command)
+    room = pipes_room(daemon)
+    for command in tamper_commands(room, "remove_tags"):
+        run(sb, command)
     repairs = room.reconcile(daemon.links["main"])
     assert repairs.frames_summoned == 0
     assert any("re-tagged" in note for note in repairs.notes)
