@@ -221,6 +221,17 @@ def test_win_waves_write_breadth_first_within_the_budget_then_celebrate(
         room, board = g.room, g.room.board
         assert room.play_state.solved
         assert not any(m.get("type") == "title" for m in sb.inbox("Alex"))  # not yet
+        # The budget: one picture per tile but the source, one sound per wave; the first wave
+        # (the source alone: its sound) went out with the solving click, the rest are spread
+        # evenly over waves_s on the room's clock.
+        pending = list(room.ingame.waves)
+        waves = min(20, len(wave_levels(board)))
+        assert len(pending) == waves - 1
+        assert 1 + sum(len(c) for _, c in pending) == (board.size - 1) + waves
+        step = 2.0 / waves
+        assert [round(t - g.clock.t, 6) for t, _ in pending] == [
+            round(k * step, 6) for k in range(1, waves)
+        ]
         for _ in range(25):
             g.tick(0.1)
         sent = record[start:]
@@ -231,7 +242,6 @@ def test_win_waves_write_breadth_first_within_the_budget_then_celebrate(
         wave_writes = writes[-(board.size - 1) :]
         assert sorted(wave_writes) == sorted(set(range(board.size)) - {board.source_index})
         assert [depth[k] for k in wave_writes] == sorted(depth[k] for k in wave_writes)
-        waves = min(20, len(wave_levels(board)))
         sounds = [c for c in sent if c.startswith("playsound minecraft:block.pointed_dripstone")]
         assert len(sounds) <= waves + 1  # one per wave, plus the solving click's own
         titles = [m for m in sb.inbox("Alex") if m.get("type") == "title"]
@@ -315,6 +325,7 @@ def test_the_daily_puzzle_is_the_same_for_a_date_and_changes_the_next_day(
         assert g2.room.board.seed != first.seed
         assert g2.room.current_state.puzzle_number == 2
         assert world_mismatches(sb2, g2.room) == []
+        assert_valid_commands(sorted(set(g2.link.record)))
         g2.daemon.close()
 
 
