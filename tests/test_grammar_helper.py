@@ -16,6 +16,13 @@ AREA = "@a[x=-20,y=60,z=-20,dx=40,dy=10,dz=40]"
 # Every command form of controller/world/commands.py in a concrete form (room "lobby").
 GOOD = [
     "list",
+    "list uuids",
+    "execute as @a[x=-8,y=92,z=-8,dx=30,dy=19,dz=30,scores={pipes_hint=1..},limit=1] run data get "
+    "entity @s UUID",
+    'execute as 5627dd98-e6be-3c21-b8a8-e92344183641 run tellraw @s "Next hint in 12 s"',
+    "data merge entity 5627dd98-e6be-3c21-b8a8-e92344183641 {Glowing:1b}",
+    "scoreboard players enable 5627dd98-e6be-3c21-b8a8-e92344183641 pipes_hint",
+    "execute positioned 7.5 100 7.5 run setblock ~ ~-5 ~ minecraft:redstone_block",
     "forceload add -16 -16 31 31",
     "forceload remove -16 -16 31 31",
     "forceload query 0 0",
