@@ -1,5 +1,6 @@
-"""What players of a pipes room do themselves: ask for a hint or their records with `/trigger`,
-and the win waves, the per-player records and the optional `on_win.command` of a win.
+"""What players of a pipes room do themselves: ask for a hint, their records or (when listed in
+`reset_by`) a new puzzle with `/trigger`; and the win waves, the per-player records and the
+optional `on_win.command` of a win.
 
 Players are never identified by a name read from display text: the server reports the UUIDs of
 the players a selector matches (`data get entity @s UUID`), and account names come from
@@ -18,7 +19,7 @@ from typing import TYPE_CHECKING
 
 from controller.puzzle.model import Board, TileClass, map_id
 from controller.runtime.daily import utc_date
-from controller.runtime.feedback import BEST, DAILY, duration
+from controller.runtime.feedback import BEST, DAILY, RESET, duration
 from controller.runtime.link import Link
 from controller.runtime.records import PlayerRecord
 from controller.world import commands as cmd
@@ -240,6 +241,16 @@ class InGame:
             if today is not None and today.best is not None:
                 text += f"; today's puzzle: best {duration(today.best)}"
         return text
+
+    def reset_asker(self, link: Link) -> str | None:
+        """The first player near the room who used `/trigger pipes_reset` and is listed in
+        `reset_by` (by account name); every asker is re-armed."""
+        askers = self._askers(link, RESET)
+        if not askers:
+            return None
+        names = parse_player_list(self.room.send(link, cmd.list_players()))
+        allowed = [names[u] for u in askers if names.get(u) in self.cfg.reset_by]
+        return allowed[0] if allowed else None
 
     def today(self) -> dt.date:
         """The UTC date on the room's clock."""

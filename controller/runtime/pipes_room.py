@@ -583,9 +583,7 @@ class PipesRoom:
     def check_reset_requests(self, link: Link) -> bool:
         """Players listed in `reset_by` ask for a new puzzle with `/trigger pipes_reset` near
         the room; returns whether a new puzzle was built."""
-        reply = self.send(link, self.feedback.read_reset_requests())
-        rearm, asker = self.feedback.answer_reset_requests(reply)
-        self.send_all(link, rearm)
+        asker = self.ingame.reset_asker(link)
         if asker is None:
             return False
         log.info("room %s: %s asked for a new puzzle", self.name, asker)

@@ -337,3 +337,24 @@ def test_every_in_game_command_is_vanilla_grammar(game: Game) -> None:
     g.tick(3)
     g.solve()
     assert_valid_commands(sorted(set(g.link.record)))
+
+
+def test_a_listed_floodgate_player_resets_by_account_name_not_display_text(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    with Sandbox() as sb:
+        monkeypatch.setenv("SANDBOX_PW", sb.password)
+        g = _start(sb, tmp_path, reset_by=[".Steve"])
+        sb.join(".Steve", (1.5, 101, 1.5))
+        sb.join("Mallory", (2.5, 101, 2.5))
+        sb.set_team_affixes("Mallory", "", " .Steve")  # displays as "Mallory .Steve"
+        sb.call(lambda game: game.execute("scoreboard players enable @a pipes_reset"))
+        assert sb.trigger("Mallory", "pipes_reset") == "Triggered [New pipes puzzle]"
+        assert not g.room.check_reset_requests(g.link)
+        assert g.room.current_state.puzzle_number == 1
+        assert sb.trigger("Mallory", "pipes_reset") == "Triggered [New pipes puzzle]"  # re-armed
+        assert sb.trigger(".Steve", "pipes_reset") == "Triggered [New pipes puzzle]"
+        assert g.room.check_reset_requests(g.link)
+        assert g.room.current_state.puzzle_number == 2
+        assert ".Steve started a new puzzle" in g.chat("Mallory")
+        g.daemon.close()
