@@ -68,7 +68,7 @@ def main() -> None:
     python = ROOT / ".venv-mecha" / "bin" / "python"
     if python.exists():
         sys.path.insert(0, str(ROOT))
-        from tests.test_grammar_helper import GOOD
+        from tests.support.command_forms import GOOD
 
         payload = json.dumps(GOOD)
 

@@ -6,13 +6,12 @@ probe skip, with the probe but without ``TCP_QUICKACK`` (the server's last chunk
 then wait for the peer's delayed ACK), and mcrcon 0.7.0 as shipped (short replies only: it
 truncates long ones). Prints a markdown table.
 
-Run: ``.venv/bin/python bench/rcon_roundtrip.py [--count 2000]``
+Run: ``.venv/bin/python -m bench.rcon_roundtrip [--count 2000]``
 """
 
 from __future__ import annotations
 
 import argparse
-import importlib.util
 import pathlib
 import statistics
 import sys
@@ -32,14 +31,13 @@ REPLIES = {"short": None, "5000 chars": "A" * 5000, "20000 chars": "B" * 20000}
 
 
 def _fake_server_module() -> ModuleType:
-    """Load ``tests/rcon/fake_server.py`` by path (``tests`` is not an installed package)."""
-    path = pathlib.Path(__file__).resolve().parent.parent / "tests" / "rcon" / "fake_server.py"
-    spec = importlib.util.spec_from_file_location("pipes_bench_fake_server", path)
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    sys.modules[spec.name] = module
-    spec.loader.exec_module(module)
-    return module
+    """``tests/support/rcon_fakes.py``, the fake server the transport tests use too."""
+    root = str(pathlib.Path(__file__).resolve().parent.parent)
+    if root not in sys.path:
+        sys.path.insert(0, root)  # run as a script, the checkout is not on the path
+    import tests.support.rcon_fakes
+
+    return tests.support.rcon_fakes
 
 
 def measure(run: Callable[[], str], count: int) -> tuple[float, float, float]:

@@ -28,6 +28,7 @@ __all__ = [
     "HintConfig",
     "check_win_command",
     "WorldConfig",
+    "PaintConfig",
     "Config",
     "locate_config",
     "load_config",
@@ -40,6 +41,7 @@ __all__ = [
 
 ROOM_NAME = re.compile(r"[a-z0-9_-]{1,32}")
 SOUND_ID = re.compile(r"[a-z0-9_.-]+:[a-z0-9_./-]+")
+BLOCK_ID = re.compile(r"([a-z0-9_.-]+:)?[a-z0-9_./-]+")
 BUILD_MIN_Y = -64
 BUILD_MAX_Y = 319
 DEFAULT_MAP_ID_BASE = 1_000_000
@@ -163,9 +165,38 @@ class SoundsConfig(_Model):
         return value
 
 
+class PaintConfig(_Model):
+    """The paint-room keys (`worlds.<name>.paint`, only with `kind: paint`)."""
+
+    blocks: tuple[str, str] = ("minecraft:white_concrete", "minecraft:blue_concrete")
+    orientation: Literal["floor", "wall"] = "floor"
+    target: Literal["above", "left", "none"] = "above"
+    generator: Literal["walk", "strokes"] = "walk"
+    cells: int | None = Field(None, ge=1)
+    par: int | None = Field(None, ge=0)
+    message: str = "Painted in {time} with {strokes} strokes (par {par})."
+
+    @field_validator("blocks", mode="before")
+    @classmethod
+    def _blocks(cls, value: Any) -> Any:
+        ok = (
+            isinstance(value, list | tuple)
+            and len(value) == 2
+            and all(isinstance(v, str) and BLOCK_ID.fullmatch(v) for v in value)
+        )
+        if not ok:
+            raise ValueError("must be two block ids [colour 0, colour 1] like minecraft:stone")
+        first, second = (v if ":" in v else f"minecraft:{v}" for v in value)
+        if first == second:
+            raise ValueError("the two colours must be different blocks")
+        return first, second
+
+
 class WorldConfig(_Model):
     """One puzzle room."""
 
+    kind: Literal["pipes", "paint"] = "pipes"
+    paint: PaintConfig | None = None
     server: str = "main"
     dimension: str = "minecraft:overworld"
     origin: tuple[int, int, int]
@@ -225,6 +256,11 @@ class WorldConfig(_Model):
         """Tiles north-south."""
         return self.size[1]
 
+    @property
+    def paint_keys(self) -> PaintConfig:
+        """The paint keys (their defaults when the section is left out)."""
+        return self.paint or PaintConfig()
+
 
 class Config(_Model):
     """The whole file."""
@@ -267,8 +303,8 @@ def _cross_checks(
     for name, world in worlds.items():
         if world.server not in known_servers:
             problems.append(f"worlds.{name}.server: unknown server {world.server!r}")
-        x0, y0, z0 = world.origin
-        low, high = y0 - 4, y0 + world.clear_above
+        problems += _kind_checks(name, world)
+        _, (_, low, _), (_, high, _) = _box(world)
         if low < BUILD_MIN_Y or high > BUILD_MAX_Y:
             problems.append(
                 f"worlds.{name}.origin: the room spans y {low}..{high}, outside the build height "
@@ -283,16 +319,55 @@ def _cross_checks(
     return problems
 
 
+_PIPES_ONLY = ("generator", "branching", "coverage", "unique")
+
+
+def _kind_checks(name: str, world: WorldConfig) -> list[str]:
+    """Keys that belong to the other room kind, and paint keys that do not fit the canvas."""
+    if world.kind == "pipes":
+        if world.paint is not None:
+            return [f"worlds.{name}.paint: only for rooms with `kind: paint`"]
+        return []
+    problems = [
+        f"worlds.{name}.{key}: only for pipes rooms (paint rooms take `paint.generator`)"
+        for key in _PIPES_ONLY
+        if key in world.model_fields_set
+    ]
+    paint = world.paint_keys
+    cells = world.width * world.height
+    if paint.cells is not None and paint.generator != "walk":
+        problems.append(f"worlds.{name}.paint.cells: only for the walk generator")
+    elif paint.cells is not None and paint.cells > cells:
+        problems.append(f"worlds.{name}.paint.cells: must be 1..{cells} for this size")
+    top = world.width + world.height - 1
+    if paint.par is not None and paint.generator != "strokes":
+        problems.append(f"worlds.{name}.paint.par: only for the strokes generator")
+    elif paint.par is not None and paint.par > top:
+        problems.append(f"worlds.{name}.paint.par: must be 0..{top} for this size")
+    return problems
+
+
+def _box(w: WorldConfig) -> tuple[str, tuple[int, int, int], tuple[int, int, int]]:
+    """A room's kind and the inclusive box it occupies (pipes: footprint + border, y0-4 ..
+    y0+clear_above; paint: docs/world-format.md, "Paint rooms")."""
+    x0, y0, z0 = w.origin
+    if w.kind == "paint":
+        from controller.world.paint_geometry import Placement
+
+        paint = w.paint_keys
+        lo, hi = Placement(
+            "room", w.origin, w.width, w.height, w.dimension, paint.orientation, paint.target,
+            w.clear_above,
+        ).bounds()  # fmt: skip
+        return w.kind, lo, hi
+    return w.kind, (x0 - 1, y0 - 4, z0 - 1), (x0 + w.width, y0 + w.clear_above, z0 + w.height)
+
+
 def _boxes_overlap(a: WorldConfig, b: WorldConfig) -> bool:
-    """Whether two rooms' volumes (footprint + border, y0-4 .. y0+clear_above) intersect."""
-
-    def box(w: WorldConfig) -> tuple[int, int, int, int, int, int]:
-        x0, y0, z0 = w.origin
-        return (x0 - 1, x0 + w.width, y0 - 4, y0 + w.clear_above, z0 - 1, z0 + w.height)
-
-    ax0, ax1, ay0, ay1, az0, az1 = box(a)
-    bx0, bx1, by0, by1, bz0, bz1 = box(b)
-    return ax0 <= bx1 and bx0 <= ax1 and ay0 <= by1 and by0 <= ay1 and az0 <= bz1 and bz0 <= az1
+    """Whether two rooms' volumes intersect."""
+    _, alo, ahi = _box(a)
+    _, blo, bhi = _box(b)
+    return all(alo[k] <= bhi[k] and blo[k] <= ahi[k] for k in range(3))
 
 
 def _warnings(servers: dict[str, ServerConfig]) -> list[str]:

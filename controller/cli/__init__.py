@@ -1,4 +1,10 @@
-"""The `pipesctl` command line: a thin layer of typer commands over the package."""
+"""The `pipesctl` command line: a thin layer of typer commands over the package.
+
+Start-up stays quick (docs/benchmarks.md, "Start-up"): the command modules import their heavy
+libraries (the runtime, the configuration, rich, numpy, ...) inside the commands, and the
+`puzzle` group is imported only when it runs; a command's parameters are built only when it runs
+(``controller/cli/lazy.py``).
+"""
 
 from __future__ import annotations
 
@@ -7,9 +13,12 @@ from typing import Annotated
 import typer
 
 from controller import __version__
-from controller.cli import admin, doctor, maps, puzzle, rooms, sandbox
+from controller.cli import admin, doctor, maps, rooms, sandbox
+from controller.cli.lazy import RootGroup, install_plain_checks
 
 __all__ = ["app", "main"]
+
+install_plain_checks()
 
 app = typer.Typer(
     name="pipesctl",
@@ -42,12 +51,12 @@ def root(
 rooms.register(app)
 admin.register(app)
 doctor.register(app)
-app.add_typer(puzzle.app, name="puzzle")
 app.add_typer(maps.app, name="maps")
 app.command("install", help="Write the map pictures and the data pack into a world folder.")(
     maps.install
 )
 sandbox.register(app)
+app.info.cls = RootGroup.defer(app)
 
 
 def main() -> None:

@@ -83,8 +83,13 @@ def status(
             line += "  daemon " + ("running" if r.daemon_running else "stopped")
             if r.built:
                 last = r.last_solve
+                progress = (
+                    f"cells {r.cells_right}/{r.total}  strokes {r.moves} (par {r.par})"
+                    if r.kind == "paint"
+                    else f"water {r.wet}/{r.total}  moves {r.moves}"
+                )
                 line += (
-                    f"  puzzle #{r.puzzle}  water {r.wet}/{r.total}  moves {r.moves}"
+                    f"  puzzle #{r.puzzle}  {progress}"
                     f"  running {int((r.running_s or 0) // 60)} min  solves {r.solves}"
                     + (f" (last {last['seconds']:.0f} s, {last['moves']} moves)" if last else "")
                 )
@@ -107,14 +112,17 @@ def show(
         Path | None, typer.Option("--png", metavar="FILE", help="Write the board as map pictures.")
     ] = None,
 ) -> None:
-    """The live board read back from the server, as unicode pipes (or a PNG of the pictures)."""
+    """The live board read back from the server, as unicode pipes (or a PNG of the pictures);
+    for a paint room its canvas beside its target."""
     from controller.cli.ui import board_text, console
     from controller.puzzle.flow import compute_flow
     from controller.runtime.requests import Rotations, ShowRequest
     from controller.runtime.state import RoomState, state_path
 
     cfg = load(config)
-    cfg.world(world)
+    if cfg.world(world).kind == "paint":
+        _show_paint(config, world, png)
+        return
     state = RoomState.load(state_path(Path(cfg.state_dir), world))
     if state is None:
         raise fail(f"room {world} has no state yet; run `pipesctl start -w {world}`")
@@ -134,6 +142,37 @@ def show(
     out = console()
     out.print(f"{world}: water {flow.wet_count}/{board.size}" + ("  solved" if flow.solved else ""))
     out.print(board_text(board, flow.classes), end="")
+
+
+def _show_paint(config: Path | None, world: str, png: Path | None) -> None:
+    from controller.cli.ui import canvas_text, console
+    from controller.puzzle.paint import Canvas
+    from controller.runtime.paint_state import PaintState
+    from controller.runtime.requests import CanvasRead, ShowRequest
+    from controller.runtime.state import state_path
+
+    state = PaintState.load(state_path(Path(load(config).state_dir), world))
+    if state is None:
+        raise fail(f"room {world} has no state yet; run `pipesctl start -w {world}`")
+    answer, _ = _carry_out(config, world, ShowRequest())
+    canvas = state.canvas
+    if isinstance(answer, CanvasRead) and len(answer.rows) == canvas.height:
+        canvas = Canvas(canvas.width, canvas.height, answer.rows)
+    target = state.puzzle.target
+    if png is not None:
+        from controller.maps.paintpng import paint_png
+
+        paint_png(png, canvas, target)
+        typer.echo(f"wrote {png}")
+        return
+    right = canvas.size - len(target.diff(canvas))
+    out = console()
+    out.print(
+        f"{world}: cells {right}/{canvas.size}  strokes {state.moves} (par {state.puzzle.par})"
+        + ("  solved" if right == canvas.size else "")
+        + "  (canvas, then target)"
+    )
+    out.print(canvas_text(canvas, target), end="")
 
 
 def reset(
@@ -206,6 +245,9 @@ def hint(world: WorldOpt, config: ConfigOpt = None) -> None:
         f"column {i + 1}, row {j + 1}: turn it {answer.clicks} time(s) "
         f"to rotation {answer.rotation}"
     )
+    if answer.stroke is not None:
+        axis, number = answer.stroke
+        what = f"pull the brush of {'row' if axis == 'row' else 'column'} {number + 1}"
     if answer.heard:
         typer.echo(f"{world}: hint sent: {what}")
     else:

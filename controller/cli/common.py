@@ -6,6 +6,7 @@ from __future__ import annotations
 import functools
 import json
 import logging
+import re
 import sys
 import time
 from collections.abc import Callable, Iterator
@@ -139,23 +140,31 @@ class _StderrHandler(logging.Handler):
             self.handleError(record)
 
 
+_SUBJECT = re.compile(r"(room|server) ([^\s:]+): ")
+
+
 class JsonFormatter(logging.Formatter):
-    """One JSON object per line: time, level, logger, message, and `room`/`server` when the
-    record carries them (`log.info(..., extra={"room": name})`)."""
+    """One JSON object per line: time, level, logger, message, and `room`/`server` when known:
+    from the record (`log.info(..., extra={"room": name})`), else from the message's leading
+    `room <name>: ` or `server <name>: ` (how every runtime log line starts)."""
 
     def format(self, record: logging.LogRecord) -> str:
         """The record as one JSON line."""
+        message = record.getMessage()
         out: dict[str, Any] = {
             "time": time.strftime("%Y-%m-%dT%H:%M:%S", time.gmtime(record.created))
             + f".{int(record.msecs):03d}Z",
             "level": record.levelname.lower(),
             "logger": record.name,
-            "message": record.getMessage(),
+            "message": message,
         }
         for key in ("room", "server"):
             value = getattr(record, key, None)
             if value is not None:
                 out[key] = value
+        subject = _SUBJECT.match(message)
+        if subject is not None and subject.group(1) not in out:
+            out[subject.group(1)] = subject.group(2)
         if record.exc_info:
             out["error"] = self.formatException(record.exc_info)
         return json.dumps(out, ensure_ascii=False)

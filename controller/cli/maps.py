@@ -16,7 +16,7 @@ import typer
 
 from controller.cli.common import fail
 from controller.errors import PipesError, UsageError
-from controller.world.mapids import DEFAULT_MAP_ID_BASE, PICTURE_COUNT
+from controller.world.mapids import DEFAULT_MAP_ID_BASE, LAST_OFFSET, PICTURE_COUNT
 
 if TYPE_CHECKING:
     from controller.maps import PlanItem, Target
@@ -47,10 +47,14 @@ BaseOpt = Annotated[
     ),
 ]
 WorldOpt = Annotated[
-    str | None, typer.Option("--world", help="Take map_id_base and the version from this room.")
+    str | None,
+    typer.Option(
+        "--world", "-w", metavar="NAME", help="Take map_id_base and the version from this room."
+    ),
 ]
 ConfigOpt = Annotated[
-    Path | None, typer.Option("--config", help="Configuration file (default: config/pipes.yaml).")
+    Path | None,
+    typer.Option("--config", "-c", metavar="FILE", help="Configuration file (default: lookup)."),
 ]
 VersionOpt = Annotated[
     str | None,
@@ -65,6 +69,14 @@ DataVersionOpt = Annotated[
 ]
 ForceOpt = Annotated[
     bool, typer.Option("--force", help="Replace map files at these ids that show other pictures.")
+]
+CreateOpt = Annotated[
+    bool,
+    typer.Option(
+        "--create",
+        help="Write into a world folder without level.dat (made if missing): a world the "
+        "server has not generated yet.",
+    ),
 ]
 PackOpt = Annotated[
     bool,
@@ -138,21 +150,26 @@ def _settings(
             version = server.minecraft_version
     if base is None:
         base = DEFAULT_MAP_ID_BASE
-    if not 0 <= base <= MAX_MAP_ID - (PICTURE_COUNT - 1):
-        raise UsageError(f"--base must be 0..{MAX_MAP_ID - PICTURE_COUNT + 1}, got {base}")
+    if not 0 <= base <= MAX_MAP_ID - LAST_OFFSET:
+        raise UsageError(f"--base must be 0..{MAX_MAP_ID - LAST_OFFSET}, got {base}")
     return base, version or DEFAULT_VERSION
 
 
 def _write(root: Path, base: int, target: Target, force: bool) -> list[PlanItem]:
     from controller.maps.install import install_pictures
     from controller.world.mapart import all_pictures
+    from controller.world.paintart import brush_pictures
 
-    plan = install_pictures(root, all_pictures(base), target, force=force)
-    counts = Counter(item.action for item in plan)
-    summary = ", ".join(f"{n} {action}" for action, n in sorted(counts.items()))
+    pipes, brushes = all_pictures(base), brush_pictures(base)
+    plan = install_pictures(root, pipes | brushes, target, force=force)
     last = base + PICTURE_COUNT - 1
     typer.echo(f"map ids {base}..{last} ({target.reason}; layout {target.layout.value})")
-    typer.echo(f"  {summary}")
+    for ids in (pipes, brushes):
+        counts = Counter(item.action for item in plan if item.map_id in ids)
+        summary = ", ".join(f"{n} {action}" for action, n in sorted(counts.items()))
+        if ids is brushes:
+            typer.echo(f"paint brush map ids {min(ids)}..{max(ids)}")
+        typer.echo(f"  {summary}")
     for item in plan:
         if item.action == "replace":
             typer.echo(f"  replaced a foreign map: {item.path}")
@@ -171,14 +188,17 @@ def install(
     data_version: DataVersionOpt = None,
     force: ForceOpt = False,
     pack: PackOpt = True,
+    create: CreateOpt = False,
 ) -> None:
     """Write the map files and the data pack into a world, before the server first starts.
 
-    A running server picks a new data pack up with `reload` (then `datapack list enabled`
-    shows `file/pipesctl`)."""
+    The world folder must hold level.dat unless --create is given. A running server picks a new
+    data pack up with `reload` (then `datapack list enabled` shows `file/pipesctl`)."""
     from controller.maps import probe
 
     with _reported("map files"):
+        if not create:
+            probe.check_world_folder(world_dir)
         first, ver = _settings(base, world, config, version)
         target = probe.resolve_target(world_dir, ver, data_version)
         if probe.server_holds_world(world_dir):

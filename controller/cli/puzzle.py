@@ -11,11 +11,9 @@ import json
 import random
 import sys
 from pathlib import Path
-from typing import Annotated, Any, NoReturn
+from typing import TYPE_CHECKING, Annotated, Any, NoReturn
 
 import typer
-from rich.console import Console
-from rich.text import Text
 
 from controller.cli import puzzle_paint
 from controller.cli.ui import CLASS_STYLE, PIPE_GLYPHS
@@ -32,6 +30,9 @@ from controller.puzzle.generators import (
 )
 from controller.puzzle.model import Board, Direction, TileClass, mask_of
 from controller.puzzle.serialize import board_from_json, board_to_dict
+
+if TYPE_CHECKING:
+    from rich.console import Console
 
 __all__ = [
     "app",
@@ -166,11 +167,15 @@ def _read_board(path: str) -> Board:
 
 def _console() -> Console:
     """A console on stdout: colours on a terminal, plain when piped or NO_COLOR is set."""
+    from rich.console import Console
+
     return Console(highlight=False, soft_wrap=True)
 
 
 def _print_grid(board: Board, styles: list[str] | None, rotations: list[int] | None = None) -> None:
     """Print the board's glyph rows, styling tile t with ``styles[t]`` when given."""
+    from rich.text import Text
+
     console = _console()
     w = board.width
     for j, row in enumerate(render_rows(board, rotations)):
@@ -290,7 +295,7 @@ def solve(
     if tip is None:
         typer.echo("hint: none (solved)")
     else:
-        i, j = tip["tile"]
-        typer.echo(f"hint: turn tile ({i}, {j}) to rotation {tip['rotation']}")
+        i, j = tip["tile"]  # 0-based in the JSON, column and row from 1 in text (as `hint`)
+        typer.echo(f"hint: column {i + 1}, row {j + 1}: turn it to rotation {tip['rotation']}")
     if report["difficulty"] is not None:
         typer.echo(f"difficulty: {report['difficulty']}")

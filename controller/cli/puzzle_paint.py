@@ -3,8 +3,8 @@
 The pipes commands in ``controller.cli.puzzle`` hand over to this module: ``new`` when
 ``--kind`` is not pipes (or options it does not know were given), ``solve`` when the board JSON
 has a ``"kind"`` other than pipes. Errors are the pipes CLI's: one line
-``error: <field>: <problem>`` on stderr, nothing on stdout, exit code 2. Pillow is imported only
-for ``--image``.
+``error: <field>: <problem>`` on stderr, nothing on stdout, exit code 2. The paint engine is
+imported only when a paint board is made or solved, Pillow only for ``--image``.
 """
 
 from __future__ import annotations
@@ -13,22 +13,14 @@ import json
 import random
 import sys
 from pathlib import Path
-from typing import Any, NoReturn
+from typing import TYPE_CHECKING, Any, NoReturn
 
 import typer
 
 from controller.errors import ExitCode
-from controller.puzzle.paint.generators import GENERATORS, UnpaintableImage, generate
-from controller.puzzle.paint.model import (
-    Canvas,
-    PaintPuzzle,
-    Stroke,
-    cells_text,
-    check_size,
-    runs,
-)
-from controller.puzzle.paint.serialize import KIND, board_from_dict, puzzle_to_dict
-from controller.puzzle.paint.solver import completion, conflict, nearest_solvable, par, solve
+
+if TYPE_CHECKING:
+    from controller.puzzle.paint.model import Canvas, PaintPuzzle, Stroke
 
 __all__ = [
     "EXTRA_ARGS",
@@ -140,6 +132,8 @@ def new_from(ctx: typer.Context) -> None:
 
 def _parse_size(text: str) -> tuple[int, int]:
     """``WxH`` (or N for NxN) with each side 1..128; ValueError names size."""
+    from controller.puzzle.paint.model import check_size
+
     parts = text.lower().replace("×", "x").split("x")
     if len(parts) == 1:
         parts = parts * 2
@@ -174,6 +168,9 @@ def new_paint(
     as_json: bool = False,
 ) -> None:
     """Generate a paint puzzle and print it (a text picture, or JSON with ``as_json``)."""
+    from controller.puzzle.paint.generators import GENERATORS, UnpaintableImage, generate
+    from controller.puzzle.paint.serialize import puzzle_to_dict
+
     try:
         gen = generator or ("image" if image is not None else "walk")
         if gen not in GENERATORS:
@@ -232,6 +229,8 @@ def render(canvas: Canvas) -> list[str]:
 
 def describe(strokes: tuple[Stroke, ...] | None) -> str:
     """Strokes as readable runs: ``rows 1 4, cols 0 3, rows 2`` (or none)."""
+    from controller.puzzle.paint.model import runs
+
     if strokes is None:
         return "none"
     if not strokes:
@@ -255,6 +254,10 @@ def _stroke(stroke: Stroke | None) -> list[object] | None:
 
 def solve_report(target: Canvas, canvas: Canvas | None = None) -> dict[str, Any]:
     """Solvable, par, a solution, and from the canvas (blank by default) the strokes to go."""
+    from controller.puzzle.paint.model import Canvas
+    from controller.puzzle.paint.serialize import KIND
+    from controller.puzzle.paint.solver import completion, conflict, nearest_solvable, par, solve
+
     start = Canvas.blank(target.width, target.height) if canvas is None else canvas
     solution = solve(target)
     rest = completion(target, start)
@@ -293,6 +296,9 @@ def solve_text(text: str, *, as_json: bool = False) -> bool:
         return False
     if obj["kind"] not in KINDS:
         raise ValueError(f"kind: unknown {obj['kind']!r}, expected one of {', '.join(KINDS)}")
+    from controller.puzzle.paint.model import Stroke, cells_text
+    from controller.puzzle.paint.serialize import board_from_dict
+
     board = board_from_dict(obj)
     report = solve_report(board.target, board.canvas)
     if as_json:

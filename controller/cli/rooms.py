@@ -4,11 +4,11 @@ from __future__ import annotations
 
 import logging
 import signal
-import tempfile
 import threading
 import time
 from collections.abc import Iterator
 from contextlib import contextmanager
+from enum import StrEnum
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated
 
@@ -35,6 +35,14 @@ if TYPE_CHECKING:
 __all__ = ["register"]
 
 log = logging.getLogger("controller.cli")
+
+
+class RoomKind(StrEnum):
+    """The room kinds `demo` can show."""
+
+    pipes = "pipes"
+    paint = "paint"
+
 
 WorldsOpt = Annotated[
     list[str], typer.Option("--world", "-w", metavar="NAME", help="Room name (repeatable).")
@@ -185,6 +193,8 @@ def _start(world: list[str], config: Path | None, sandbox: bool) -> None:
     base = load(config) if config is not None else default_config()
     for name in world:
         base.world(name)
+    import tempfile
+
     with Sandbox() as sb, tempfile.TemporaryDirectory(prefix="pipesctl-sandbox-") as tmp:
         log.info("sandbox RCON running on 127.0.0.1:%d", sb.port)
         cfg = _sandbox_config(base, world, sb.port, sb.password, Path(tmp))
@@ -196,44 +206,56 @@ def demo(
     rounds: Annotated[int, typer.Option(help="Puzzles the simulated player solves.", min=1)] = 1,
     click_every: Annotated[float, typer.Option(help="Seconds between the player's clicks.")] = 0.12,
     log_level: LogOpt = LogLevel.warning,
+    kind: Annotated[
+        RoomKind, typer.Option("--kind", help="The room kind: pipes or paint.")
+    ] = RoomKind.pipes,
 ) -> None:
     """The sandbox server, a room, and a simulated player who solves it while you watch
     (SIGTERM or Ctrl-C end it early with exit code 130)."""
     with logging_to_stderr(log_level):
-        _demo(size, rounds, click_every)
+        _demo(size, rounds, click_every, kind.value)
 
 
-def _demo(size: int, rounds: int, click_every: float) -> None:
+def _demo(size: int, rounds: int, click_every: float, kind: str = "pipes") -> None:
     from controller.cli.ui import err_console
     from controller.config import default_config
     from controller.runtime.daemon import Daemon
-    from controller.runtime.demo import demo_config, play_demo
+    from controller.runtime.demo import demo_config, play_demo, play_paint_demo
+    from controller.runtime.paint_room import PaintRoom
     from controller.runtime.pipes_room import PipesRoom
     from controller.sandbox import Sandbox
 
-    base = demo_config(default_config(), size)
+    base = demo_config(default_config(), size, kind)
     out = err_console()
     stop = _stop_on_signals()
+    import tempfile
+
     with Sandbox() as sb, tempfile.TemporaryDirectory(prefix="pipesctl-demo-") as tmp:
         out.print(f"sandbox RCON running on 127.0.0.1:{sb.port}")
         cfg = _sandbox_config(base, ["lobby"], sb.port, sb.password, Path(tmp))
         daemon = Daemon(cfg, ["lobby"], connect=connect)
         room = daemon.rooms["lobby"]
-        assert isinstance(room, PipesRoom)
         try:
             daemon.start()
             with _live_view(daemon, True):
-                last = play_demo(
-                    sb, daemon, room, rounds=rounds, click_every=click_every, stop=stop
-                )
+                if isinstance(room, PaintRoom):
+                    last = play_paint_demo(
+                        sb, daemon, room, rounds=rounds, click_every=click_every, stop=stop
+                    )
+                else:
+                    assert isinstance(room, PipesRoom)
+                    last = play_demo(
+                        sb, daemon, room, rounds=rounds, click_every=click_every, stop=stop
+                    )
         finally:
             daemon.close()
         if stop.is_set():
             out.print("demo interrupted")
             raise typer.Exit(int(ExitCode.INTERRUPTED))
         if last is not None:
+            moves = "strokes" if kind == "paint" else "moves"
             out.print(
-                f"solved in {last.seconds:.1f} s with {last.moves} moves; "
+                f"solved in {last.seconds:.1f} s with {last.moves} {moves}; "
                 f"{daemon.links['sandbox'].sent} RCON commands sent"
             )
 

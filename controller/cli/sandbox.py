@@ -9,7 +9,6 @@ import enum
 import logging
 import os
 import pathlib
-import secrets
 import signal
 import sys
 import threading
@@ -81,6 +80,8 @@ def _serve(
 
     password = os.environ.get(password_env, "")
     if not password:
+        import secrets
+
         password = secrets.token_urlsafe(12)
         print(f"{password_env} is not set; generated RCON password: {password}", file=sys.stderr)
     sb = Sandbox(

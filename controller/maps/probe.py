@@ -28,6 +28,7 @@ from controller.maps.layout import (
 __all__ = [
     "LevelInfo",
     "Target",
+    "check_world_folder",
     "read_level_info",
     "resolve_target",
     "read_counter",
@@ -96,6 +97,27 @@ def resolve_target(world_dir: Path | None, version: str, data_version: int | Non
         )
     why = "no level.dat yet" if world_dir is not None else "export"
     return Target(layout, known, f"{why}: version {version}, DataVersion {known}")
+
+
+CREATE_HINT = (
+    "check --world-dir (the folder holding level.dat), or add --create for a world the server "
+    "has not made yet"
+)
+
+
+def check_world_folder(world_dir: Path) -> None:
+    """A world the server has made: an existing folder holding ``level.dat``; else UsageError.
+
+    A mistyped ``--world-dir`` must not look like success (files written into a new folder no
+    server reads), so only ``--create`` writes into a folder without ``level.dat``.
+    """
+    path = Path(world_dir)
+    if not path.exists():
+        raise UsageError(f"world folder {path} does not exist: {CREATE_HINT}")
+    if not path.is_dir():
+        raise UsageError(f"{path} is not a folder: check --world-dir")
+    if not (path / "level.dat").is_file():
+        raise UsageError(f"{path} holds no level.dat, so no server has made it yet: {CREATE_HINT}")
 
 
 def read_counter(root: Path, layout: Layout) -> int | None:

@@ -32,7 +32,7 @@ from controller.runtime.requests import (
     ShowRequest,
 )
 from controller.runtime.room import make_room
-from controller.runtime.state import RoomState, archive_state, state_path
+from controller.runtime.state import archive_state, state_path
 
 __all__ = [
     "Outcome",
@@ -82,7 +82,7 @@ def carry_out(
             raise RoomError(f"the daemon running {world} did not take the request in time")
         return Outcome(read_response(state_dir, world), by_daemon=True)
     room = make_room(world, room_cfg, state_dir, clock)
-    if RoomState.load(state_path(state_dir, world)) is None:
+    if not room.load():
         raise RoomError(
             f"room {world} has no state (never built, or removed); "
             f"`pipesctl start -w {world}` builds it"

@@ -6,17 +6,18 @@ import threading
 from collections import deque
 from typing import TYPE_CHECKING
 
-from controller.config import Config
+from controller.config import Config, PaintConfig
 from controller.puzzle.model import DELTA, Board, bit, opposite
 from controller.runtime.clock import SYSTEM_CLOCK, Clock
 
 if TYPE_CHECKING:
     from controller.runtime.daemon import Daemon
+    from controller.runtime.paint_room import PaintRoom
     from controller.runtime.pipes_room import PipesRoom
     from controller.runtime.state import Solve
     from controller.sandbox import Sandbox
 
-__all__ = ["solution_order", "next_click", "play_demo"]
+__all__ = ["solution_order", "next_click", "play_demo", "play_paint_demo", "demo_config"]
 
 
 def solution_order(board: Board) -> list[int]:
@@ -90,13 +91,50 @@ def play_demo(
     return solves[-1] if solves else None
 
 
-def demo_config(base: Config, size: int) -> Config:
-    """The default configuration with only its `lobby` room, `size`² tiles, a quick next puzzle."""
+def play_paint_demo(
+    sandbox: Sandbox,
+    daemon: Daemon,
+    room: PaintRoom,
+    *,
+    rounds: int,
+    click_every: float,
+    stop: threading.Event,
+    player: str = "Alex",
+    clock: Clock = SYSTEM_CLOCK,
+) -> Solve | None:
+    """A simulated player walks to the brush of the engine's next stroke and pulls it, while the
+    daemon runs the paint room, until `rounds` puzzles are painted or `stop` is set."""
+    from controller.puzzle.paint import hint
+
+    (x0, _, z0), (x1, _, z1) = room.bounds()
+    sandbox.join(player, ((x0 + x1) / 2, room.geom.y0 + 1, (z0 + z1) / 2))
+    next_at = clock.monotonic()
+    while not stop.is_set() and len(room.current_state.solves) < rounds:
+        daemon.step()
+        state = room.current_state
+        if state.solved_at is None and clock.monotonic() >= next_at:
+            stroke = hint(state.puzzle.target, state.canvas)
+            brush = next(b for b in room.brushes if stroke and (b.axis, b.number) == stroke)
+            x, y, z = room.geom.frame_pos(brush.i, brush.j)
+            if room.geom.orientation == "floor":
+                sandbox.move(player, (x + 0.5, y + 1, z + 0.5))
+            else:
+                sandbox.move(player, (x + 0.5, y - 1, z + 1.5))
+            sandbox.use_entity(player, room.uuids[(brush.i, brush.j)])
+            next_at = clock.monotonic() + click_every
+        clock.sleep(room.cfg.poll_interval_ms / 1000)
+    solves = room.current_state.solves
+    return solves[-1] if solves else None
+
+
+def demo_config(base: Config, size: int, kind: str = "pipes") -> Config:
+    """The default configuration with only its `lobby` room, `size`² tiles (a `kind` room), a
+    quick next puzzle."""
     lobby = base.world("lobby")
-    lobby = lobby.model_copy(
-        update={
-            "size": (size, size),
-            "on_win": lobby.on_win.model_copy(update={"next_puzzle_after_s": 2.0}),
-        }
-    )
-    return base.model_copy(update={"worlds": {"lobby": lobby}})
+    update: dict[str, object] = {
+        "size": (size, size),
+        "on_win": lobby.on_win.model_copy(update={"next_puzzle_after_s": 2.0}),
+    }
+    if kind == "paint":
+        update |= {"kind": "paint", "paint": PaintConfig(generator="strokes")}
+    return base.model_copy(update={"worlds": {"lobby": lobby.model_copy(update=update)}})

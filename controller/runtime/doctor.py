@@ -23,10 +23,14 @@ from controller.errors import ExitCode, RconAuthError, RconError
 from controller.runtime.clock import SYSTEM_CLOCK, Clock
 from controller.runtime.control import is_running
 from controller.runtime.link import CommandClient, Link
+from controller.runtime.paint_room import PaintRoom
 from controller.runtime.pipes_room import PipesRoom, picture_ids
 from controller.runtime.state import state_path
 from controller.world import commands as cmd
+from controller.world.mapids import BRUSH_PICTURES, brush_map_id
 from controller.world.replies import forceload_marked, parse_count, parse_gamerule
+
+AnyRoom = PipesRoom | PaintRoom
 
 __all__ = ["Check", "Report", "diagnose", "read_properties", "REFERENCE_Y"]
 
@@ -132,7 +136,11 @@ def diagnose(
     try:
         report.add("rcon", "pass", f"{server.host}:{server.port} answers, password accepted")
         link = Link(client, room_cfg.server)
-        room = PipesRoom(world, room_cfg, state_dir, clock=clock)
+        room: AnyRoom = (
+            PaintRoom(world, room_cfg, state_dir, clock=clock)
+            if room_cfg.kind == "paint"
+            else PipesRoom(world, room_cfg, state_dir, clock=clock)
+        )
         _check_flavour(report, client, server)
         _check_data_pack(report, link, server)
         _check_gamerules(report, room, link, props)
@@ -213,7 +221,13 @@ def _check_map_files(report: Report, cfg: Config, world: str, world_dir: Path | 
         return
     missing: list[int] = []
     stale: list[int] = []
-    for mid in picture_ids(room_cfg.map_id_base):
+    base = room_cfg.map_id_base
+    wanted = (
+        [brush_map_id(base, axis) for axis in BRUSH_PICTURES]
+        if room_cfg.kind == "paint"
+        else picture_ids(base)
+    )
+    for mid in wanted:
         path = map_path(world_dir, target.layout, mid)
         if not path.is_file():
             missing.append(mid)
@@ -224,12 +238,13 @@ def _check_map_files(report: Report, cfg: Config, world: str, world_dir: Path | 
             data_version = None
         if data_version is None or int(data_version) != target.data_version:
             stale.append(mid)
-    install = f"pipesctl maps install --world-dir {world_dir} (while the server is stopped)"
+    create = "" if (world_dir / "level.dat").is_file() else " --create"
+    install = f"pipesctl maps install --world-dir {world_dir}{create} (while the server is stopped)"
     if missing:
         report.add(
             "map files",
             "fail",
-            f"{len(missing)} of 18 pictures missing (first: map id {missing[0]})",
+            f"{len(missing)} of {len(wanted)} pictures missing (first: map id {missing[0]})",
             install,
         )
     elif stale:
@@ -289,14 +304,18 @@ def _check_data_pack(report: Report, link: Link, server: ServerConfig) -> None:
         )
 
 
-def _gamerule(link: Link, room: PipesRoom, name: str) -> str | None:
+def _gamerule(link: Link, room: AnyRoom, name: str) -> str | None:
     return parse_gamerule(room.send(link, cmd.gamerule_query(name)))
 
 
 def _check_gamerules(
-    report: Report, room: PipesRoom, link: Link, props: dict[str, str] | None
+    report: Report, room: AnyRoom, link: Link, props: dict[str, str] | None
 ) -> None:
-    frames = room.cfg.width * room.cfg.height + len(room.pictures)
+    frames = (
+        len(room.brushes)
+        if isinstance(room, PaintRoom)
+        else room.cfg.width * room.cfg.height + len(room.pictures)
+    )
     needs = {"max_block_modifications": cmd.FILL_LIMIT, "max_command_forks": frames}
     for name, need in needs.items():
         value = _gamerule(link, room, name)
@@ -328,7 +347,7 @@ def _check_gamerules(
 
 
 @contextmanager
-def _loaded(report: Report, room: PipesRoom, link: Link, clock: Clock) -> Iterator[bool]:
+def _loaded(report: Report, room: AnyRoom, link: Link, clock: Clock) -> Iterator[bool]:
     """Make the room's chunks loaded for the checks inside; release the tickets doctor added."""
     added = []
     for cx, cz in room.geom.chunks():
@@ -361,7 +380,7 @@ def _loaded(report: Report, room: PipesRoom, link: Link, clock: Clock) -> Iterat
             room.send(link, cmd.forceload_chunk(cx, cz, add=False))
 
 
-def _check_footprint(report: Report, room: PipesRoom, link: Link, state_dir: Path) -> None:
+def _check_footprint(report: Report, room: AnyRoom, link: Link, state_dir: Path) -> None:
     if state_path(state_dir, room.name).exists():
         report.add("footprint", "skip", "the room is built (it has a state file)")
         return

@@ -6,9 +6,12 @@ Everything here composes commands from `controller.world.commands`; the room sen
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+from typing import Protocol
+
 from controller.config import WorldConfig
 from controller.world import commands as cmd
-from controller.world.geometry import Room as Geometry
+from controller.world.geometry import Pos
 from controller.world.replies import parse_score_holders
 
 __all__ = ["SOLVES", "BEST", "DAILY", "RESET", "Feedback", "duration"]
@@ -23,6 +26,18 @@ def duration(seconds: float) -> str:
     """`m:ss`, or `h:mm:ss` from an hour on."""
     s = int(round(seconds))
     return f"{s // 60}:{s % 60:02d}" if s < 3600 else f"{s // 3600}:{s // 60 % 60:02d}:{s % 60:02d}"
+
+
+class Geometry(Protocol):
+    """What feedback needs of a room's placement (pipes or paint)."""
+
+    def frame_pos(self, i: int, j: int) -> Pos:
+        """The block the frame (i, j) hangs in."""
+        ...
+
+    def near_selector(self, margin: int = 8) -> str:
+        """A player selector for everyone in or near the room."""
+        ...
 
 
 class Feedback:
@@ -57,15 +72,25 @@ class Feedback:
             return DAILY
         return BEST if self.cfg.leaderboard == "best_time" else SOLVES
 
-    def celebration(self, seconds: float, moves: int, best: float) -> list[str]:
-        """Title, sound, chat and scores when the board is solved."""
+    def celebration(
+        self,
+        seconds: float,
+        moves: int,
+        best: float,
+        *,
+        message: str | None = None,
+        subtitle: str | None = None,
+        fields: Mapping[str, object] | None = None,
+    ) -> list[str]:
+        """Title, sound, chat and scores when the board is solved (`message`, `subtitle` and
+        extra `fields` for the message: a room kind's own wording)."""
         near = self.near
-        message = self.cfg.on_win.message.format(
-            time=duration(seconds), moves=moves, room=self.name
+        message = (message or self.cfg.on_win.message).format(
+            time=duration(seconds), moves=moves, room=self.name, **(fields or {})
         )
         return [
             cmd.title_times(near, 10, 70, 20),
-            cmd.title(near, "subtitle", f"{duration(seconds)} · {moves} moves"),
+            cmd.title(near, "subtitle", subtitle or f"{duration(seconds)} · {moves} moves"),
             cmd.title(near, "title", "Solved!"),
             cmd.playsound_each(near, self.cfg.on_win.sound),
             cmd.tellraw(near, message),

@@ -38,7 +38,8 @@ from controller.runtime.requests import (
     ShowRequest,
 )
 from controller.runtime.room import Progress, Room, RoomStatus
-from controller.runtime.state import WORLD_FORMAT, RoomState, Solve, archive_state, state_path
+from controller.runtime.rounds import record_win
+from controller.runtime.state import WORLD_FORMAT, RoomState, archive_state, state_path
 from controller.world import commands as cmd
 from controller.world.geometry import (
     EDGE_OFF,
@@ -458,13 +459,10 @@ class PipesRoom:
         celebration and `on_win.command` follow the last one), schedule the next puzzle."""
         state = self.current_state
         now = self.clock.time()
-        seconds = now - state.started_at
-        state.solved_at = now
-        state.solves.append(Solve(self.board.seed, round(seconds, 3), state.moves, now))
+        seconds, best = record_win(state, self.board.seed, now)
         names = self.ingame.solvers(link)
         scores = self.ingame.record(names, seconds)
         self.save()
-        best = min(s.seconds for s in state.solves)
         celebration = [
             *self.feedback.celebration(seconds, state.moves, best),
             *scores,
@@ -539,7 +537,7 @@ class PipesRoom:
 
     def handle_request(self, link: Link, request: Request) -> Response | None:
         """Carry out an admin request left by `pipesctl reset|repair|hint|show`."""
-        log.info("room %s: request %s", self.name, type(request).__name__)
+        log.info("room %s: admin request: %s", self.name, request)
         if isinstance(request, ResetRequest):
             self.reset(link, request.seed)
             return ResetDone(self.current_state.puzzle_number)

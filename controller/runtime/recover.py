@@ -12,6 +12,8 @@ from typing import Any
 from controller.errors import RoomError
 from controller.puzzle.model import Board, TileClass
 from controller.puzzle.solver import solve
+from controller.runtime.paint_room import PaintRoom
+from controller.runtime.paint_state import PaintState
 from controller.runtime.pipes_room import PipesRoom
 from controller.runtime.room import Room
 from controller.runtime.state import RoomState
@@ -30,11 +32,16 @@ def _values(room: PipesRoom, link: Any, command: str, byte: bool) -> dict[int, i
     return out
 
 
-def state_from_world(room: Room, link: Any, salvaged: dict[str, Any]) -> RoomState:
+def state_from_world(room: Room, link: Any, salvaged: dict[str, Any]) -> RoomState | PaintState:
     """The state the frames in the world describe (with counters salvaged from the broken
-    file); RoomError saying why when the board cannot be recovered."""
+    file); RoomError saying why when the board cannot be recovered. A paint room's comes from
+    its blocks (`paint_recover`)."""
+    if isinstance(room, PaintRoom):
+        from controller.runtime.paint_recover import paint_state_from_world
+
+        return paint_state_from_world(room, link, salvaged)
     if not isinstance(room, PipesRoom):
-        raise RoomError(f"room {room.name}: --from-world knows only pipes rooms")
+        raise RoomError(f"room {room.name}: --from-world knows only pipes and paint rooms")
     cannot = f"room {room.name}: the board cannot be recovered from the world"
     hint = f"; `pipesctl repair -w {room.name} --reset` builds a new puzzle instead"
     room.send_all(link, cmd.forceload(room.geom))

@@ -45,6 +45,10 @@ class Repairs:
             text += " (" + "; ".join(self.notes) + ")"
         return text
 
+    def __str__(self) -> str:
+        """The sentence, so a log line or message never shows the dataclass repr."""
+        return self.describe()
+
     def to_dict(self) -> dict[str, Any]:
         """JSON-ready fields."""
         return asdict(self)

@@ -21,6 +21,7 @@ __all__ = [
     "RepairDone",
     "HintGiven",
     "Rotations",
+    "CanvasRead",
     "Response",
     "request_to_json",
     "request_from_json",
@@ -35,20 +36,32 @@ class ResetRequest:
 
     seed: int | None = None
 
+    def __str__(self) -> str:
+        return "reset" if self.seed is None else f"reset with seed {self.seed}"
+
 
 @dataclass(frozen=True)
 class RepairRequest:
     """Reconcile the room with its state now."""
+
+    def __str__(self) -> str:
+        return "repair"
 
 
 @dataclass(frozen=True)
 class HintRequest:
     """Tell the players near the room one tile to turn."""
 
+    def __str__(self) -> str:
+        return "hint"
+
 
 @dataclass(frozen=True)
 class ShowRequest:
     """Read every frame's rotation back from the server."""
+
+    def __str__(self) -> str:
+        return "show"
 
 
 Request = ResetRequest | RepairRequest | HintRequest | ShowRequest
@@ -77,6 +90,7 @@ class HintGiven:
     rotation: int = 0
     clicks: int = 0
     heard: bool = True
+    stroke: tuple[str, int] | None = None  # paint rooms: the brush to pull, ("row", j)/("col", i)
 
 
 @dataclass(frozen=True)
@@ -86,7 +100,15 @@ class Rotations:
     values: dict[int, int] = field(default_factory=dict)
 
 
-Response = ResetDone | RepairDone | HintGiven | Rotations
+@dataclass(frozen=True)
+class CanvasRead:
+    """A paint room's canvas as the world shows it: one bit mask per row (bit i = cell (i, j)
+    shows colour 1)."""
+
+    rows: tuple[int, ...] = ()
+
+
+Response = ResetDone | RepairDone | HintGiven | Rotations | CanvasRead
 
 _REQUESTS: dict[str, type[Request]] = {
     "reset": ResetRequest,
@@ -131,7 +153,10 @@ def response_to_json(response: Response) -> dict[str, Any]:
             "rotation": response.rotation,
             "clicks": response.clicks,
             "heard": response.heard,
+            "stroke": None if response.stroke is None else list(response.stroke),
         }
+    if isinstance(response, CanvasRead):
+        return {"kind": "canvas", "rows": list(response.rows)}
     return {"kind": "rotations", "values": {str(k): v for k, v in response.values.items()}}
 
 
@@ -145,12 +170,16 @@ def response_from_json(data: dict[str, Any]) -> Response | None:
             return RepairDone(Repairs.from_dict(dict(data["repairs"])))
         if kind == "hint":
             tile = data.get("tile")
+            stroke = data.get("stroke")
             return HintGiven(
                 None if tile is None else (int(tile[0]), int(tile[1])),
                 int(data.get("rotation", 0)),
                 int(data.get("clicks", 0)),
                 bool(data.get("heard", True)),
+                None if stroke is None else (str(stroke[0]), int(stroke[1])),
             )
+        if kind == "canvas":
+            return CanvasRead(tuple(int(r) for r in data["rows"]))
         if kind == "rotations":
             return Rotations({int(k): int(v) for k, v in dict(data["values"]).items()})
     except (KeyError, TypeError, ValueError, IndexError):

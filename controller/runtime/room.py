@@ -1,6 +1,6 @@
 """The room interface: what the daemon and the admin commands need of any room kind.
 
-A room kind (pipes today, paint next) is a class that satisfies `Room`; the daemon only ever
+A room kind (`PipesRoom`, `PaintRoom`) is a class that satisfies `Room`; the daemon only ever
 talks to rooms through it. `make_room` picks the class for a world's configured kind.
 """
 
@@ -43,7 +43,7 @@ class Room(Protocol):
 
     @property
     def kind(self) -> str:
-        """The room kind as configured (`pipes`)."""
+        """The room kind as configured (`pipes` or `paint`)."""
         ...
 
     @property
@@ -113,7 +113,11 @@ class Room(Protocol):
 
 
 def make_room(name: str, cfg: WorldConfig, state_dir: Path, clock: Clock = SYSTEM_CLOCK) -> Room:
-    """The room object for a configured world."""
+    """The room object for a configured world (`kind: pipes | paint`)."""
+    if cfg.kind == "paint":
+        from controller.runtime.paint_room import PaintRoom
+
+        return PaintRoom(name, cfg, state_dir, clock=clock)
     from controller.runtime.pipes_room import PipesRoom
 
     return PipesRoom(name, cfg, state_dir, clock=clock)

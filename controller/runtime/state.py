@@ -23,6 +23,8 @@ __all__ = [
     "StateError",
     "state_path",
     "archive_state",
+    "write_atomic",
+    "read_state_json",
 ]
 
 STATE_FORMAT = 1
@@ -110,33 +112,50 @@ class RoomState:
         return cls(board=board, **fields)
 
     def save(self, path: Path) -> None:
-        """Write atomically: a temporary file in the same folder, fsync, then rename."""
-        path.parent.mkdir(parents=True, exist_ok=True)
-        fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
-        try:
-            with os.fdopen(fd, "w", encoding="utf-8") as fh:
-                json.dump(self.to_dict(), fh, separators=(",", ":"))
-                fh.flush()
-                os.fsync(fh.fileno())
-            os.replace(tmp, path)
-        except BaseException:
-            Path(tmp).unlink(missing_ok=True)
-            raise
+        """Write atomically (see `write_atomic`)."""
+        write_atomic(path, self.to_dict())
 
     @classmethod
     def load(cls, path: Path) -> RoomState | None:
         """Read a state file; None when there is none."""
-        try:
-            text = path.read_text(encoding="utf-8")
-        except FileNotFoundError:
+        data = read_state_json(path)
+        if data is None:
             return None
-        try:
-            data = json.loads(text)
-        except json.JSONDecodeError as exc:
+        if isinstance(data, dict) and data.get("kind", "pipes") != "pipes":
             raise StateError(
-                _broken(str(path), "(top level)", f"is not JSON ({exc.msg}, line {exc.lineno})")
-            ) from None
+                _broken(str(path), "kind", f"is {data.get('kind')!r}, not a pipes room's state")
+            )
         return cls.from_dict(data, str(path))
+
+
+def write_atomic(path: Path, document: dict[str, Any]) -> None:
+    """Write a JSON state document atomically: a temporary file in the same folder, fsync, then
+    rename."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
+    try:
+        with os.fdopen(fd, "w", encoding="utf-8") as fh:
+            json.dump(document, fh, separators=(",", ":"))
+            fh.flush()
+            os.fsync(fh.fileno())
+        os.replace(tmp, path)
+    except BaseException:
+        Path(tmp).unlink(missing_ok=True)
+        raise
+
+
+def read_state_json(path: Path) -> Any:
+    """The JSON document of a state file; None when there is none."""
+    try:
+        text = path.read_text(encoding="utf-8")
+    except FileNotFoundError:
+        return None
+    try:
+        return json.loads(text)
+    except json.JSONDecodeError as exc:
+        raise StateError(
+            _broken(str(path), "(top level)", f"is not JSON ({exc.msg}, line {exc.lineno})")
+        ) from None
 
 
 def _origin(value: Any) -> tuple[int, int, int] | None:

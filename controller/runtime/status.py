@@ -12,7 +12,7 @@ from dataclasses import asdict, dataclass
 from pathlib import Path
 from typing import Any
 
-from controller.config import Config, ServerConfig
+from controller.config import Config, ServerConfig, WorldConfig
 from controller.errors import ExitCode, RconAuthError, RconError
 from controller.runtime.clock import SYSTEM_CLOCK, Clock
 from controller.runtime.control import health_path, is_running, read_json
@@ -36,6 +36,7 @@ class RoomHealth:
     server: str
     daemon_running: bool
     built: bool
+    kind: str = "pipes"
     server_reachable: bool = False
     server_error: str | None = None
     auth_refused: bool = False
@@ -48,6 +49,9 @@ class RoomHealth:
     solves: int | None = None
     last_solve: dict[str, Any] | None = None
     state_error: str | None = None
+    cells_right: int | None = None  # paint rooms: canvas cells that show the target
+    par: int | None = None  # paint rooms: the fewest strokes of the current puzzle
+    frames_expected: int | None = None  # paint rooms: brush frames (pipes: one per tile)
 
     @property
     def healthy(self) -> bool:
@@ -56,7 +60,7 @@ class RoomHealth:
             self.server_reachable
             and self.built
             and self.daemon_running
-            and self.frames == self.total
+            and self.frames == (self.frames_expected or self.total)
         )
 
     @property
@@ -92,6 +96,9 @@ def room_health(
     """Compose a room's health from its state file, its lock, and the daemon or the server."""
     world = cfg.world(name)
     state_dir = Path(cfg.state_dir)
+    if world.kind == "paint":
+        health = _paint_health(name, world, state_dir, clock)
+        return _reach_server(health, cfg, name, connect, clock)
     state_error = None
     try:
         state = RoomState.load(state_path(state_dir, name))
@@ -111,11 +118,45 @@ def room_health(
         health.running_s = round(clock.time() - state.started_at, 1)
         health.solves = len(state.solves)
         health.last_solve = None if last is None else vars(last)
+    return _reach_server(health, cfg, name, connect, clock)
+
+
+def _paint_health(name: str, world: WorldConfig, state_dir: Path, clock: Clock) -> RoomHealth:
+    """A paint room's health from its state file."""
+    from controller.runtime.paint_state import PaintState
+
+    try:
+        state, state_error = PaintState.load(state_path(state_dir, name)), None
+    except StateError as exc:
+        state, state_error = None, str(exc)
+    health = RoomHealth(name, world.server, is_running(state_dir, name), state is not None, "paint")
+    health.state_error = state_error
+    health.frames_expected = world.width + world.height + 1  # a brush per row and column, clear
+    if state is not None:
+        last = state.solves[-1] if state.solves else None
+        health.puzzle = state.puzzle_number
+        health.total = state.canvas.size
+        health.cells_right = state.canvas.size - len(state.puzzle.target.diff(state.canvas))
+        health.par = state.puzzle.par
+        health.moves = state.moves
+        health.running_s = round(clock.time() - state.started_at, 1)
+        health.solves = len(state.solves)
+        health.last_solve = None if last is None else vars(last)
+    return health
+
+
+def _reach_server(
+    health: RoomHealth, cfg: Config, name: str, connect: Connect, clock: Clock
+) -> RoomHealth:
+    """Fill in the server side: the daemon's health file, or one frame count over RCON."""
+    world = cfg.world(name)
+    state_dir = Path(cfg.state_dir)
     if health.daemon_running:
         report = read_json(health_path(state_dir, name)) or {}
         fresh = clock.time() - float(report.get("at", 0)) < HEALTH_FRESH_S
         health.server_reachable = bool(fresh and report.get("reachable"))
-        health.frames = health.total if health.server_reachable else None
+        expected = health.frames_expected or health.total
+        health.frames = expected if health.server_reachable else None
         if not health.server_reachable:
             health.server_error = "the daemon reports no connection" if fresh else "no report"
         return health

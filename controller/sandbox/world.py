@@ -429,7 +429,7 @@ class World:
         """Level.playSound(null, …): every player of the dimension closer than the range hears it.
 
         The range is SoundEvent.getRange(volume): 16, or 16 × volume above 1
-        (docs/sandbox-datapacks.md, "Sounds"). Returns the names of the players who heard it.
+        (docs/sandbox-datapacks.md §9). Returns the names of the players who heard it.
         """
         reach = 16.0 * volume if volume > 1.0 else 16.0
         heard: list[str] = []

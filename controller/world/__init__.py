@@ -1,29 +1,28 @@
 """The world mapping, pure (no disk, no sockets): geometry, command strings, replies, pictures.
 
-Importing the package stays light: the numpy-drawn pictures (``mapart``, ``boardart``) load on
-first use of one of their names. Files on disk are ``controller.maps``.
+Importing the package stays light: each name below loads its module on first use (the
+numpy-drawn pictures of ``mapart`` and ``boardart`` included), so ``controller.world.mapids`` alone
+costs almost nothing. Files on disk are ``controller.maps``.
 """
 
 from __future__ import annotations
 
+from types import ModuleType
 from typing import TYPE_CHECKING
 
-from controller.world import commands, replies
-from controller.world.geometry import (
-    EDGE_OFF,
-    EDGE_ON,
-    Pos,
-    Room,
-    frame_name,
-    frame_uuid,
-    preload_uuid,
-    state_block,
-)
-from controller.world.mapids import DEFAULT_MAP_ID_BASE, PICTURE_COUNT, picture_key
-from controller.world.replies import FrameValue, parse_count, parse_frame_values
-
 if TYPE_CHECKING:
+    from controller.world import commands, replies
     from controller.world.boardart import board_picture
+    from controller.world.geometry import (
+        EDGE_OFF,
+        EDGE_ON,
+        Pos,
+        Room,
+        frame_name,
+        frame_uuid,
+        preload_uuid,
+        state_block,
+    )
     from controller.world.mapart import (
         PALETTE_RGB,
         SIZE,
@@ -32,6 +31,8 @@ if TYPE_CHECKING:
         render_picture,
         to_rgb,
     )
+    from controller.world.mapids import DEFAULT_MAP_ID_BASE, PICTURE_COUNT, picture_key
+    from controller.world.replies import FrameValue, parse_count, parse_frame_values
 
 __all__ = [
     "commands",
@@ -59,19 +60,65 @@ __all__ = [
     "board_picture",
 ]
 
-_MAPART = frozenset(
-    {"SIZE", "PALETTE_RGB", "render_picture", "all_pictures", "to_rgb", "preview_sheet"}
-)
+_WHERE = {
+    "commands": "commands",
+    "replies": "replies",
+    "Pos": "geometry",
+    "Room": "geometry",
+    "frame_name": "geometry",
+    "frame_uuid": "geometry",
+    "preload_uuid": "geometry",
+    "state_block": "geometry",
+    "EDGE_ON": "geometry",
+    "EDGE_OFF": "geometry",
+    "FrameValue": "replies",
+    "parse_count": "replies",
+    "parse_frame_values": "replies",
+    "DEFAULT_MAP_ID_BASE": "mapids",
+    "PICTURE_COUNT": "mapids",
+    "picture_key": "mapids",
+    "SIZE": "mapart",
+    "PALETTE_RGB": "mapart",
+    "render_picture": "mapart",
+    "all_pictures": "mapart",
+    "to_rgb": "mapart",
+    "preview_sheet": "mapart",
+    "board_picture": "boardart",
+}
+
+
+def _module(where: str) -> ModuleType:
+    """One of the package's modules, imported now (static imports: the purity check reads them;
+    ``import … as`` imports the submodule before looking it up, so this never recurses)."""
+    if where == "commands":
+        import controller.world.commands as commands_module
+
+        return commands_module
+    if where == "replies":
+        import controller.world.replies as replies_module
+
+        return replies_module
+    if where == "geometry":
+        import controller.world.geometry as geometry_module
+
+        return geometry_module
+    if where == "mapids":
+        import controller.world.mapids as mapids_module
+
+        return mapids_module
+    if where == "mapart":
+        import controller.world.mapart as mapart_module
+
+        return mapart_module
+    import controller.world.boardart as boardart_module
+
+    return boardart_module
 
 
 def __getattr__(name: str) -> object:
-    """The numpy-drawn names, imported on first use."""
-    if name in _MAPART:
-        from controller.world import mapart
-
-        return getattr(mapart, name)
-    if name == "board_picture":
-        from controller.world import boardart
-
-        return boardart.board_picture
-    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    """A public name, its module imported on first use."""
+    where = _WHERE.get(name)
+    if where is None:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    module = _module(where)
+    return module if name == where else getattr(module, name)

@@ -9,8 +9,12 @@ from __future__ import annotations
 import json
 import uuid
 from collections.abc import Sequence
+from typing import TYPE_CHECKING, Protocol
 
 from controller.world.geometry import Pos, Room, frame_name, uuid_ints
+
+if TYPE_CHECKING:
+    from controller.world.paint_geometry import Placement as PaintPlacement
 
 __all__ = [
     "FILL_LIMIT",
@@ -63,6 +67,14 @@ __all__ = [
     "tell_player",
     "set_glowing",
     "positioned",
+    "rectangles",
+    "Placed",
+    "PAINT_TAG",
+    "brush_tags",
+    "summon_brush",
+    "settle_brush",
+    "plane_fills",
+    "blocks_are",
 ]
 
 # Server limits: docs/server-behaviour.md, "Feedback: fill" and "Feedback: forceload".
@@ -70,6 +82,28 @@ FILL_LIMIT = 32768  # gamerule max_block_modifications default
 FORCELOAD_LIMIT = 256  # chunks per forceload command
 MAP_ITEM = "minecraft:filled_map"
 ARM_TAGS = ("pipes.an", "pipes.ae", "pipes.as", "pipes.aw")  # build-time only: arms N, E, S, W
+
+
+class Placed(Protocol):
+    """What the room-wide commands need of a room's placement (pipes or paint)."""
+
+    @property
+    def name(self) -> str:
+        """The room's name."""
+        ...
+
+    @property
+    def y0(self) -> int:
+        """The frames' height."""
+        ...
+
+    def bounds(self) -> tuple[Pos, Pos]:
+        """The inclusive box the room occupies."""
+        ...
+
+    def chunks(self) -> list[tuple[int, int]]:
+        """Every chunk (cx, cz) the room touches."""
+        ...
 
 
 def text(value: str) -> str:
@@ -150,7 +184,7 @@ def fill_box(lo: Pos, hi: Pos, block: str, limit: int = FILL_LIMIT) -> list[str]
     ]
 
 
-def forceload(room: Room, add: bool = True) -> list[str]:
+def forceload(room: Placed, add: bool = True) -> list[str]:
     """`forceload add|remove` over every chunk of the room, ≤ 256 chunks per command."""
     (xa, _, za), (xb, _, zb) = room.bounds()
     verb = "add" if add else "remove"
@@ -195,7 +229,7 @@ def blocks_match(lo: Pos, hi: Pos, dest: Pos) -> str:
     )
 
 
-def is_loaded(room: Room) -> list[str]:
+def is_loaded(room: Placed) -> list[str]:
     """`execute if loaded` for one block of every chunk of the room."""
     y = room.y0
     return [f"execute if loaded {cx * 16} {y} {cz * 16}" for cx, cz in room.chunks()]
@@ -214,16 +248,15 @@ def row_fills(y: int, x0: int, z0: int, rows: Sequence[Sequence[str]]) -> list[s
     return out
 
 
-def layer_fills(y: int, x0: int, z0: int, rows: Sequence[Sequence[str]]) -> list[str]:
-    """Fills covering a layer: equal runs of consecutive rows are merged into one rectangle."""
-    out: list[str] = []
+def rectangles(rows: Sequence[Sequence[str]]) -> list[tuple[int, int, int, int, str]]:
+    """Rectangles (i0, j0, i1, j1, block) covering a grid of blocks (`rows[j][i]`): equal runs
+    of consecutive rows are merged into one rectangle."""
+    out: list[tuple[int, int, int, int, str]] = []
     open_rects: dict[tuple[int, int, str], int] = {}  # (i0, i1, block) -> first row
 
     def close(key: tuple[int, int, str], last_row: int) -> None:
         i0, i1, block = key
-        out.append(
-            f"fill {x0 + i0} {y} {z0 + open_rects.pop(key)} {x0 + i1} {y} {z0 + last_row} {block}"
-        )
+        out.append((i0, open_rects.pop(key), i1, last_row, block))
 
     for j, row in enumerate(rows):
         runs: set[tuple[int, int, str]] = set()
@@ -239,6 +272,14 @@ def layer_fills(y: int, x0: int, z0: int, rows: Sequence[Sequence[str]]) -> list
     for key in sorted(open_rects):
         close(key, len(rows) - 1)
     return out
+
+
+def layer_fills(y: int, x0: int, z0: int, rows: Sequence[Sequence[str]]) -> list[str]:
+    """Fills covering a layer: equal runs of consecutive rows are merged into one rectangle."""
+    return [
+        f"fill {x0 + i0} {y} {z0 + j0} {x0 + i1} {y} {z0 + j1} {block}"
+        for i0, j0, i1, j1, block in rectangles(rows)
+    ]
 
 
 def border_fills(room: Room) -> list[str]:
@@ -339,7 +380,7 @@ def setblock(pos: Pos, block: str) -> str:
     return f"setblock {x} {y} {z} {block}"
 
 
-def read_rotations(room: Room, kind: str) -> str:
+def read_rotations(room: Placed, kind: str) -> str:
     """One command whose reply lists every tile frame's ItemRotation by name."""
     return (
         f"execute as @e[type=minecraft:{kind},tag=pipes.{room.name},tag=pipes] "
@@ -347,7 +388,7 @@ def read_rotations(room: Room, kind: str) -> str:
     )
 
 
-def read_map_ids(room: Room, kind: str) -> str:
+def read_map_ids(room: Placed, kind: str) -> str:
     """One command whose reply lists every tile frame's map id by name."""
     return (
         f"execute as @e[type=minecraft:{kind},tag=pipes.{room.name},tag=pipes] "
@@ -355,13 +396,13 @@ def read_map_ids(room: Room, kind: str) -> str:
     )
 
 
-def count_frames(room: Room, kind: str, preload: bool = False) -> str:
+def count_frames(room: Placed, kind: str, preload: bool = False) -> str:
     """`execute if entity` counting a room's tile frames (or preload frames)."""
     tag = "pipes.preload" if preload else "pipes"
     return f"execute if entity @e[type=minecraft:{kind},tag=pipes.{room.name},tag={tag}]"
 
 
-def kill_room(room: Room, kind: str) -> str:
+def kill_room(room: Placed, kind: str) -> str:
     """Remove every frame of the room (tiles and preloads)."""
     return f"kill @e[type=minecraft:{kind},tag=pipes.{room.name}]"
 
@@ -376,7 +417,7 @@ def kill_preloads(room: Room, kind: str) -> str:
     return f"kill @e[type=minecraft:{kind},tag=pipes.{room.name},tag=pipes.preload]"
 
 
-def count_rotation_tag(room: Room, kind: str, rotation: int) -> str:
+def count_rotation_tag(room: Placed, kind: str, rotation: int) -> str:
     """`execute if entity` counting the room's frames tagged `pipes.r<rotation>`."""
     sel = f"@e[type=minecraft:{kind},tag=pipes.{room.name},tag=pipes.r{rotation}]"
     return f"execute if entity {sel}"
@@ -505,3 +546,64 @@ def positioned(pos: tuple[float, float, float], command: str) -> str:
     """Run a command at a position (`~ ~ ~` and `@p` then mean that place)."""
     x, y, z = pos
     return f"execute positioned {x:g} {y:g} {z:g} run {command}"
+
+
+# -- paint rooms (docs/world-format.md, "Paint rooms") --------------------------------------
+PAINT_TAG = "pipes.paint"
+
+
+def brush_tags(room: str) -> list[str]:
+    """A brush frame's tags: the tile-frame tags detection looks for (settled rotation 0), and
+    `pipes.paint`."""
+    return ["pipes", f"pipes.{room}", "pipes.r0", PAINT_TAG]
+
+
+def summon_brush(
+    placement: PaintPlacement,
+    i: int,
+    j: int,
+    *,
+    uid: uuid.UUID,
+    map_id: int,
+    kind: str = "item_frame",
+    invisible: bool = False,
+) -> str:
+    """Summon the brush frame in front of plane (i, j) with the full NBT of the format."""
+    x, y, z = placement.frame_pos(i, j)
+    a, b, c, d = uuid_ints(uid)
+    return (
+        f"summon minecraft:{kind} {x} {y} {z} "
+        f"{{Facing:{placement.facing}b,Invulnerable:1b,Fixed:0b,Invisible:{int(invisible)}b,"
+        f"Silent:1b,ItemRotation:0b,UUID:[I;{a},{b},{c},{d}],"
+        f'CustomName:"{frame_name(placement.name, i, j)}",'
+        f"Tags:{_tags_snbt(brush_tags(placement.name))},Item:{_item_snbt(map_id)}}}"
+    )
+
+
+def settle_brush(uid: uuid.UUID, seen: int, *, room: str, map_id: int) -> str:
+    """Turn a clicked brush back to ItemRotation 0 (with its tags and picture) only if it still
+    shows the ItemRotation we read."""
+    return (
+        f"execute as {uid} if entity @s[nbt={{ItemRotation:{seen}b}}] run data merge entity @s "
+        f"{{ItemRotation:0b,Silent:1b,Tags:{_tags_snbt(brush_tags(room))},"
+        f"Item:{_item_snbt(map_id)}}}"
+    )
+
+
+def plane_fills(
+    placement: PaintPlacement, rows: Sequence[Sequence[str]], i0: int = 0, j0: int = 0
+) -> list[str]:
+    """Fills writing a grid of blocks (`rows[j][i]`) at plane (i0 + i, j0 + j), equal
+    rectangles merged (one fill each, split only past the fill limit)."""
+    out: list[str] = []
+    for a, b, c, d, block in rectangles(rows):
+        lo, hi = placement.plane_box(i0 + a, j0 + b, i0 + c, j0 + d)
+        out += fill_box(lo, hi, block)
+    return out
+
+
+def blocks_are(cells: Sequence[tuple[Pos, str]]) -> str:
+    """`execute if block … if block …`: passes when every listed block is as given (read
+    only; keep it under the RCON limit, about 24 blocks)."""
+    tests = " ".join(f"if block {x} {y} {z} {block}" for (x, y, z), block in cells)
+    return f"execute {tests}"

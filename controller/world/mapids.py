@@ -8,7 +8,15 @@ from __future__ import annotations
 
 from controller.puzzle.model import Shape, TileClass
 
-__all__ = ["DEFAULT_MAP_ID_BASE", "PICTURE_COUNT", "picture_key"]
+__all__ = [
+    "DEFAULT_MAP_ID_BASE",
+    "PICTURE_COUNT",
+    "picture_key",
+    "BRUSH_OFFSET",
+    "BRUSH_PICTURES",
+    "brush_map_id",
+    "LAST_OFFSET",
+]
 
 # A high reserved id range: the server's own counter (one id per map a player makes) never gets
 # there, and `give ... filled_map[minecraft:map_id=N]` accepts any N since 1.20.5.
@@ -24,3 +32,16 @@ def picture_key(k: int) -> tuple[Shape, TileClass]:
     if not 0 <= k < PICTURE_COUNT:
         raise ValueError(f"picture offset {k} is outside 0..{PICTURE_COUNT - 1}")
     return Shape(k % 4), TileClass(k // 4)
+
+
+# Paint rooms' brush pictures: base+32 (row brush, paints colour 1), base+33 (column brush,
+# paints colour 0), base+34 (clear). They sit past the pipes range base+0..19 and the ids
+# base+20..24 reserved for crosses (docs/world-format.md, "Paint rooms: map ids").
+BRUSH_OFFSET = 32
+BRUSH_PICTURES = ("row", "col", "clear")
+LAST_OFFSET = BRUSH_OFFSET + len(BRUSH_PICTURES) - 1
+
+
+def brush_map_id(base: int, axis: str) -> int:
+    """The map id of a brush picture: `axis` is "row", "col" or "clear"."""
+    return base + BRUSH_OFFSET + BRUSH_PICTURES.index(axis)

@@ -13,7 +13,7 @@ from typer.testing import CliRunner
 from controller.cli import app
 from controller.errors import ExitCode
 from controller.sandbox import Sandbox
-from tests.grammar import assert_valid_commands
+from tests.support.grammar import assert_valid_commands
 
 runner = CliRunner()
 GOLDEN = Path(__file__).parent / "golden"
@@ -41,7 +41,7 @@ def setup(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[tuple[San
         server.mkdir()
         (server / "server.properties").write_text(GOOD_PROPERTIES)
         world = server / "world"
-        result = runner.invoke(app, ["maps", "install", "--world-dir", str(world)])
+        result = runner.invoke(app, ["maps", "install", "--world-dir", str(world), "--create"])
         assert result.exit_code == ExitCode.OK, result.output
         yield sb, cfg
 
@@ -126,6 +126,7 @@ def test_missing_and_stale_map_files(setup: tuple[Sandbox, Path]) -> None:
     assert code == ExitCode.ERROR and _failed(checks) == ["map files"]
     assert checks["map files"]["detail"] == "1 of 18 pictures missing (first: map id 1000005)"
     assert str(checks["map files"]["fix"]).startswith("pipesctl maps install --world-dir")
+    assert "--create" in str(checks["map files"]["fix"])  # the world has no level.dat yet
 
 
 @pytest.mark.parametrize(
@@ -182,3 +183,29 @@ def test_rcon_faults_have_their_exit_codes(
     code, checks = _doctor(cfg)
     assert code == ExitCode.UNREACHABLE and _failed(checks) == ["rcon"]
     assert "enable-rcon=true" in str(checks["rcon"]["fix"])
+
+
+def test_a_paint_room_is_checked_with_its_own_pictures_and_box(
+    setup: tuple[Sandbox, Path],
+) -> None:
+    sb, cfg = setup
+    text = cfg.read_text().replace(
+        "    origin: [0, 100, 0]\n    size: [7, 5]\n",
+        "    kind: paint\n    origin: [0, 100, 0]\n    size: [7, 5]\n",
+    )
+    cfg.write_text(text)
+    code, checks = _doctor(cfg)
+    assert code == ExitCode.OK, checks
+    assert "(the room needs 13)" in str(checks["max_command_forks"]["detail"])  # 7 + 5 + 1
+    maps = cfg.parent / "server" / "world" / "data" / "minecraft" / "maps"
+    (maps / "1000033.dat").unlink()
+    code, checks = _doctor(cfg)
+    assert code == ExitCode.ERROR and _failed(checks) == ["map files"]
+    assert checks["map files"]["detail"] == "1 of 3 pictures missing (first: map id 1000033)"
+    # the target copy lies north of the canvas: the box reaches z = -7
+    sb.call(lambda g: g.execute("forceload add 0 -16 0 0"))
+    sb.call(lambda g: g.execute("setblock 2 99 -4 minecraft:stone"))
+    code, checks = _doctor(cfg)
+    assert "box -1 99 -7 .. 7 103 5 holds blocks in layer(s) y=99" in str(
+        checks["footprint"]["detail"]
+    )

@@ -17,7 +17,10 @@ from controller.cli.maps import CACHE_WARNING, app
 from controller.errors import ExitCode
 from controller.maps import Layout, atomic_save, map_file, map_path, probe, read_colors
 from controller.world.mapart import DEFAULT_MAP_ID_BASE, PICTURE_COUNT, all_pictures
-from tests.world.test_purity import heavy_modules_after
+from controller.world.mapids import BRUSH_OFFSET, BRUSH_PICTURES
+from controller.world.paintart import render_brush
+from tests.support.imports import heavy_modules_after
+from tests.support.map_worlds import write_level_dat
 
 runner = CliRunner()
 
@@ -34,21 +37,30 @@ worlds:
 """
 
 
+# The pipe pictures and the paint rooms' brush pictures (docs/world-format.md).
+OFFSETS = [*range(PICTURE_COUNT), *range(BRUSH_OFFSET, BRUSH_OFFSET + len(BRUSH_PICTURES))]
+
+
 def ids_in(folder: Path) -> list[str]:
     return sorted(p.name for p in folder.iterdir())
 
 
 def test_install_writes_all_pictures_and_warns_about_caching(tmp_path: Path) -> None:
-    result = runner.invoke(app, ["install", "--world-dir", str(tmp_path)])
+    result = runner.invoke(app, ["install", "--world-dir", str(tmp_path), "--create"])
     assert result.exit_code == 0, result.output
     folder = tmp_path / "data" / "minecraft" / "maps"  # default version 26.1
     base = DEFAULT_MAP_ID_BASE
-    assert ids_in(folder) == sorted(f"{base + k}.dat" for k in range(PICTURE_COUNT))
+    assert ids_in(folder) == sorted(f"{base + k}.dat" for k in OFFSETS)
     assert f"map ids {base}..{base + PICTURE_COUNT - 1}" in result.output
     assert f"{PICTURE_COUNT} write" in result.output
+    assert f"paint brush map ids {base + 32}..{base + 34}" in result.output
+    assert "  3 write" in result.output
+    for k, axis in enumerate(BRUSH_PICTURES):
+        shown = read_colors(folder / f"{base + BRUSH_OFFSET + k}.dat")
+        assert np.array_equal(shown, render_brush(axis))
     assert " ".join(CACHE_WARNING.split()) in " ".join(result.output.split())
 
-    again = runner.invoke(app, ["install", "--world-dir", str(tmp_path)])
+    again = runner.invoke(app, ["install", "--world-dir", str(tmp_path), "--create"])
     assert again.exit_code == 0
     assert f"{PICTURE_COUNT} unchanged" in again.output
 
@@ -58,9 +70,9 @@ def test_install_takes_base_and_version_from_the_world(tmp_path: Path) -> None:
     config.write_text(CONFIG, encoding="utf-8")
     world = tmp_path / "world"
     args = ["install", "--world-dir", str(world), "--world", "lobby", "--config", str(config)]
-    result = runner.invoke(app, args)
+    result = runner.invoke(app, [*args, "--create"])
     assert result.exit_code == 0, result.output
-    assert ids_in(world / "data") == sorted(f"map_{2000000 + k}.dat" for k in range(20))
+    assert ids_in(world / "data") == sorted(f"map_{2000000 + k}.dat" for k in OFFSETS)
     assert nbtlib.load(world / "data" / "map_2000004.dat")["DataVersion"] == 4189
 
 
@@ -68,7 +80,7 @@ def test_install_unknown_world_is_a_usage_error(tmp_path: Path) -> None:
     config = tmp_path / "pipes.yaml"
     config.write_text(CONFIG, encoding="utf-8")
     args = ["install", "--world-dir", str(tmp_path), "--world", "attic", "--config", str(config)]
-    result = runner.invoke(app, args)
+    result = runner.invoke(app, [*args, "--create"])
     assert result.exit_code == 2
     assert "no world 'attic'" in result.output and "lobby" in result.output
 
@@ -77,7 +89,28 @@ def test_install_bad_config_exits_3(tmp_path: Path) -> None:
     config = tmp_path / "pipes.yaml"
     config.write_text("worlds: [1, 2]\n", encoding="utf-8")
     args = ["install", "--world-dir", str(tmp_path), "--world", "lobby", "--config", str(config)]
-    assert runner.invoke(app, args).exit_code == 3
+    assert runner.invoke(app, [*args, "--create"]).exit_code == 3
+
+
+def test_install_refuses_a_folder_no_server_made(tmp_path: Path) -> None:
+    typo = tmp_path / "wrold"
+    missing = runner.invoke(app, ["install", "--world-dir", str(typo)])
+    assert missing.exit_code == ExitCode.USAGE
+    assert f"world folder {typo} does not exist" in missing.output
+    assert "--create" in missing.output
+    assert not typo.exists()
+    empty = runner.invoke(app, ["install", "--world-dir", str(tmp_path)])
+    assert empty.exit_code == ExitCode.USAGE
+    assert "holds no level.dat" in empty.output and "--create" in empty.output
+    assert list(tmp_path.iterdir()) == []
+
+
+def test_install_create_makes_the_world_folder(tmp_path: Path) -> None:
+    world = tmp_path / "server" / "world"
+    result = runner.invoke(app, ["install", "--world-dir", str(world), "--create"])
+    assert result.exit_code == ExitCode.OK, result.output
+    assert len(ids_in(world / "data" / "minecraft" / "maps")) == len(OFFSETS)
+    assert (world / "datapacks" / "pipesctl" / "pack.mcmeta").is_file()
 
 
 def test_install_reads_level_dat(tmp_path: Path) -> None:
@@ -94,7 +127,7 @@ def test_install_reads_level_dat(tmp_path: Path) -> None:
 def test_install_refuses_foreign_maps_unless_forced(tmp_path: Path) -> None:
     theirs = map_path(tmp_path, Layout.NAMESPACED, 500 + 7)
     atomic_save(map_file(np.full((128, 128), 34, dtype=np.uint8), 4790), theirs)
-    args = ["install", "--world-dir", str(tmp_path), "--base", "500"]
+    args = ["install", "--world-dir", str(tmp_path), "--base", "500", "--create"]
     refused = runner.invoke(app, args)
     assert refused.exit_code == 1
     assert str(theirs) in refused.output and "--force" in refused.output
@@ -109,7 +142,9 @@ def test_install_warns_when_the_counter_reaches_the_base(tmp_path: Path) -> None
     counter = File({"data": Compound({"map": Int(600)}), "DataVersion": Int(4790)}, gzipped=True)
     atomic_save(counter, tmp_path / "data" / "minecraft" / "maps" / "last_id.dat")
     before = (tmp_path / "data" / "minecraft" / "maps" / "last_id.dat").read_bytes()
-    result = runner.invoke(app, ["install", "--world-dir", str(tmp_path), "--base", "590"])
+    result = runner.invoke(
+        app, ["install", "--world-dir", str(tmp_path), "--base", "590", "--create"]
+    )
     assert result.exit_code == 0
     assert "map counter is at 600" in result.stderr
     assert (tmp_path / "data" / "minecraft" / "maps" / "last_id.dat").read_bytes() == before
@@ -119,16 +154,18 @@ def test_install_warns_when_a_server_runs_on_the_world(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     monkeypatch.setattr(probe, "server_holds_world", lambda world: world == tmp_path)
-    result = runner.invoke(app, ["install", "--world-dir", str(tmp_path)])
+    result = runner.invoke(app, ["install", "--world-dir", str(tmp_path), "--create"])
     assert result.exit_code == 0
     assert "a server is running on this world" in result.stderr
-    quiet = runner.invoke(app, ["install", "--world-dir", str(tmp_path / "other")])
+    quiet = runner.invoke(app, ["install", "--world-dir", str(tmp_path / "other"), "--create"])
     assert "server is running" not in quiet.stderr
 
 
 @pytest.mark.parametrize("base", ["-1", str(2**31 - 10)])
 def test_install_rejects_bases_outside_the_id_range(tmp_path: Path, base: str) -> None:
-    result = runner.invoke(app, ["install", "--world-dir", str(tmp_path), "--base", base])
+    result = runner.invoke(
+        app, ["install", "--world-dir", str(tmp_path), "--base", base, "--create"]
+    )
     assert result.exit_code == 2
     assert not (tmp_path / "data").exists()
 
@@ -146,7 +183,7 @@ def test_export_writes_the_layout_of_the_version(tmp_path: Path) -> None:
     out = tmp_path / "export"
     result = runner.invoke(app, ["export", str(out), "--version", "1.21.4", "--base", "0"])
     assert result.exit_code == 0, result.output
-    assert ids_in(out / "data") == sorted(f"map_{k}.dat" for k in range(PICTURE_COUNT))
+    assert ids_in(out / "data") == sorted(f"map_{k}.dat" for k in OFFSETS)
     assert nbtlib.load(out / "data" / "map_0.dat")["DataVersion"] == 4189
     assert "Copy" in result.output
 
@@ -180,7 +217,7 @@ def test_install_writes_maps_and_the_data_pack_idempotently(tmp_path: Path) -> N
     from controller.world.datapack import build
 
     world = tmp_path / "world"
-    world.mkdir()
+    write_level_dat(world, 4790, "26.1.2")
     first = runner.invoke(pipesctl, ["install", "--world-dir", str(world)])
     assert first.exit_code == ExitCode.OK, first.output
     pack = world / "datapacks" / "pipesctl"
@@ -205,3 +242,12 @@ def test_export_includes_the_data_pack(tmp_path: Path) -> None:
     assert result.exit_code == ExitCode.OK, result.output
     meta = json.loads((out / "datapacks" / "pipesctl" / "pack.mcmeta").read_text())
     assert meta["pack"]["min_format"] == [107, 1]
+
+
+def test_map_commands_take_the_short_flags_of_every_command(tmp_path: Path) -> None:
+    config = tmp_path / "pipes.yaml"
+    config.write_text(CONFIG, encoding="utf-8")
+    out = tmp_path / "export"
+    result = runner.invoke(app, ["export", str(out), "-w", "lobby", "-c", str(config)])
+    assert result.exit_code == ExitCode.OK, result.output
+    assert len(ids_in(out / "data")) == len(OFFSETS)  # 1.21.4 of the room's server: legacy

@@ -181,7 +181,8 @@ def test_solve_reports_count_par_and_a_working_hint(tmp_path: Path) -> None:
     t = board.index(i, j)
     assert board.mask(t) != board.solved_mask(t)
     assert mask_of(board.shapes[t], report["hint"]["rotation"]) == board.solved_mask(t)
-    assert f"hint: turn tile ({i}, {j}) to rotation {report['hint']['rotation']}" in lines
+    rotation = report["hint"]["rotation"]
+    assert f"hint: column {i + 1}, row {j + 1}: turn it to rotation {rotation}" in lines
 
 
 def test_solve_says_more_for_an_ambiguous_board(tmp_path: Path) -> None:

@@ -23,7 +23,7 @@ from controller.runtime.daemon import Daemon
 from controller.runtime.pipes_room import PipesRoom
 from controller.runtime.state import RoomState
 from controller.sandbox import Sandbox
-from tests.runtime.conftest import world_mismatches
+from tests.support.harness import world_mismatches
 
 runner = CliRunner()
 GOLDEN = Path(__file__).parent / "golden"

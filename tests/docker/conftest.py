@@ -9,61 +9,23 @@ view distance), with the map art installed into the bound ``/data/world`` BEFORE
 
 from __future__ import annotations
 
-import gc
 import os
-import warnings
 from collections.abc import Iterator
-from dataclasses import dataclass
-from pathlib import Path
-from typing import Any
 
 import pytest
 
-__all__ = [
-    "DOCKER_SKIP_REASON",
-    "MC_IMAGE",
-    "MC_VERSION",
-    "RCON_PASSWORD",
-    "MAP_ID_BASE",
-    "McServer",
-    "docker_available",
-    "rcon_cli",
-]
-
-DOCKER_SKIP_REASON = "Docker engine not available"
-MC_IMAGE = os.environ.get("PIPESCTL_TEST_MC_IMAGE", "itzg/minecraft-server:java25")
-MC_VERSION = os.environ.get("PIPESCTL_TEST_MC_VERSION", "26.1.2")
-RCON_PASSWORD = "pipesctl-test-rcon"
-MAP_ID_BASE = 1_000_000
-STARTUP_TIMEOUT_S = 420  # first start downloads the server jar and generates the world
-
-_available: bool | None = None
-
-
-def _ping() -> bool:
-    import docker
-
-    client = docker.from_env(timeout=3)
-    try:
-        return bool(client.ping())
-    finally:
-        client.close()
-
-
-def docker_available() -> bool:
-    """Whether a Docker engine answers ``docker.from_env().ping()`` (cached for the session)."""
-    global _available
-    if _available is None:
-        # A failed ping leaves docker-py's socket to the garbage collector; its ResourceWarning
-        # would turn into an error at the end of the session (filterwarnings = error).
-        with warnings.catch_warnings():
-            warnings.simplefilter("ignore", ResourceWarning)
-            try:
-                _available = _ping()
-            except Exception:
-                _available = False
-            gc.collect()
-    return _available
+from tests.support.docker_server import (
+    DOCKER_SKIP_REASON,
+    MAP_ID_BASE,
+    MC_IMAGE,
+    MC_VERSION,
+    RCON_PASSWORD,
+    STARTUP_TIMEOUT_S,
+    McServer,
+    docker_available,
+    free_port,
+    install_map_art,
+)
 
 
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
@@ -74,48 +36,6 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
     skip = pytest.mark.skip(reason=DOCKER_SKIP_REASON)
     for item in marked:
         item.add_marker(skip)
-
-
-@dataclass(frozen=True)
-class McServer:
-    """A running server: its container, RCON address, and the host folder bound at /data."""
-
-    container: Any  # testcontainers DockerContainer
-    host: str
-    rcon_port: int
-    password: str
-    data_dir: Path
-    world_dir: Path
-    version: str
-    map_id_base: int
-    map_paths: dict[int, Path]
-
-
-def _free_port() -> int:
-    import socket
-
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        return int(sock.getsockname()[1])
-
-
-def rcon_cli(container: Any, cmd: str) -> str:
-    """Run one command through the image's own ``rcon-cli`` (an oracle independent of ours)."""
-    exit_code, output = container.exec(["rcon-cli", cmd])
-    text = output.decode("utf-8", "replace") if isinstance(output, bytes) else str(output)
-    if exit_code != 0:
-        raise RuntimeError(f"rcon-cli {cmd!r} exited {exit_code}: {text.strip()}")
-    return text.strip()
-
-
-def install_map_art(world_dir: Path, version: str, base: int) -> dict[int, Path]:
-    """Write the pictures into a world folder the way `pipesctl maps install` does."""
-    from controller.maps import install_pictures, resolve_target
-    from controller.world.mapart import all_pictures
-
-    target = resolve_target(world_dir, version)
-    plan = install_pictures(world_dir, all_pictures(base), target)
-    return {item.map_id: item.path for item in plan}
 
 
 @pytest.fixture(scope="session")
@@ -149,7 +69,7 @@ def mc_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[McServer]:
             GID=str(os.getgid()),
         )
         # A fixed host port: a restarted container keeps it (the restart test relies on it).
-        .with_bind_ports(25575, _free_port())
+        .with_bind_ports(25575, free_port())
         .with_volume_mapping(str(data), "/data", mode="rw")
         .waiting_for(
             LogMessageWaitStrategy("RCON running on").with_startup_timeout(STARTUP_TIMEOUT_S)

@@ -35,6 +35,7 @@ def test_maps_run_before_the_server_and_pipesctl_after_it_is_healthy(
     }
     assert services["pipesctl"]["depends_on"] == {"minecraft": {"condition": "service_healthy"}}
     assert services["maps"]["command"][:4] == ["maps", "install", "--world-dir", "/data/world"]
+    assert "--create" in services["maps"]["command"]  # it runs before the server made the world
     assert services["pipesctl"]["command"] == ["start", "--world", "lobby"]
     # the maps service writes into the very volume the server uses as /data
     assert "mc-data:/data" in services["maps"]["volumes"]

@@ -7,8 +7,8 @@ import json
 import pytest
 
 from controller.rcon.client import RconClient
-from tests.docker.conftest import McServer
-from tests.parity_script import golden_path, parity_script
+from tests.support.docker_server import McServer
+from tests.support.parity import golden_path, parity_script
 
 
 @pytest.mark.docker

@@ -13,7 +13,7 @@ from controller.puzzle.flow import compute_flow
 from controller.runtime.connect import connect_server
 from controller.runtime.daemon import Daemon
 from controller.world.geometry import state_block
-from tests.docker.conftest import McServer, rcon_cli
+from tests.support.docker_server import McServer, rcon_cli
 
 pytestmark = pytest.mark.docker
 

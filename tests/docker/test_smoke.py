@@ -9,7 +9,7 @@ import pytest
 
 from controller.maps import map_path, read_colors, read_level_info, resolve_target
 from controller.world.mapart import all_pictures
-from tests.docker.conftest import McServer, rcon_cli
+from tests.support.docker_server import McServer, rcon_cli
 
 pytestmark = pytest.mark.docker
 

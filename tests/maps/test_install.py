@@ -17,7 +17,7 @@ from controller.maps.layout import Layout, counter_path, map_path
 from controller.maps.mapfile import atomic_save, map_file, read_colors
 from controller.maps.probe import Target, read_counter
 from controller.world.mapart import PICTURE_COUNT, all_pictures
-from tests.maps.worlds import BASE, T26, T121, foreign_picture
+from tests.support.map_worlds import BASE, T26, T121, foreign_picture
 
 
 def counter_file(last_id: int) -> File:

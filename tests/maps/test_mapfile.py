@@ -19,7 +19,7 @@ from controller.maps.install import install_pictures
 from controller.maps.layout import Layout, map_path
 from controller.maps.mapfile import atomic_save, encode_file, map_file
 from controller.world.mapart import all_pictures
-from tests.maps.worlds import BASE, T26, T121, foreign_picture
+from tests.support.map_worlds import BASE, T26, T121, foreign_picture
 
 
 def test_files_round_trip_through_nbtlib(tmp_path: Path) -> None:

@@ -12,7 +12,7 @@ from controller.puzzle.flow import compute_flow
 from controller.puzzle.generators import GeneratorParams, generate
 from controller.world.boardart import board_picture
 from controller.world.mapart import PICTURE_COUNT, SIZE, all_pictures, to_rgb
-from tests.world.test_mapart import PALETTE
+from tests.support.map_palette import PALETTE
 
 
 def test_preview_png_is_cells_of_128_in_palette_colours(tmp_path: Path) -> None:

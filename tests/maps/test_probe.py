@@ -6,29 +6,22 @@ import subprocess
 import sys
 from collections.abc import Iterator
 from pathlib import Path
-from typing import Any
 
 import nbtlib
 import pytest
-from nbtlib import Compound, File, Int, String
 
 from controller.errors import UsageError
 from controller.maps.install import install_pictures
 from controller.maps.layout import Layout
-from controller.maps.probe import LevelInfo, read_level_info, resolve_target, server_holds_world
+from controller.maps.probe import (
+    LevelInfo,
+    check_world_folder,
+    read_level_info,
+    resolve_target,
+    server_holds_world,
+)
 from controller.world.mapart import all_pictures
-from tests.maps.worlds import BASE
-
-
-def write_level_dat(world: Path, data_version: int | None, name: str | None) -> None:
-    """A minimal level.dat like the server writes (gzipped, Data.DataVersion, Data.Version.Name)."""
-    data: dict[str, Any] = {"LevelName": String("world")}
-    if data_version is not None:
-        data["DataVersion"] = Int(data_version)
-    if name is not None:
-        data["Version"] = Compound({"Name": String(name), "Id": Int(data_version or 0)})
-    world.mkdir(parents=True, exist_ok=True)
-    File({"Data": Compound(data)}, gzipped=True).save(world / "level.dat")
+from tests.support.map_worlds import BASE, write_level_dat
 
 
 def test_data_version_and_layout_come_from_level_dat(tmp_path: Path) -> None:
@@ -104,3 +97,16 @@ def test_free_or_missing_session_lock_means_no_server(tmp_path: Path) -> None:
     assert not server_holds_world(tmp_path)
     (tmp_path / "session.lock").write_text("\u2603", encoding="utf-8")
     assert not server_holds_world(tmp_path)
+
+
+def test_a_world_folder_needs_level_dat(tmp_path: Path) -> None:
+    with pytest.raises(UsageError, match=r"does not exist: check --world-dir .* add --create"):
+        check_world_folder(tmp_path / "wrold")
+    assert not (tmp_path / "wrold").exists()
+    with pytest.raises(UsageError, match=r"holds no level.dat.* add --create"):
+        check_world_folder(tmp_path)
+    (tmp_path / "file").write_text("x", encoding="utf-8")
+    with pytest.raises(UsageError, match="is not a folder"):
+        check_world_folder(tmp_path / "file")
+    write_level_dat(tmp_path, 4790, "26.1.2")
+    check_world_folder(tmp_path)

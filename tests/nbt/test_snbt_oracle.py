@@ -10,8 +10,8 @@ from hypothesis import strategies as st
 
 from controller.nbt.reader import CommandSyntaxError, StringReader
 from controller.nbt.snbt import parse_tag
-from tests.nbt.test_packrat_oracle import oracle_parse
-from tests.nbt.test_snbt import SUMMON_NBT, same
+from tests.support.nbt_samples import SUMMON_NBT, same
+from tests.support.packrat_oracle import oracle_parse
 
 ALPHABET = "{}[]:;,\"'\\ .+-_()0123456789abefsluxBILSdDfFEntrNUX"
 

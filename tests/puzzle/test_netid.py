@@ -19,7 +19,7 @@ from controller.puzzle.netid import (
     net_id,
     parse_net_id,
 )
-from tests.puzzle.test_solver import brute_force_solutions
+from tests.support.brute_force import brute_force_solutions
 
 DATA = Path(__file__).parent / "data"
 

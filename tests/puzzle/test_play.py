@@ -11,7 +11,7 @@ from hypothesis import strategies as st
 from controller.puzzle.flow import Flow, compute_flow
 from controller.puzzle.model import Board, Direction, TileClass
 from controller.puzzle.play import Change, EdgeChange, PlayState, TileChange
-from tests.puzzle.test_flow import board_from_masks, loopy_boards, random_tree_board, tree_boards
+from tests.support.boards import board_from_masks, loopy_boards, random_tree_board, tree_boards
 
 
 def expected_change(board: Board, before: Flow, old_rotations: list[int], after: Flow) -> Change:

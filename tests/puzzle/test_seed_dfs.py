@@ -9,7 +9,7 @@ from hypothesis import given, settings
 from controller.puzzle.flow import compute_flow
 from controller.puzzle.model import Board, Direction
 from controller.puzzle.seed_dfs import seed_dfs
-from tests.puzzle.test_flow import board_from_masks, loopy_boards, random_tree_board, tree_boards
+from tests.support.boards import board_from_masks, loopy_boards, random_tree_board, tree_boards
 
 
 def solved_board(width: int, height: int, masks: list[int], source: tuple[int, int]) -> Board:

@@ -12,7 +12,7 @@ from controller.puzzle import solver
 from controller.puzzle.generators import GENERATORS, GeneratorParams, generate
 from controller.puzzle.model import Board
 from controller.puzzle.solver import ambiguous_tiles, count_solutions, make_unique
-from tests.puzzle.test_solver import (
+from tests.support.brute_force import (
     board_of_arms,
     brute_force_solutions,
     neighbour,

@@ -2,16 +2,14 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator
+from collections.abc import Iterator
 from typing import Any
 
 import pytest
 
-from tests.rcon.fake_server import FakeServer
+from tests.support.rcon_fakes import FakeServer, ServerFactory
 
-__all__ = ["ServerFactory", "make_server", "server"]
-
-ServerFactory = Callable[..., FakeServer]
+__all__ = ["make_server", "server"]
 
 
 @pytest.fixture

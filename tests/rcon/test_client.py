@@ -16,8 +16,7 @@ from hypothesis import strategies as st
 
 from controller.errors import RconAuthError, RconProtocolError, RconUnavailable
 from controller.rcon import RconClient
-from tests.rcon.conftest import ServerFactory
-from tests.rcon.fake_server import FakeServer, java_chunks, packet
+from tests.support.rcon_fakes import FakeServer, ServerFactory, java_chunks, packet
 
 __all__: list[str] = []
 

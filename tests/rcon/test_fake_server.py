@@ -10,7 +10,7 @@ import signal
 import mcrcon
 from rcon.source import Client
 
-from tests.rcon.conftest import ServerFactory
+from tests.support.rcon_fakes import ServerFactory
 
 __all__: list[str] = []
 

@@ -21,7 +21,7 @@ from controller.rcon.protocol import (
     utf16_units_of_utf8,
     vanilla_chunks,
 )
-from tests.rcon.fake_server import java_chunks, packet
+from tests.support.rcon_fakes import java_chunks, packet
 
 __all__: list[str] = []
 

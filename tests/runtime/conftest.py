@@ -1,24 +1,21 @@
-"""End-to-end fixtures: a sandbox server, a configuration pointing at it, a world checker."""
+"""End-to-end fixtures: a sandbox server (both detection modes) and a daemon on it.
+
+The harness itself lives in ``tests/support/harness.py``.
+"""
 
 from __future__ import annotations
 
 from collections.abc import Iterator
-from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
 
 import pytest
 
-from controller.config import Config, parse_config
 from controller.maps.datapack import PACK_FOLDER, install_pack
-from controller.puzzle.flow import compute_flow
-from controller.puzzle.model import Direction, map_id
 from controller.runtime.connect import connect_server
 from controller.runtime.daemon import Daemon
-from controller.runtime.pipes_room import PipesRoom
 from controller.sandbox import Sandbox
 from controller.world.datapack import build
-from controller.world.geometry import EDGE_OFF, EDGE_ON, state_block
+from tests.support.harness import Harness, make_config
 
 
 @pytest.fixture(params=["scan", "trigger"])
@@ -40,46 +37,6 @@ def sandbox(detect: str, tmp_path: Path) -> Iterator[Sandbox]:
         yield sb
 
 
-def make_config(sb: Sandbox, state_dir: Path, size: int = 7, seed: int = 7, **world: Any) -> Config:
-    """One server (the sandbox) and a room `lobby` at (0, 100, 0)."""
-    lobby: dict[str, Any] = {
-        "server": "main",
-        "origin": [0, 100, 0],
-        "size": [size, size],
-        "seed": seed,
-        "poll_scope": "near_players",
-        "audit_interval_s": 0,
-        "on_win": {"next_puzzle_after_s": 0.2, "waves_s": 0},
-    }
-    lobby.update(world)
-    data = {
-        "state_dir": str(state_dir),
-        "servers": {"main": {"host": "127.0.0.1", "port": sb.port, "password_env": "SANDBOX_PW"}},
-        "worlds": {"lobby": lobby},
-    }
-    return parse_config(data)
-
-
-@dataclass
-class Harness:
-    """A sandbox plus a daemon on it."""
-
-    sb: Sandbox
-    cfg: Config
-    daemon: Daemon
-
-    @property
-    def room(self) -> PipesRoom:
-        return self.daemon.rooms["lobby"]
-
-    def click(self, i: int, j: int, times: int = 1, player: str = "Alex") -> None:
-        """The player turns a frame, standing right next to it."""
-        x, y, z = self.room.geom.frame_pos(i, j)
-        self.sb.move(player, (x + 0.5, y + 1, z + 0.5))
-        for _ in range(times):
-            assert self.sb.use_entity(player, self.room.uuids[j * self.room.board.width + i])
-
-
 @pytest.fixture
 def harness(sandbox: Sandbox, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[Harness]:
     monkeypatch.setenv("SANDBOX_PW", sandbox.password)
@@ -89,54 +46,3 @@ def harness(sandbox: Sandbox, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -
     sandbox.join("Alex", (3.5, 101, 3.5))
     yield Harness(sandbox, cfg, daemon)
     daemon.close()
-
-
-def _same_block(got: str, want: str) -> bool:
-    """Equal states; a wanted block without properties accepts any (default) properties."""
-    return got == want or ("[" not in want and got.split("[")[0] == want)
-
-
-def world_mismatches(sb: Sandbox, room: PipesRoom) -> list[str]:
-    """Every block and frame of the room that differs from a full recompute of its board."""
-    board = room.board
-    flow = compute_flow(board)
-    geom = room.geom
-    expected: dict[tuple[int, int, int], str] = {}
-    frames: dict[int, tuple[int, int]] = {}
-    for idx, (i, j) in enumerate(geom.tiles()):
-        expected[geom.state_pos(i, j)] = state_block(flow.classes[idx], flow.parent[idx])
-        east = board.connected(idx, Direction.E)
-        south = board.connected(idx, Direction.S)
-        expected[geom.east_pos(i, j)] = EDGE_ON if east else EDGE_OFF
-        expected[geom.south_pos(i, j)] = EDGE_ON if south else EDGE_OFF
-        frames[idx] = (
-            board.rotations[idx],
-            map_id(room.cfg.map_id_base, board.shapes[idx], flow.classes[idx]),
-        )
-    for x in range(geom.x0 - 1, geom.x0 + board.width + 1):
-        for z in (geom.z0 - 1, geom.z0 + board.height):
-            for y in range(geom.y0 - 3, geom.y0):
-                expected[(x, y, z)] = "minecraft:oak_log"
-
-    def read(game: Any) -> tuple[dict[tuple[int, int, int], str], dict[int, Any]]:
-        blocks = {pos: game.block(*pos) for pos in expected}
-        nbts = {idx: game.entity_nbt(room.uuids[idx]) for idx in frames}
-        return blocks, nbts
-
-    blocks, nbts = sb.call(read)
-    problems = [
-        f"{pos}: {blocks[pos]} != {want}"
-        for pos, want in expected.items()
-        if not _same_block(blocks[pos], want)
-    ]
-    for idx, (rotation, mid) in frames.items():
-        nbt = nbts[idx]
-        if nbt is None:
-            problems.append(f"frame {idx}: missing")
-            continue
-        got_rot = int(nbt["ItemRotation"])
-        got_map = int(nbt["Item"]["components"]["minecraft:map_id"])
-        tags = {str(t) for t in nbt.get("Tags", [])}
-        if (got_rot, got_map) != (rotation, mid) or f"pipes.r{rotation}" not in tags:
-            problems.append(f"frame {idx}: rot {got_rot} map {got_map} tags {sorted(tags)}")
-    return problems

@@ -7,7 +7,7 @@ import json
 from controller.config import parse_config
 from controller.runtime.feedback import RESET, SOLVES, Feedback, duration
 from controller.world.geometry import Room as Geometry
-from tests.grammar import assert_valid_commands
+from tests.support.grammar import assert_valid_commands
 
 
 def _feedback(**world: object) -> Feedback:

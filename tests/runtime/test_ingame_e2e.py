@@ -20,8 +20,8 @@ from controller.runtime.ingame import HINT, STATS, wave_levels
 from controller.runtime.pipes_room import PipesRoom
 from controller.runtime.state import RoomState
 from controller.sandbox import Sandbox
-from tests.grammar import assert_valid_commands
-from tests.runtime.conftest import make_config, world_mismatches
+from tests.support.grammar import assert_valid_commands
+from tests.support.harness import make_config, world_mismatches
 
 START = dt.datetime(2026, 12, 1, 12, 0, tzinfo=dt.UTC).timestamp()
 

@@ -2,11 +2,14 @@
 
 from __future__ import annotations
 
+import logging
+
 from hypothesis import given
 from hypothesis import strategies as st
 
 from controller.runtime.repairs import Repairs
 from controller.runtime.requests import (
+    CanvasRead,
     HintGiven,
     HintRequest,
     RepairDone,
@@ -37,7 +40,16 @@ responses = st.one_of(
         ),
     ),
     st.builds(HintGiven, st.none() | st.tuples(small, small), st.integers(0, 3), st.integers(0, 3)),
+    st.builds(
+        HintGiven,
+        st.tuples(small, small),
+        st.just(0),
+        st.just(1),
+        st.booleans(),
+        st.tuples(st.sampled_from(["row", "col"]), small),
+    ),
     st.builds(Rotations, st.dictionaries(small, st.integers(0, 7))),
+    st.builds(CanvasRead, st.lists(st.integers(0, 2**128 - 1), max_size=128).map(tuple)),
 )
 
 
@@ -67,3 +79,15 @@ def test_repairs_describe_counts_everything() -> None:
         "6 repair(s): 2 turns adopted, 0 frames summoned, 0 frames fixed, "
         "0 preload frames rebuilt, 3 blocks fixed; room rebuilt (rotation tags rewritten)"
     )
+
+
+def test_requests_and_repairs_read_as_words_in_log_lines() -> None:
+    assert [str(r) for r in (ResetRequest(), ResetRequest(42), RepairRequest())] == [
+        "reset",
+        "reset with seed 42",
+        "repair",
+    ]
+    assert (str(HintRequest()), str(ShowRequest())) == ("hint", "show")
+    rep = Repairs(frames_fixed=1)
+    record = logging.LogRecord("controller", logging.INFO, "", 0, "room %s: %s", ("a", rep), None)
+    assert record.getMessage() == f"room a: {rep.describe()}"

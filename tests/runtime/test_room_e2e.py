@@ -15,8 +15,8 @@ from controller.runtime.demo import next_click, solution_order
 from controller.runtime.state import RoomState
 from controller.sandbox import Sandbox
 from controller.world.replies import parse_count
-from tests.grammar import assert_valid_commands
-from tests.runtime.conftest import Harness, make_config, world_mismatches
+from tests.support.grammar import assert_valid_commands
+from tests.support.harness import Harness, make_config, world_mismatches
 
 
 def test_build_matches_the_engine_block_by_block(harness: Harness) -> None:

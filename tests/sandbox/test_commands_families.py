@@ -7,8 +7,7 @@ a language key of the bundled registry (``lang …``).
 from __future__ import annotations
 
 from controller.sandbox.game import Game, offline_uuid
-
-from .game_helpers import UUID1, check_rows, reply
+from tests.support.sandbox_game import UUID1, check_rows, reply
 
 PARSE_ROWS = [
     ("foo", "Unknown or incomplete command. See below for errorfoo<--[HERE]", "Parse errors"),

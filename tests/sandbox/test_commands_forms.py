@@ -8,8 +8,7 @@ section of docs/server-behaviour.md, or a language key of the bundled registry.
 from __future__ import annotations
 
 from controller.sandbox.game import Game
-
-from .game_helpers import FRAME, UUID1, check_rows, reply
+from tests.support.sandbox_game import FRAME, UUID1, check_rows, reply
 
 FRAME_A = FRAME.format(
     x=0,

@@ -17,7 +17,7 @@ from nbtlib import tag as nbt
 from controller.sandbox import Sandbox
 from controller.sandbox.game import Game
 from controller.world.datapack import DatapackConfig, build
-from tests.sandbox.game_helpers import FRAME, UUID1, check_rows, reply
+from tests.support.sandbox_game import FRAME, UUID1, check_rows, reply
 
 U1 = uuid.UUID(UUID1)
 MAP = nbtlib.Compound(

@@ -11,7 +11,7 @@ from nbtlib import tag as nbt
 from controller.sandbox import Sandbox
 from controller.sandbox.entities import Entity, ItemFrame
 from controller.sandbox.game import Game
-from tests.sandbox.game_helpers import FRAME, UUID1, reply
+from tests.support.sandbox_game import FRAME, UUID1, reply
 
 U1 = uuid.UUID(UUID1)
 ROOM = FRAME.format(x=0, y=64, z=0, rot=0, u0=1, u1=-2, u2=3, u3=4, room="lobby", i=0, j=0,

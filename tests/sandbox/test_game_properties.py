@@ -6,8 +6,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from controller.sandbox.game import Game
-
-from .game_helpers import reply
+from tests.support.sandbox_game import reply
 
 BLOCKS = ["minecraft:air", "minecraft:melon", "minecraft:pumpkin", "minecraft:stone"]
 

@@ -11,8 +11,7 @@ import uuid
 import pytest
 
 from controller.sandbox.game import Game
-
-from .game_helpers import FRAME, UUID1, reply
+from tests.support.sandbox_game import FRAME, UUID1, reply
 
 FRAME_A = FRAME.format(
     x=0, y=64, z=0, rot=2, u0=1, u1=-2, u2=3, u3=4, room="lobby", i=3, j=7, extra="", map=5

@@ -6,7 +6,8 @@ import pytest
 
 from controller.rcon.client import RconClient
 from controller.sandbox import Sandbox
-from tests.parity_script import load_golden, parity_script
+from tests.support.grammar import REPO
+from tests.support.parity import GOLDEN_DIR, load_golden, parity_script
 
 GOLDEN = load_golden()
 
@@ -19,8 +20,9 @@ def test_script_runs_against_the_sandbox() -> None:
 
 
 NO_GOLDEN = (
-    "no golden replies recorded yet: run `make docker-test` on a Docker host "
-    "(tests/docker/test_parity_record.py writes tests/golden/)"
+    f"no golden replies in {GOLDEN_DIR.relative_to(REPO)}/ yet: `make docker-test` on a Docker "
+    "host runs tests/docker/test_parity_record.py, which writes "
+    f"{GOLDEN_DIR.relative_to(REPO)}/<flavour>-<version>.json"
 )
 
 

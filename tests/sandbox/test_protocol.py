@@ -27,7 +27,7 @@ from controller.sandbox.server import (
     split_reply,
     unknown_request,
 )
-from tests.sandbox.test_protocol_fakes import PARSE_ERROR, FakeGame, RawClient, packet
+from tests.support.sandbox_fakes import PARSE_ERROR, FakeGame, RawClient, packet
 
 
 @pytest.fixture

@@ -18,7 +18,7 @@ import rconx
 from mcrcon import MCRcon, MCRconException
 
 from controller.sandbox import Sandbox
-from tests.sandbox.test_protocol_fakes import PARSE_ERROR, FakeGame
+from tests.support.sandbox_fakes import PARSE_ERROR, FakeGame
 
 LONG = "long 10000 é"  # 10000 UTF-16 units, three packets (4096 + 4096 + 1808), 20000 bytes
 

@@ -24,7 +24,7 @@ from collections.abc import Iterator
 import pytest
 
 from controller.sandbox import Sandbox
-from tests.sandbox.test_protocol_fakes import PARSE_ERROR, FakeGame, RawClient, free_port
+from tests.support.sandbox_fakes import PARSE_ERROR, FakeGame, RawClient, free_port
 
 
 @pytest.fixture
@@ -247,7 +247,7 @@ def test_save_writes_a_loadable_world(sandbox: Sandbox, tmp_path: pathlib.Path) 
 _CLI = textwrap.dedent(
     """
     import sys, types, typer
-    from tests.sandbox.test_protocol_fakes import FakeGame
+    from tests.support.sandbox_fakes import FakeGame
     fake = types.ModuleType("controller.sandbox.game")
     fake.Game = FakeGame
     sys.modules["controller.sandbox.game"] = fake

@@ -11,8 +11,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from controller.sandbox.game import Game
-
-from .game_helpers import check_rows, reply
+from tests.support.sandbox_game import check_rows, reply
 
 PARSE_ROWS = [
     (

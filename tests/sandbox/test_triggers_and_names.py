@@ -5,7 +5,7 @@ describes vanilla."""
 from __future__ import annotations
 
 from controller.sandbox.game import Game, offline_uuid
-from tests.sandbox.game_helpers import check_rows, reply
+from tests.support.sandbox_game import check_rows, reply
 
 TRIGGER = "docs/server-behaviour.md, Feedback: trigger"
 

@@ -4,13 +4,14 @@ from __future__ import annotations
 
 import re
 
-from hypothesis import given
+from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from controller.puzzle.model import TileClass
 from controller.world import commands as cmd
 from controller.world.geometry import Room, frame_uuid
-from tests.grammar import assert_valid_commands
+from controller.world.paint_geometry import Placement, brush_uuid
+from tests.support.grammar import assert_valid_commands
 
 _FILL = re.compile(r"fill (-?\d+) (-?\d+) (-?\d+) (-?\d+) (-?\d+) (-?\d+) (\S+)$")
 
@@ -132,8 +133,57 @@ def _sample_commands() -> list[str]:
         cmd.score_reset("*", "pipes_daily_s"),
         cmd.trigger_enable(str(uid), "pipes_hint"),
         cmd.score_set(str(uid), "pipes_hint", 0),
+        *_paint_commands(),
     ]
     return out
+
+
+def _paint_commands() -> list[str]:
+    """Every paint-room command form (docs/world-format.md, "Paint rooms")."""
+    out: list[str] = []
+    for orientation in ("floor", "wall"):
+        p = Placement("art", (5, 70, -3), 128, 128, orientation=orientation)  # type: ignore[arg-type]
+        uid = brush_uuid("art", 128, 7)
+        out += [
+            cmd.summon_brush(p, 128, 7, uid=uid, map_id=1_000_032, kind="glow_item_frame"),
+            cmd.settle_brush(uid, 7, room="art", map_id=1_000_034),
+            *cmd.plane_fills(p, [["minecraft:white_concrete"] * 128] * 128),
+            *cmd.plane_fills(p, [["minecraft:oak_log", "minecraft:blue_concrete"]], -1, -130),
+            cmd.blocks_are([(p.cell_pos(i, 0), "minecraft:white_concrete") for i in range(24)]),
+            *cmd.fill_box(*p.front_box(), "minecraft:air"),
+            *cmd.forceload(p),
+            *cmd.is_loaded(p),
+            cmd.kill_room(p, "item_frame"),
+            cmd.count_frames(p, "item_frame"),
+            cmd.count_rotation_tag(p, "item_frame", 0),
+        ]
+    return out
+
+
+@settings(max_examples=60, deadline=None)
+@given(
+    st.integers(1, 9),
+    st.integers(1, 9),
+    st.sampled_from(["floor", "wall"]),
+    st.integers(-3, 0),
+    st.data(),
+)
+def test_paint_plane_fills_cover_each_block_once(
+    w: int, h: int, orientation: str, offset: int, data: st.DataObject
+) -> None:
+    p = Placement("art", (0, 64, 0), w, h, orientation=orientation)  # type: ignore[arg-type]
+    blocks = st.sampled_from(["a:x", "a:y", "a:z"])
+    rows = data.draw(st.lists(st.lists(blocks, min_size=w, max_size=w), min_size=h, max_size=h))
+    covered: dict[tuple[int, int, int], str] = {}
+    for c in cmd.plane_fills(p, rows, offset, offset):
+        _, xa, ya, za, xb, yb, zb, block = c.split()
+        for x in range(int(xa), int(xb) + 1):
+            for y in range(min(int(ya), int(yb)), max(int(ya), int(yb)) + 1):
+                for z in range(int(za), int(zb) + 1):
+                    assert (x, y, z) not in covered
+                    covered[(x, y, z)] = block
+    want = {p.plane(i + offset, j + offset): rows[j][i] for j in range(h) for i in range(w)}
+    assert covered == want
 
 
 def test_commands_fit_the_rcon_limit() -> None:

@@ -17,7 +17,7 @@ from controller.world.datapack import (
     function_lines,
     pack_format,
 )
-from tests.grammar import assert_valid_commands
+from tests.support.grammar import assert_valid_commands
 
 
 def _write(root: pathlib.Path, files: dict[str, bytes]) -> pathlib.Path:

@@ -13,14 +13,12 @@ file plugin) may only be imported for its palette table. Dynamic imports (``impo
 from __future__ import annotations
 
 import ast
-import json
-import subprocess
-import sys
 from pathlib import Path
 
 import pytest
 
 import controller.world
+from tests.support.imports import heavy_modules_after
 
 IO_MODULES = frozenset(
     {
@@ -105,25 +103,6 @@ def test_world_modules_do_no_io() -> None:
     assert {p.name for p in MODULES} >= {"__init__.py", "commands.py", "mapart.py"}
     found = {p.name: violations(p.read_text(encoding="utf-8")) for p in MODULES}
     assert {name: v for name, v in found.items() if v} == {}
-
-
-HEAVY = ("numpy", "PIL", "nbtlib", "pillow_minecraft_map")
-
-PROBE = """\
-import json, sys
-{body}
-print(json.dumps(sorted({{m.split(".")[0] for m in sys.modules}} & set({heavy!r}))))
-"""
-
-
-def heavy_modules_after(body: str) -> list[str]:
-    """The heavy libraries loaded by running ``body`` in a fresh interpreter."""
-    script = PROBE.format(body=body, heavy=HEAVY)
-    done = subprocess.run(
-        [sys.executable, "-c", script], capture_output=True, text=True, check=True, timeout=60
-    )
-    loaded: list[str] = json.loads(done.stdout.splitlines()[-1])
-    return loaded
 
 
 def test_importing_the_world_package_loads_no_numpy() -> None:

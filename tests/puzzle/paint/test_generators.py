@@ -23,7 +23,7 @@ from controller.puzzle.paint.generators import (
 )
 from controller.puzzle.paint.model import Canvas
 from controller.puzzle.paint.solver import conflict, is_solvable, nearest_solvable, par
-from tests.puzzle.paint.oracle import bfs, from_int, to_int
+from tests.support.paint_oracle import bfs, from_int, to_int
 
 
 def connected(cells: set[tuple[int, int]]) -> bool:

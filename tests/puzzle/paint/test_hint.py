@@ -11,7 +11,7 @@ from hypothesis import strategies as st
 from controller.puzzle.paint.generators import strokes
 from controller.puzzle.paint.model import Canvas, Stroke, runs
 from controller.puzzle.paint.solver import Unpaintable, completion, hint, par, remaining
-from tests.puzzle.paint.oracle import bfs, from_int, to_int
+from tests.support.paint_oracle import bfs, from_int, to_int
 
 
 def check_pair(w: int, h: int, start: int, goal: int, dist: dict[int, int]) -> None:

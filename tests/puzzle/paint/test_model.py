@@ -7,7 +7,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from controller.puzzle.paint.model import Canvas, PaintPuzzle, Stroke, cells_text, runs
-from tests.puzzle.paint.oracle import naive_apply
+from tests.support.paint_oracle import naive_apply
 
 
 @st.composite

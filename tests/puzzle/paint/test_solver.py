@@ -19,7 +19,7 @@ from controller.puzzle.paint.solver import (
     puzzle_of,
     solve,
 )
-from tests.puzzle.paint.oracle import bfs, classic_reverse, from_int, to_int
+from tests.support.paint_oracle import bfs, classic_reverse, from_int, to_int
 
 SMALL = [(w, h) for w in range(1, 5) for h in range(1, 5)]
 

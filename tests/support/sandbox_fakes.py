@@ -12,7 +12,7 @@ import struct
 import threading
 import uuid
 
-__all__ = ["FakeGame", "RawClient", "free_port"]
+__all__ = ["PARSE_ERROR", "FakeGame", "RawClient", "free_port", "packet"]
 
 PARSE_ERROR = "Unknown or incomplete command. See below for error"
 

@@ -1,4 +1,4 @@
-"""A vanilla-like RCON server on loopback for transport tests.
+"""A vanilla-like RCON server on loopback for transport tests (and ``bench/rcon_roundtrip.py``).
 
 Described in docs/libraries.md, "The vanilla-like fake server".
 
@@ -19,7 +19,7 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
-__all__ = ["FakeServer", "java_chunks", "packet"]
+__all__ = ["FakeServer", "ServerFactory", "java_chunks", "packet"]
 
 Responder = Callable[[str], str]
 
@@ -226,3 +226,7 @@ class FakeServer:
                 if conn in self._clients:
                     self._clients.remove(conn)
             conn.close()
+
+
+ServerFactory = Callable[..., FakeServer]
+"""Builds and starts a ``FakeServer`` with the given options (the ``make_server`` fixture)."""

@@ -1,9 +1,10 @@
 """Every command form pipesctl sends, as one deterministic script for sandbox ↔ server parity.
 
 `tests/docker/test_parity_record.py` runs it against a real server and stores the replies in
-`tests/golden/<flavour>-<version>.json`; `tests/sandbox/test_parity_replay.py` replays it against
-the sandbox and requires identical replies. The script builds a tiny room far from spawn
-(x, z ≈ 10 000) with fixed UUIDs, so every reply is deterministic.
+`tests/golden/<flavour>-<version>.json` (the folder is created by the first recording);
+`tests/sandbox/test_parity_replay.py` replays it against the sandbox and requires identical
+replies. The script builds a tiny room far from spawn (x, z ≈ 10 000) with fixed UUIDs, so every
+reply is deterministic.
 """
 
 from __future__ import annotations
@@ -16,7 +17,7 @@ from controller.world.geometry import Room, frame_uuid
 
 __all__ = ["GOLDEN_DIR", "parity_script", "golden_path", "load_golden"]
 
-GOLDEN_DIR = Path(__file__).resolve().parent / "golden"
+GOLDEN_DIR = Path(__file__).resolve().parents[1] / "golden"
 
 
 def parity_script() -> list[str]:

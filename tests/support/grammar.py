@@ -18,7 +18,7 @@ import pytest
 
 __all__ = ["REPO", "CHECKER", "mecha_python", "grammar_errors", "assert_valid_commands"]
 
-REPO = Path(__file__).resolve().parent.parent
+REPO = Path(__file__).resolve().parents[2]
 CHECKER = REPO / "tools" / "mecha_check.py"
 ENV_VAR = "PIPESCTL_MECHA_PYTHON"
 
