@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import os
 import re
+import string
 from pathlib import Path
 from typing import Any, Literal
 
@@ -24,6 +25,8 @@ __all__ = [
     "DEFAULT_MAP_ID_BASE",
     "ServerConfig",
     "WinConfig",
+    "HintConfig",
+    "check_win_command",
     "WorldConfig",
     "PaintConfig",
     "Config",
@@ -92,6 +95,37 @@ class ServerConfig(_Model):
         raise ConfigError([f"{where}: set password_env or password_file"])
 
 
+WIN_COMMAND_PLACEHOLDERS = frozenset({"room", "players", "player", "time", "moves"})
+WIN_COMMAND_MAX = 512  # leaves room for 20 names within the 1446-byte RCON limit
+
+
+def check_win_command(value: str) -> str:
+    """`on_win.command`: one command line (a leading `/` is dropped), at most 512 characters,
+    no control characters, placeholders only from {room} {players} {player} {time} {moves}
+    without format specs. Names are substituted later, and only valid account names."""
+    command = value.strip()
+    command = command[1:].lstrip() if command.startswith("/") else command
+    if not command:
+        raise ValueError("must be a command (or leave it out)")
+    if len(command) > WIN_COMMAND_MAX:
+        raise ValueError(f"must be at most {WIN_COMMAND_MAX} characters")
+    if any(ord(c) < 32 or ord(c) == 127 for c in command):
+        raise ValueError("must be a single line without control characters")
+    try:
+        fields = list(string.Formatter().parse(command))
+    except ValueError as exc:
+        raise ValueError(
+            f"has unbalanced braces ({exc}); write {{{{ and }}}} for literal ones"
+        ) from None
+    for _, name, spec, conversion in fields:
+        if name is None:
+            continue
+        if name not in WIN_COMMAND_PLACEHOLDERS or spec or conversion:
+            known = " ".join("{" + p + "}" for p in sorted(WIN_COMMAND_PLACEHOLDERS))
+            raise ValueError(f"unknown placeholder {{{name}}}; known: {known}")
+    return command
+
+
 class WinConfig(_Model):
     """What happens when a room is solved."""
 
@@ -99,6 +133,21 @@ class WinConfig(_Model):
     sound: str = "minecraft:ui.toast.challenge_complete"
     next_puzzle_after_s: float = Field(10.0, ge=0, le=3600)
     sidebar: bool = False
+    waves_s: float = Field(2.0, ge=0, le=10)
+    command: str | None = None
+
+    @field_validator("command")
+    @classmethod
+    def _command(cls, value: str | None) -> str | None:
+        return None if value is None else check_win_command(value)
+
+
+class HintConfig(_Model):
+    """Hints players ask for with `/trigger pipes_hint` near the room."""
+
+    enabled: bool = True
+    cooldown_s: float = Field(30.0, ge=0, le=3600)
+    glow_s: float = Field(3.0, ge=0, le=60)
 
 
 class SoundsConfig(_Model):
@@ -156,7 +205,7 @@ class WorldConfig(_Model):
     branching: float = Field(0.5, ge=0, le=1)
     coverage: float = Field(0.6, ge=0, le=1)
     unique: bool = True
-    seed: int | None = None
+    seed: int | Literal["daily"] | None = None
     map_id_base: int = Field(DEFAULT_MAP_ID_BASE, ge=0, le=2_000_000_000)
     frame: Literal["item_frame", "glow_item_frame"] = "item_frame"
     invisible_frames: bool = False
@@ -169,6 +218,9 @@ class WorldConfig(_Model):
     on_win: WinConfig = WinConfig()
     sounds: SoundsConfig = SoundsConfig()
     reset_by: list[str] = Field(default_factory=list)
+    hint: HintConfig = HintConfig()
+    stats: bool = True
+    leaderboard: Literal["solves", "best_time"] = "solves"
 
     @field_validator("size", mode="before")
     @classmethod

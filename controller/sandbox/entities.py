@@ -469,6 +469,8 @@ class Player(Entity):
     held_item: Any = None
     inbox: list[dict[str, object]] = field(default_factory=list)
     game_mode: str = "survival"
+    team_prefix: str = ""  # PlayerTeam prefix/suffix: part of the display name, not the name
+    team_suffix: str = ""
 
     @property
     def infinite_materials(self) -> bool:
@@ -477,8 +479,8 @@ class Player(Entity):
 
     @property
     def display_name(self) -> str:
-        """A player's name."""
-        return self.name
+        """getDisplayName(): the name formatted by its team (prefix + name + suffix)."""
+        return self.team_prefix + self.name + self.team_suffix
 
     @property
     def score_name(self) -> str:

@@ -66,3 +66,14 @@ def test_duration() -> None:
     assert [duration(s) for s in (0, 59.6, 61, 3599, 3600, 3725)] == [
         "0:00", "1:00", "1:01", "59:59", "1:00:00", "1:02:05",
     ]  # fmt: skip
+
+
+def test_the_sidebar_shows_the_configured_leaderboard() -> None:
+    def shown(**world: object) -> str:
+        out = _feedback(**world).objectives()
+        return next(c for c in out if "setdisplay" in c).split()[-1]
+
+    assert shown(on_win={"sidebar": True}) == SOLVES
+    assert shown(on_win={"sidebar": True}, leaderboard="best_time") == "pipes_best_s"
+    assert shown(on_win={"sidebar": True}, seed="daily") == "pipes_daily_s"
+    assert_valid_commands(_feedback(seed="daily", on_win={"sidebar": True}).objectives())

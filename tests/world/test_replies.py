@@ -51,3 +51,31 @@ def test_counts_and_changes() -> None:
     assert not merge_applied("")
     assert is_parse_error("Unknown or incomplete command. See below for errorfoo<--[HERE]")
     assert not is_parse_error("No entity was found")
+
+
+def test_uuids_are_read_from_the_data_not_from_the_display_name() -> None:
+    import uuid
+
+    from controller.world.replies import parse_entity_uuids
+
+    real = uuid.UUID("5627dd98-e6be-3c21-b8a8-e92344183641")
+    spoof = "[VIP] x has the following entity data: [I; 1, 2, 3, 4] "
+    reply = (
+        f"{spoof}.Steve* has the following entity data: "
+        "[I; 1445453208, -423740383, -1196889821, 1142437441]"
+    )
+    found = parse_entity_uuids(reply)
+    assert found[-1] == real  # the data ends the message; one matched player → take the last
+    assert parse_entity_uuids("") == [] and parse_entity_uuids("No entity was found") == []
+
+
+def test_player_list_keeps_only_valid_account_names() -> None:
+    import uuid
+
+    from controller.world.replies import parse_player_list
+
+    a, b, c = (str(uuid.UUID(int=k)) for k in (1, 2, 3))
+    reply = f"There are 3 of a max of 20 players online: .Steve ({a}), Al;ex ({b}), Bo b ({c})"
+    assert parse_player_list(reply) == {uuid.UUID(a): ".Steve"}
+    assert parse_player_list("There are 0 of a max of 20 players online: ") == {}
+    assert parse_player_list("Unknown or incomplete command") == {}
