@@ -34,6 +34,8 @@ __all__ = [
     "DEFAULT_MAP_ID_BASE",
     "ServerConfig",
     "WinConfig",
+    "HintConfig",
+    "check_win_command",
     "WorldConfig",
     "PaintConfig",
     "Config",
@@ -49,7 +51,7 @@ __all__ = [
 ROOM_NAME = re.compile(r"[a-z0-9_-]{1,32}")
 JAVA_NAME = re.compile(r"[A-Za-z0-9_]{3,16}")
 BEDROCK_BASE = re.compile(r"[A-Za-z0-9_]{1,16}")
-NAME_PREFIX = re.compile(r"[.*!~+\-$%&=?^]{1,3}")
+NAME_PREFIX = re.compile(r"[.+-]")  # Floodgate's prefixes: controller/world/names.py
 RESOURCE_ID = re.compile(r"([a-z0-9_.-]{1,64}:)?[a-z0-9_./-]{1,128}")
 SOUND_ID = re.compile(r"[a-z0-9_.-]{1,64}:[a-z0-9_./-]{1,128}")
 BLOCK_ID = re.compile(r"([a-z0-9_.-]+:)?[a-z0-9_./-]+")
@@ -121,7 +123,7 @@ def _plain_text(value: str, limit: int) -> str:
     return value
 
 
-def valid_player_name(name: str, prefixes: tuple[str, ...] | list[str] = (".", "*")) -> bool:
+def valid_player_name(name: str, prefixes: tuple[str, ...] | list[str] = (".", "+", "-")) -> bool:
     """A Java account name (`[A-Za-z0-9_]{3,16}`) or a Floodgate name: a configured prefix and
     a Bedrock name, 16 characters in all."""
     if JAVA_NAME.fullmatch(name):
@@ -133,6 +135,37 @@ def valid_player_name(name: str, prefixes: tuple[str, ...] | list[str] = (".", "
     return False
 
 
+WIN_COMMAND_PLACEHOLDERS = frozenset({"room", "players", "player", "time", "moves"})
+WIN_COMMAND_MAX = 512  # leaves room for 20 names within the 1446-byte RCON limit
+
+
+def check_win_command(value: str) -> str:
+    """`on_win.command`: one command line (a leading `/` is dropped), at most 512 characters,
+    no control characters, placeholders only from {room} {players} {player} {time} {moves}
+    without format specs. Names are substituted later, and only valid account names."""
+    command = value.strip()
+    command = command[1:].lstrip() if command.startswith("/") else command
+    if not command:
+        raise ValueError("must be a command (or leave it out)")
+    if len(command) > WIN_COMMAND_MAX:
+        raise ValueError(f"must be at most {WIN_COMMAND_MAX} characters")
+    if any(ord(c) < 32 or ord(c) == 127 for c in command):
+        raise ValueError("must be a single line without control characters")
+    try:
+        fields = list(string.Formatter().parse(command))
+    except ValueError as exc:
+        raise ValueError(
+            f"has unbalanced braces ({exc}); write {{{{ and }}}} for literal ones"
+        ) from None
+    for _, name, spec, conversion in fields:
+        if name is None:
+            continue
+        if name not in WIN_COMMAND_PLACEHOLDERS or spec or conversion:
+            known = " ".join("{" + p + "}" for p in sorted(WIN_COMMAND_PLACEHOLDERS))
+            raise ValueError(f"unknown placeholder {{{name}}}; known: {known}")
+    return command
+
+
 class WinConfig(_Model):
     """What happens when a room is solved."""
 
@@ -140,6 +173,13 @@ class WinConfig(_Model):
     sound: str = "minecraft:ui.toast.challenge_complete"
     next_puzzle_after_s: float = Field(10.0, ge=0, le=3600)
     sidebar: bool = False
+    waves_s: float = Field(2.0, ge=0, le=10)
+    command: str | None = None
+
+    @field_validator("command")
+    @classmethod
+    def _command(cls, value: str | None) -> str | None:
+        return None if value is None else check_win_command(value)
 
     @field_validator("message")
     @classmethod
@@ -164,6 +204,14 @@ class WinConfig(_Model):
         if not RESOURCE_ID.fullmatch(value):
             raise ValueError("must be a sound id like minecraft:ui.toast.challenge_complete")
         return value
+
+
+class HintConfig(_Model):
+    """Hints players ask for with `/trigger pipes_hint` near the room."""
+
+    enabled: bool = True
+    cooldown_s: float = Field(30.0, ge=0, le=3600)
+    glow_s: float = Field(3.0, ge=0, le=60)
 
 
 class SoundsConfig(_Model):
@@ -221,7 +269,7 @@ class WorldConfig(_Model):
     branching: float = Field(0.5, ge=0, le=1)
     coverage: float = Field(0.6, ge=0, le=1)
     unique: bool = True
-    seed: int | None = None
+    seed: int | Literal["daily"] | None = None
     map_id_base: int = Field(DEFAULT_MAP_ID_BASE, ge=0, le=2_000_000_000)
     frame: Literal["item_frame", "glow_item_frame"] = "item_frame"
     invisible_frames: bool = False
@@ -235,8 +283,11 @@ class WorldConfig(_Model):
     block_audit_cycle_s: float = Field(20.0, ge=0, le=3600)
     on_win: WinConfig = WinConfig()
     sounds: SoundsConfig = SoundsConfig()
-    name_prefixes: list[str] = Field(default_factory=lambda: [".", "*"])
+    name_prefixes: list[str] = Field(default_factory=lambda: [".", "+", "-"])
     reset_by: list[str] = Field(default_factory=list)
+    hint: HintConfig = HintConfig()
+    stats: bool = True
+    leaderboard: Literal["solves", "best_time"] = "solves"
 
     @field_validator("dimension")
     @classmethod
@@ -250,7 +301,7 @@ class WorldConfig(_Model):
     def _prefixes(cls, value: list[str]) -> list[str]:
         for prefix in value:
             if not NAME_PREFIX.fullmatch(prefix):
-                raise ValueError(f"{prefix!r}: a prefix is 1..3 of the characters .*!~+-$%&=?^")
+                raise ValueError(f"{prefix!r}: a Floodgate prefix is one of . + -")
         return value
 
     @field_validator("reset_by")

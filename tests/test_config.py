@@ -211,3 +211,53 @@ def test_inline_password_works_but_warns_and_never_shows() -> None:
 def test_weak_password() -> None:
     assert weak_password("password") and weak_password("short")
     assert weak_password("Minecraft") and not weak_password("k3v9-Qz81-xx0p-Lm2w")
+
+
+def test_in_game_settings_and_their_defaults() -> None:
+    lobby = parse_config(_cfg(lobby=_world())).worlds["lobby"]
+    assert lobby.hint.enabled and lobby.hint.cooldown_s == 30 and lobby.hint.glow_s == 3
+    assert lobby.stats and lobby.leaderboard == "solves" and lobby.on_win.waves_s == 2.0
+    assert lobby.on_win.command is None and lobby.seed is None
+    daily = parse_config(_cfg(lobby=_world(seed="daily", leaderboard="best_time"))).worlds["lobby"]
+    assert daily.seed == "daily" and daily.leaderboard == "best_time"
+
+
+def test_in_game_settings_are_checked() -> None:
+    worlds = {
+        "a": _world(hint={"cooldown_s": -1}),
+        "b": _world(origin=[100, 64, 0], leaderboard="fastest"),
+        "c": _world(origin=[200, 64, 0], seed="weekly"),
+        "d": _world(origin=[300, 64, 0], on_win={"waves_s": 11}),
+    }
+    with pytest.raises(ConfigError) as info:
+        parse_config(_cfg(**worlds))
+    problems = "\n".join(info.value.problems)
+    for where in ("worlds.a.hint.cooldown_s", "worlds.b.leaderboard", "worlds.c.seed",
+                  "worlds.d.on_win.waves_s"):  # fmt: skip
+        assert where in problems, (where, problems)
+
+
+@pytest.mark.parametrize(
+    ("command", "problem"),
+    [
+        ("say {winner}", "unknown placeholder {winner}"),
+        ("say {players!r}", "unknown placeholder {players}"),
+        ("say {players:>20}", "unknown placeholder {players}"),
+        ("say {0}", "unknown placeholder {0}"),
+        ("say {", "unbalanced braces"),
+        ("say a\nsay b", "single line"),
+        ("say \x07", "single line"),
+        ("/", "must be a command"),
+        ("say " + "x" * 600, "at most 512 characters"),
+    ],
+)
+def test_on_win_command_is_validated_at_load(command: str, problem: str) -> None:
+    with pytest.raises(ConfigError) as info:
+        parse_config(_cfg(lobby=_world(on_win={"command": command})))
+    assert any(p.startswith("worlds.lobby.on_win.command:") and problem in p
+               for p in info.value.problems), info.value.problems  # fmt: skip
+
+
+def test_on_win_command_drops_one_leading_slash() -> None:
+    cfg = parse_config(_cfg(lobby=_world(on_win={"command": " /setblock 1 2 3 stone"})))
+    assert cfg.worlds["lobby"].on_win.command == "setblock 1 2 3 stone"

@@ -29,7 +29,9 @@ def _problems(**world: object) -> str:
         ("abcdefghijklmnop", True),  # 16 characters
         ("abcdefghijklmnopq", False),
         (".Steve", True),
-        ("*Bob", True),
+        ("+Bob", True),
+        ("-Bob", True),
+        ("*Bob", False),
         (".abcdefghijklmno", True),  # prefix + 15 = 16
         (".abcdefghijklmnop", False),
         ("@e", False),
@@ -52,9 +54,10 @@ def test_bad_reset_by_names_are_refused_with_their_path() -> None:
 
 
 def test_name_prefixes_are_configurable() -> None:
-    assert parse_config(_cfg(name_prefixes=["!"], reset_by=["!Steve"]))
-    assert "worlds.lobby.reset_by" in _problems(name_prefixes=["!"], reset_by=[".Steve"])
+    assert parse_config(_cfg(name_prefixes=["+"], reset_by=["+Steve"]))
+    assert "worlds.lobby.reset_by" in _problems(name_prefixes=["+"], reset_by=[".Steve"])
     assert "worlds.lobby.name_prefixes" in _problems(name_prefixes=['"'])
+    assert "worlds.lobby.name_prefixes" in _problems(name_prefixes=["*"])
 
 
 @pytest.mark.parametrize(

@@ -14,10 +14,11 @@ from controller.world import commands as cmd
 from controller.world.geometry import Pos
 from controller.world.replies import parse_count
 
-__all__ = ["SOLVES", "BEST", "RESET", "Feedback", "duration", "win_objective"]
+__all__ = ["SOLVES", "BEST", "DAILY", "RESET", "Feedback", "duration", "win_objective"]
 
 SOLVES = "pipes_solves"
 BEST = "pipes_best_s"
+DAILY = "pipes_daily_s"  # best time on the current daily puzzle (rooms with `seed: daily`)
 RESET = "pipes_reset"
 WIN_PREFIX = "pipes_w."  # per room: -1 = a win to pay, 0/1 = nothing owed
 
@@ -61,8 +62,11 @@ class Feedback:
             cmd.objective_add(BEST, "dummy", "Pipes best time (s)"),
             cmd.objective_add(win_objective(self.name), "dummy", "Pipes solves owed"),
         ]
+        daily = self.cfg.seed == "daily"
+        if daily:
+            out.append(cmd.objective_add(DAILY, "dummy", "Daily pipes best (s)"))
         if self.cfg.on_win.sidebar:
-            out.append(cmd.objective_display("sidebar", SOLVES))
+            out.append(cmd.objective_display("sidebar", self.leaderboard()))
         if self.cfg.reset_by:
             out.append(cmd.objective_add(RESET, "trigger", "New pipes puzzle"))
             out += [cmd.trigger_enable(name, RESET) for name in self.cfg.reset_by]
@@ -89,6 +93,13 @@ class Feedback:
     def best_time(self, best: float) -> str:
         """The room's best time on the leaderboard (idempotent)."""
         return cmd.score_set(f"#{self.name}", BEST, int(best))
+
+    def leaderboard(self) -> str:
+        """The objective the sidebar shows: today's best times on a daily room, else solves or
+        best times (`leaderboard`)."""
+        if self.cfg.seed == "daily":
+            return DAILY
+        return BEST if self.cfg.leaderboard == "best_time" else SOLVES
 
     def celebration(
         self,

@@ -19,8 +19,10 @@ from controller.puzzle.generators import GeneratorParams, generate
 from controller.puzzle.model import Board, Direction, TileClass, map_id
 from controller.puzzle.play import Change, PlayState
 from controller.runtime.clock import SYSTEM_CLOCK, Clock
-from controller.runtime.feedback import Feedback, duration
+from controller.runtime.daily import daily_seed, utc_date
+from controller.runtime.feedback import DAILY, Feedback, duration
 from controller.runtime.guard import RoomGuard
+from controller.runtime.ingame import InGame
 from controller.runtime.link import Link, in_dimension
 from controller.runtime.reconciler import PipesReconciler
 from controller.runtime.repairs import Repairs
@@ -87,6 +89,8 @@ class PipesRoom:
         self.pictures = picture_ids(cfg.map_id_base)
         self.feedback = Feedback(name, self.geom, cfg)
         self.reconciler = PipesReconciler(self)
+        self.ingame = InGame(self)
+        self.last_daily_check = -60.0
         self.state: RoomState | None = None
         self.play: PlayState | None = None
         self.shown_class: list[int] = []
@@ -142,9 +146,12 @@ class PipesRoom:
     def new_board(self, number: int, seed: int | None = None) -> Board:
         """The puzzle for a given puzzle number (seeded from the config when it has a seed)."""
         if seed is None:
-            seed = (
-                self.cfg.seed + number - 1 if self.cfg.seed is not None else random.randrange(2**31)
-            )
+            if self.cfg.seed == "daily":
+                seed = self.daily_seed()
+            elif self.cfg.seed is not None:
+                seed = self.cfg.seed + number - 1
+            else:
+                seed = random.randrange(2**31)
         return generate(
             self.cfg.width,
             self.cfg.height,
@@ -156,6 +163,10 @@ class PipesRoom:
                 unique=self.cfg.unique,
             ),
         )
+
+    def daily_seed(self) -> int:
+        """The seed of today's daily puzzle (UTC, on the room's clock; docs/in-game.md)."""
+        return daily_seed(utc_date(self.clock.time()), self.cfg.width, self.cfg.height)
 
     def save(self) -> None:
         """Write the state file atomically."""
@@ -203,6 +214,7 @@ class PipesRoom:
         self.send_all(link, cmd.forceload(self.geom))
         self.wait_loaded(link)
         self.send_all(link, self.feedback.objectives())
+        self.send_all(link, self.ingame.triggers())
         if saved is None:
             self.adopt_state(
                 RoomState(
@@ -332,8 +344,9 @@ class PipesRoom:
             self.win(link)
         return repairs
 
-    def settle(self, idx: int, seen: int) -> str:
-        """Set a frame to its rotation, tags and picture if it still shows ItemRotation `seen`."""
+    def settle(self, idx: int, seen: int, cls: int | None = None) -> str:
+        """Set a frame to its rotation, tags and picture (of class `cls`, default its own) if it
+        still shows ItemRotation `seen`."""
         board = self.board
         return cmd.turn_frame(
             self.uuids[idx],
@@ -341,7 +354,7 @@ class PipesRoom:
             room=self.name,
             rotation=board.rotations[idx],
             source=idx == board.source_index,
-            map_id=self.map_id(idx),
+            map_id=self.map_id(idx, cls),
         )
 
     # -- playing --------------------------------------------------------------------------
@@ -355,8 +368,9 @@ class PipesRoom:
         if value == board.rotations[idx]:
             return False  # settled: nothing turned
         if self.state is not None and self.state.solved_at is not None:
-            # The board is solved and waits for the next puzzle: turn the frame back.
-            self.send(link, self.settle(idx, value))
+            # The board is solved and waits for the next puzzle: turn the frame back (with the
+            # picture the win waves left on it).
+            self.send(link, self.settle(idx, value, self.shown_class[idx]))
             return True
         for _ in range(8):  # the player may keep clicking while we write
             if self.apply(link, idx, value % 4, seen=value):
@@ -446,11 +460,14 @@ class PipesRoom:
 
     # -- winning and the next puzzle ------------------------------------------------------
     def win(self, link: Link) -> None:
-        """Record the win in the state first, then pay the scores (exactly once), tell the
-        players, and schedule the next puzzle."""
+        """Record the win in the state first (the room's and each player's time), pay the
+        solve scores exactly once, then start the win waves (the celebration and
+        `on_win.command` follow the last one) and schedule the next puzzle."""
         state = self.current_state
         now = self.clock.time()
         seconds, best = record_win(state, self.board.seed, now)
+        names = self.ingame.solvers(link)
+        scores = self.ingame.record(names, seconds)
         state.win_phase = "recorded"
         self.save()
         self.pay_win(link)
@@ -459,8 +476,14 @@ class PipesRoom:
         except Exception:  # noqa: BLE001 - feedback never ends the daemon
             log.exception("room %s: the win message could not be composed", self.name)
             ceremony = []
-        self.send_feedback(link, ceremony)
-        self.next_puzzle_at = now + self.cfg.on_win.next_puzzle_after_s
+        celebration = [
+            *ceremony,
+            *scores,
+            *self.ingame.win_commands(names, seconds, state.moves),
+        ]
+        done = self.ingame.schedule_waves(now, celebration)
+        self.ingame.run_due(link, now)
+        self.next_puzzle_at = done + self.cfg.on_win.next_puzzle_after_s
         log.info("room %s: solved in %s with %d moves", self.name, duration(seconds), state.moves)
         self.notify()
 
@@ -499,21 +522,17 @@ class PipesRoom:
         """Replace the puzzle in place, writing only frames and blocks that differ."""
         state = self.current_state
         number = state.puzzle_number + 1
+        self.ingame.clear(link)
         new = board if board is not None else self.new_board(number)
         old_rot = list(self.board.rotations)
         old_cls = list(self.shown_class)
         old_shapes = list(self.board.shapes)
         old_source = self.board.source_index
-        self.adopt_state(
-            RoomState(
-                self.name,
-                new,
-                number,
-                started_at=self.clock.time(),
-                solves=state.solves,
-                world_format=state.world_format,
-            )
+        fresh = RoomState(
+            self.name, new, number, started_at=self.clock.time(), world_format=state.world_format
         )
+        fresh.carry_over(state)
+        self.adopt_state(fresh)
         self.next_puzzle_at = None
         play = self.play_state
         commands = []
@@ -578,8 +597,12 @@ class PipesRoom:
         """Timers: the next puzzle after a win, the progress action bar, the audit. Feedback
         and reset requests only while players are near (`players_near`)."""
         now = self.clock.time()
+        self.ingame.periodic(link, now, players_near)
         if self.next_puzzle_at is not None and now >= self.next_puzzle_at:
             self.next_puzzle(link)
+        if self.cfg.seed == "daily" and now - self.last_daily_check >= 60.0:
+            self.last_daily_check = now
+            self.check_daily(link)
         if players_near and now - self.last_actionbar >= 2.0 and self.play is not None:
             self.last_actionbar = now
             self.send_feedback(
@@ -593,10 +616,20 @@ class PipesRoom:
         if self.state is not None:
             self.guard.periodic(link, players_near)
 
+    def check_daily(self, link: Link) -> bool:
+        """A daily room switches to the new date's puzzle (and clears the daily leaderboard)
+        when the UTC date has changed; returns whether it did."""
+        if self.board.seed == self.daily_seed():
+            return False
+        log.info("room %s: a new day: the daily puzzle changes", self.name)
+        self.send(link, cmd.score_reset("*", DAILY))
+        self.next_puzzle(link)
+        return True
+
     def check_reset_requests(self, link: Link) -> bool:
         """Players listed in `reset_by` ask for a new puzzle with `/trigger pipes_reset` near
         the room; returns whether a new puzzle was built."""
-        asker = self.feedback.reset_asker(lambda command: self.send(link, command))
+        asker = self.ingame.reset_asker(link)
         if asker is None:
             return False
         log.info("room %s: %s asked for a new puzzle", self.name, asker)

@@ -13,6 +13,7 @@ from typing import Any
 from controller.errors import PipesError
 from controller.puzzle.model import Board
 from controller.puzzle.serialize import board_from_dict, board_to_dict
+from controller.runtime.records import PlayerRecord, records_from_json, records_to_json
 
 __all__ = [
     "STATE_FORMAT",
@@ -59,6 +60,12 @@ class RoomState:
     dimension: str | None = None
     world_format: int = 1  # the docs/world-format.md version the room was built or last fixed to
     win_phase: str | None = None  # "recorded" → "marked" → "paid": the win's score steps
+    players: dict[str, PlayerRecord] = field(default_factory=dict)  # by account name
+    daily: dict[str, dict[str, PlayerRecord]] = field(default_factory=dict)  # by ISO date
+
+    def carry_over(self, old: RoomState) -> None:
+        """Keep the room's history (solves and records) from the state it replaces."""
+        self.solves, self.players, self.daily = old.solves, old.players, old.daily
 
     def to_dict(self) -> dict[str, Any]:
         """The JSON document."""
@@ -74,6 +81,8 @@ class RoomState:
             "dimension": self.dimension,
             "world_format": self.world_format,
             "win_phase": self.win_phase,
+            "players": records_to_json(self.players),
+            "daily": {day: records_to_json(recs) for day, recs in sorted(self.daily.items())},
             "board": board_to_dict(self.board),
         }
 
@@ -193,6 +202,17 @@ def _solves(value: Any) -> list[Solve]:
     return out
 
 
+def _daily(value: Any) -> dict[str, dict[str, PlayerRecord]]:
+    if not isinstance(value, dict):
+        raise ValueError("must be an object of dates")
+    out = {}
+    for day, records in value.items():
+        if not isinstance(day, str) or len(day) != 10:
+            raise ValueError(f"{day!r} is not a YYYY-MM-DD date")
+        out[day] = records_from_json(records)
+    return out
+
+
 def _board(value: Any) -> Board:
     if not isinstance(value, dict):
         raise ValueError("must be a JSON object")
@@ -214,6 +234,8 @@ _FIELDS: tuple[tuple[str, Any, bool], ...] = (
     ("dimension", lambda v: None if v is None else str(v), False),
     ("world_format", _int, False),
     ("win_phase", lambda v: None if v is None else str(v), False),
+    ("players", records_from_json, False),
+    ("daily", lambda v: _daily(v), False),
 )
 
 

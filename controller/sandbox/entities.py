@@ -475,6 +475,8 @@ class Player(Entity):
     inbox: list[dict[str, object]] = field(default_factory=list)
     display: str = ""  # a team prefix/suffix makes the display name differ from the name
     game_mode: str = "survival"
+    team_prefix: str = ""  # PlayerTeam prefix/suffix: part of the display name, not the name
+    team_suffix: str = ""
 
     @property
     def infinite_materials(self) -> bool:
@@ -483,8 +485,9 @@ class Player(Entity):
 
     @property
     def display_name(self) -> str:
-        """A player's display name (the name, unless a team decorates it)."""
-        return self.display or self.name
+        """getDisplayName(): the name formatted by its team (prefix + name + suffix); `display`
+        stands for a whole decorated name when set."""
+        return self.display or self.team_prefix + self.name + self.team_suffix
 
     @property
     def plain_name(self) -> str:

@@ -211,6 +211,18 @@ class Game:
         self.world.add_entity(p)
         self.world.levels_dirty = True
 
+    def set_team_affixes(self, name: str, prefix: str = "", suffix: str = "") -> None:
+        """The player's team prefix and suffix (shown around the name in display names)."""
+        p = self.world.players[name]
+        p.team_prefix, p.team_suffix = prefix, suffix
+        p.nbt_cache = None
+
+    def trigger(self, name: str, objective: str, value: int | None = None) -> str:
+        """The player runs `/trigger` (vanilla TriggerCommand); the message the player sees."""
+        from .commands.scoreboard import player_trigger
+
+        return player_trigger(self, name, objective, value)
+
     def leave(self, name: str) -> None:
         """A player leaves."""
         p = self.world.players.pop(name, None)
@@ -338,6 +350,7 @@ class Game:
                 for o in w.objectives.values()
             ],
             "scores": w.scores,
+            "unlocked": {k: sorted(v) for k, v in w.unlocked.items() if v},
             "display_slots": w.display_slots,
             "gamerules": w.gamerules,
             "datapacks": self.packs.to_json(),
@@ -373,6 +386,7 @@ class Game:
         for name, criteria, display, render in state["objectives"]:
             w.objectives[name] = Objective(name, criteria, nbtlib.parse_nbt(display), render)
         w.scores = {k: dict(v) for k, v in state["scores"].items()}
+        w.unlocked = {k: set(v) for k, v in state.get("unlocked", {}).items()}
         w.display_slots = dict(state["display_slots"])
         w.gamerules.update(state["gamerules"])
         game.packs.from_json(state.get("datapacks", {}))

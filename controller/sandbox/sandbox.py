@@ -279,6 +279,15 @@ class Sandbox:
         else:
             self.call(lambda game: game.join(name, pos, dimension))
 
+    def set_team_affixes(self, name: str, prefix: str = "", suffix: str = "") -> None:
+        """Give a simulated player a team prefix/suffix (their display name changes)."""
+        self.call(lambda game: game.set_team_affixes(name, prefix, suffix))
+
+    def trigger(self, player: str, objective: str, value: int | None = None) -> str:
+        """The player types `/trigger <objective> [set <value>]`; the message they see."""
+        message: str = self.call(lambda game: game.trigger(player, objective, value))
+        return message
+
     def leave(self, name: str) -> None:
         """A simulated player leaves."""
         self.call(lambda game: game.leave(name))

@@ -151,6 +151,8 @@ class World:
     players: dict[str, Player] = field(default_factory=dict)
     objectives: dict[str, Objective] = field(default_factory=dict)
     scores: dict[str, dict[str, int]] = field(default_factory=dict)
+    # trigger scores a player may use once (Score.locked false): holder -> objectives
+    unlocked: dict[str, set[str]] = field(default_factory=dict)
     display_slots: dict[str, str] = field(default_factory=dict)
     gamerules: dict[str, bool | int] = field(default_factory=lambda: dict(GAMERULES))
     storage: dict[str, nbt.Compound] = field(default_factory=dict)

@@ -87,6 +87,11 @@ __all__ = [
     "lease_renew",
     "lease_release",
     "lease_read",
+    "read_player_uuids",
+    "list_players",
+    "tell_player",
+    "set_glowing",
+    "positioned",
     "rectangles",
     "Placed",
     "PAINT_TAG",
@@ -726,6 +731,33 @@ def lease_read(room: str) -> list[str]:
         f"scoreboard players get {lease_holder(room, 'renewed')} {LEASE}",
         "time query gametime",
     ]
+
+
+# -- players by UUID (docs/server-behaviour.md, "Player display names") ----------------------
+def read_player_uuids(targets: str) -> str:
+    """Each matched player's UUID: `<display name> has the following entity data: [I; …]`."""
+    return f"execute as {targets} run data get entity @s UUID"
+
+
+def list_players() -> str:
+    """Every online player's account name and UUID (`list uuids`)."""
+    return "list uuids"
+
+
+def tell_player(uid: uuid.UUID, message: str) -> str:
+    """A chat message (plain text) to one player, named by UUID."""
+    return f"execute as {uid} run tellraw @s {text(message)}"
+
+
+def set_glowing(uid: uuid.UUID, on: bool) -> str:
+    """Outline one entity (the Glowing flag); a `data merge` serializes the entity once."""
+    return f"data merge entity {uid} {{Glowing:{int(on)}b}}"
+
+
+def positioned(pos: tuple[float, float, float], command: str) -> str:
+    """Run a command at a position (`~ ~ ~` and `@p` then mean that place)."""
+    x, y, z = pos
+    return f"execute positioned {x:g} {y:g} {z:g} run {command}"
 
 
 # -- paint rooms (docs/world-format.md, "Paint rooms") --------------------------------------

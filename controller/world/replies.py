@@ -7,7 +7,10 @@ Vanilla joins the messages of one command with no separator (MC-7569); Paper may
 from __future__ import annotations
 
 import re
+import uuid
 from dataclasses import dataclass
+
+from controller.world.names import is_player_name
 
 __all__ = [
     "FrameValue",
@@ -24,6 +27,8 @@ __all__ = [
     "killed_count",
     "summoned",
     "parse_game_time",
+    "parse_entity_uuids",
+    "parse_player_list",
 ]
 
 _FRAME_VALUE = re.compile(
@@ -136,3 +141,45 @@ def summoned(reply: str) -> bool:
     """Whether a `summon` created the entity (`Summoned new …`); a duplicate UUID is refused
     with `Unable to summon entity due to duplicate UUIDs`."""
     return reply.startswith("Summoned new ")
+
+
+_UUID_DATA = re.compile(
+    r" has the following entity data: \[I; (-?\d+), (-?\d+), (-?\d+), (-?\d+)\]"
+)
+_LIST_HEAD = re.compile(r"There are \d+ of a max of \d+ players online: ")
+_LIST_ENTRY = re.compile(
+    r"(\S{1,16}) \(([0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12})\)"
+)
+
+
+def _uuid_of(ints: tuple[str, ...]) -> uuid.UUID:
+    value = 0
+    for part in ints:
+        value = value << 32 | (int(part) & 0xFFFFFFFF)
+    return uuid.UUID(int=value)
+
+
+def parse_entity_uuids(reply: str) -> list[uuid.UUID]:
+    """The UUIDs of `data get entity @s UUID` messages, in order, duplicates dropped. The
+    display name before each message is never read (docs/server-behaviour.md, "Player display
+    names")."""
+    out: list[uuid.UUID] = []
+    for m in _UUID_DATA.finditer(reply):
+        uid = _uuid_of(m.groups())
+        if uid not in out:
+            out.append(uid)
+    return out
+
+
+def parse_player_list(reply: str) -> dict[uuid.UUID, str]:
+    """Account name by UUID from a `list uuids` reply; entries whose name is not a valid
+    account name (docs/in-game.md, "Player names") are left out."""
+    m = _LIST_HEAD.search(reply)
+    if m is None:
+        return {}
+    out: dict[uuid.UUID, str] = {}
+    for entry in reply[m.end() :].split(", "):
+        e = _LIST_ENTRY.fullmatch(entry.strip())
+        if e is not None and is_player_name(e.group(1)):
+            out[uuid.UUID(e.group(2))] = e.group(1)
+    return out

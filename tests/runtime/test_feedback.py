@@ -56,10 +56,10 @@ def test_celebration_formats_the_message_and_records_the_best_time() -> None:
 
 
 def test_reset_requests_are_matched_and_cleared_by_selectors_never_by_reply_text() -> None:
-    fb = _feedback(reset_by=["*Bob"])
+    fb = _feedback(reset_by=["+Bob"])
     asked = fb.askers
     assert asked.startswith("@a[") and asked.endswith(",scores={pipes_reset=1..}]")
-    assert fb.allowed_asker("*Bob") == f'execute if entity {asked[:-1]},name="*Bob"]'
+    assert fb.allowed_asker("+Bob") == f'execute if entity {asked[:-1]},name="+Bob"]'
     assert fb.rearm() == [
         f"scoreboard players enable {asked} pipes_reset",
         f"scoreboard players set {asked} pipes_reset 0",
@@ -70,3 +70,14 @@ def test_duration() -> None:
     assert [duration(s) for s in (0, 59.6, 61, 3599, 3600, 3725)] == [
         "0:00", "1:00", "1:01", "59:59", "1:00:00", "1:02:05",
     ]  # fmt: skip
+
+
+def test_the_sidebar_shows_the_configured_leaderboard() -> None:
+    def shown(**world: object) -> str:
+        out = _feedback(**world).objectives()
+        return next(c for c in out if "setdisplay" in c).split()[-1]
+
+    assert shown(on_win={"sidebar": True}) == SOLVES
+    assert shown(on_win={"sidebar": True}, leaderboard="best_time") == "pipes_best_s"
+    assert shown(on_win={"sidebar": True}, seed="daily") == "pipes_daily_s"
+    assert_valid_commands(_feedback(seed="daily", on_win={"sidebar": True}).objectives())

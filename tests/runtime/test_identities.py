@@ -13,7 +13,7 @@ from controller.runtime.pipes_room import PipesRoom
 from controller.sandbox import Sandbox
 from tests.support.harness import make_config
 
-ALLOWED = [".Steve", "*Bob", "abcdefghijklmnop", "Alex"]
+ALLOWED = [".Steve", "+Bob", "abcdefghijklmnop", "Alex"]
 
 
 def _trigger(sb: Sandbox, name: str) -> None:
@@ -71,7 +71,7 @@ def test_players_not_in_reset_by_cannot_reset(
 
 @pytest.mark.parametrize(
     ("player", "display"),
-    [(".Steve", ""), ("*Bob", ""), ("abcdefghijklmnop", ""), ("Alex", "Alex ✦")],
+    [(".Steve", ""), ("+Bob", ""), ("abcdefghijklmnop", ""), ("Alex", "Alex ✦")],
 )
 def test_each_allowed_player_resets_once_and_only_their_score_is_cleared(
     room_daemon: tuple[Sandbox, Daemon, PipesRoom], player: str, display: str

@@ -80,6 +80,13 @@ GOOD = [
     + "}",
     "fill 0 99 -1 4 99 -1 minecraft:blue_concrete",
     "execute if block 0 99 -1 minecraft:blue_concrete if block 1 99 -1 minecraft:white_concrete",
+    "list uuids",
+    "execute as @a[x=-8,y=92,z=-8,dx=30,dy=19,dz=30,scores={pipes_hint=1..},limit=1] run data get "
+    "entity @s UUID",
+    'execute as 5627dd98-e6be-3c21-b8a8-e92344183641 run tellraw @s "Next hint in 12 s"',
+    "data merge entity 5627dd98-e6be-3c21-b8a8-e92344183641 {Glowing:1b}",
+    "scoreboard players enable 5627dd98-e6be-3c21-b8a8-e92344183641 pipes_hint",
+    "execute positioned 7.5 100 7.5 run setblock ~ ~-5 ~ minecraft:redstone_block",
     "say Room lobby is ready",
     "gamerule max_block_modifications",
     "time query gametime",

@@ -30,7 +30,7 @@ def make_config(sb: Sandbox, state_dir: Path, size: int = 7, seed: int = 7, **wo
         "seed": seed,
         "poll_scope": "near_players",
         "audit_interval_s": 0,
-        "on_win": {"next_puzzle_after_s": 0.2},
+        "on_win": {"next_puzzle_after_s": 0.2, "waves_s": 0},
     }
     lobby.update(world)
     data = {

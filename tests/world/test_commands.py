@@ -124,6 +124,15 @@ def _sample_commands() -> list[str]:
         cmd.kill_room(room, "item_frame"),
         cmd.kill_frame(uid),
         *cmd.layer_fills(69, room.x0, room.z0, [["minecraft:melon", "minecraft:pumpkin"]]),
+        cmd.read_player_uuids(cmd.with_scores(room.near_selector(), "pipes_hint=1..")),
+        cmd.list_players(),
+        cmd.tell_player(uid, 'Hint: click the glowing tile twice (column 3, row 5) "quoted"'),
+        cmd.set_glowing(uid, True),
+        cmd.set_glowing(uid, False),
+        cmd.positioned((15.5, 70, -3.5), "setblock ~ ~-5 ~ minecraft:redstone_block"),
+        cmd.score_reset("*", "pipes_daily_s"),
+        cmd.trigger_enable(str(uid), "pipes_hint"),
+        cmd.score_set(str(uid), "pipes_hint", 0),
         *_paint_commands(),
     ]
     return out

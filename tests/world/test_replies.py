@@ -75,3 +75,31 @@ def test_guard_and_lease_replies() -> None:
     assert parse_score("#pipes.lobby.owner has -5 [pipes_lease]") == -5
     assert parse_score("Unknown scoreboard objective 'pipes_lease'") is None
     assert parse_game_time("The game time is 0 tick(s)") == 0
+
+
+def test_uuids_are_read_from_the_data_not_from_the_display_name() -> None:
+    import uuid
+
+    from controller.world.replies import parse_entity_uuids
+
+    real = uuid.UUID("5627dd98-e6be-3c21-b8a8-e92344183641")
+    spoof = "[VIP] x has the following entity data: [I; 1, 2, 3, 4] "
+    reply = (
+        f"{spoof}.Steve* has the following entity data: "
+        "[I; 1445453208, -423740383, -1196889821, 1142437441]"
+    )
+    found = parse_entity_uuids(reply)
+    assert found[-1] == real  # the data ends the message; one matched player → take the last
+    assert parse_entity_uuids("") == [] and parse_entity_uuids("No entity was found") == []
+
+
+def test_player_list_keeps_only_valid_account_names() -> None:
+    import uuid
+
+    from controller.world.replies import parse_player_list
+
+    a, b, c = (str(uuid.UUID(int=k)) for k in (1, 2, 3))
+    reply = f"There are 3 of a max of 20 players online: .Steve ({a}), Al;ex ({b}), Bo b ({c})"
+    assert parse_player_list(reply) == {uuid.UUID(a): ".Steve"}
+    assert parse_player_list("There are 0 of a max of 20 players online: ") == {}
+    assert parse_player_list("Unknown or incomplete command") == {}

@@ -200,7 +200,7 @@ def _list(game: Game, uuids: bool) -> Callable[[Ctx, Source], int]:
         if uuids:
             names = [tr("commands.list.nameAndId", p.name, str(p.uuid)) for p in players]
         else:
-            names = [p.name for p in players]
+            names = [p.display_name for p in players]
         game.send(tr("commands.list.players", len(players), _MAX_PLAYERS, ", ".join(names)))
         return len(players)
 

@@ -23,7 +23,14 @@ from . import Ctx, Node, Source, arg, lit
 if TYPE_CHECKING:
     from ..game import Game
 
-__all__ = ["Holder", "get_objective", "holders", "register", "score_holder_parser"]
+__all__ = [
+    "Holder",
+    "get_objective",
+    "holders",
+    "player_trigger",
+    "register",
+    "score_holder_parser",
+]
 
 _CRITERIA = frozenset(
     "dummy trigger deathCount playerKillCount totalKillCount health xp level food air armor".split()
@@ -207,6 +214,8 @@ def _objectives_remove(game: Game) -> Callable[[Ctx, Source], int]:
         del game.world.objectives[obj.name]
         for scores in game.world.scores.values():
             scores.pop(obj.name, None)
+        for opened in game.world.unlocked.values():
+            opened.discard(obj.name)
         for slot, name in list(game.world.display_slots.items()):
             if name == obj.name:
                 del game.world.display_slots[slot]
@@ -305,6 +314,7 @@ def _reset(game: Game, specific: bool) -> Callable[[Ctx, Source], int]:
             obj = get_objective(game, ctx["objective"])
             for h in targets:
                 scores = game.world.scores.get(h.name)
+                game.world.unlocked.get(h.name, set()).discard(obj.name)
                 if scores is not None:
                     scores.pop(obj.name, None)
                     if not scores:
@@ -328,6 +338,7 @@ def _reset(game: Game, specific: bool) -> Callable[[Ctx, Source], int]:
         else:
             for h in targets:
                 game.world.scores.pop(h.name, None)
+                game.world.unlocked.pop(h.name, None)
             if len(targets) == 1:
                 game.send(tr("commands.scoreboard.players.reset.all.single", targets[0].display))
             else:
@@ -419,11 +430,23 @@ def _list(game: Game, with_target: bool) -> Callable[[Ctx, Source], int]:
 
 
 def _enable(game: Game) -> Callable[[Ctx, Source], int]:
+    """ScoreboardCommand.enableTrigger: getOrCreatePlayerScore (a new score is 0 and locked),
+    unlock the locked ones; nothing unlocked fails."""
+
     def run(ctx: Ctx, source: Source) -> int:
         targets = holders(game, source, ctx["targets"])
         obj = get_objective(game, ctx["objective"])
         if obj.criteria != "trigger":
             raise CommandSyntaxError(tr("commands.scoreboard.players.enable.invalid"))
+        changed = 0
+        for h in targets:
+            game.world.scores.setdefault(h.name, {}).setdefault(obj.name, 0)
+            opened = game.world.unlocked.setdefault(h.name, set())
+            if obj.name not in opened:
+                opened.add(obj.name)
+                changed += 1
+        if changed == 0:
+            raise CommandSyntaxError(tr("commands.scoreboard.players.enable.failed"))
         game.send(
             tr(
                 "commands.scoreboard.players.enable.success.single",
@@ -435,9 +458,33 @@ def _enable(game: Game) -> Callable[[Ctx, Source], int]:
                 "commands.scoreboard.players.enable.success.multiple", obj.formatted(), len(targets)
             )
         )
-        return len(targets)
+        return changed
 
     return run
+
+
+def player_trigger(game: Game, player: str, objective: str, value: int | None = None) -> str:
+    """A player runs `/trigger <objective> [set <value>]` (TriggerCommand): the objective must
+    be a trigger the player's score is unlocked for; the score is locked again. Returns the
+    message the player sees."""
+    p = game.world.players.get(player)
+    if p is None:
+        raise KeyError(player)
+    obj = game.world.objectives.get(objective)
+    if obj is None:
+        return tr("arguments.objective.notFound", objective)
+    if obj.criteria != "trigger":
+        return tr("commands.trigger.failed.invalid")
+    scores = game.world.scores.get(p.score_name, {})
+    opened = game.world.unlocked.get(p.score_name, set())
+    if obj.name not in scores or obj.name not in opened:
+        return tr("commands.trigger.failed.unprimed")
+    opened.discard(obj.name)
+    if value is None:
+        scores[obj.name] = _i32(scores[obj.name] + 1)
+        return tr("commands.trigger.simple.success", obj.formatted())
+    scores[obj.name] = value
+    return tr("commands.trigger.set.success", obj.formatted(), value)
 
 
 def register(root: Node, game: Game) -> None:

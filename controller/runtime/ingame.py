@@ -1,0 +1,330 @@
+"""What players of a pipes room do themselves: ask for a hint, their records or (when listed in
+`reset_by`) a new puzzle with `/trigger`; and the win waves, the per-player records and the
+optional `on_win.command` of a win.
+
+Players are never identified by a name read from display text: the server reports the UUIDs of
+the players a selector matches (`data get entity @s UUID`), and account names come from
+`list uuids` only, checked against the account-name rule (docs/server-behaviour.md, "Player
+display names"; docs/in-game.md, "Player names"). Commands reach one player by UUID.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import logging
+import math
+import uuid
+from collections.abc import Sequence
+from typing import TYPE_CHECKING
+
+from controller.puzzle.model import Board, TileClass, map_id
+from controller.runtime.daily import utc_date
+from controller.runtime.feedback import BEST, DAILY, RESET, duration
+from controller.runtime.link import Link
+from controller.runtime.records import PlayerRecord
+from controller.world import commands as cmd
+from controller.world.names import is_player_name
+from controller.world.replies import parse_entity_uuids, parse_player_list
+
+if TYPE_CHECKING:
+    from controller.runtime.pipes_room import PipesRoom
+
+__all__ = [
+    "HINT",
+    "STATS",
+    "MAX_WAVES",
+    "MAX_NAMES",
+    "InGame",
+    "wave_levels",
+    "wave_batches",
+    "render_win_command",
+]
+
+log = logging.getLogger("controller.runtime")
+
+HINT = "pipes_hint"
+STATS = "pipes_stats"
+CHECK_INTERVAL_S = 1.0  # how often trigger uses are read while players are near
+ARM_INTERVAL_S = 5.0  # how often the triggers are enabled for the players near the room
+MAX_ASKERS = 4  # trigger uses answered per objective and check
+MAX_WAVES = 20  # win waves at most (one batch of commands each)
+MAX_NAMES = 20  # names substituted into on_win.command at most
+DAILY_DAYS_KEPT = 7
+
+
+def wave_levels(board: Board) -> list[list[int]]:
+    """The tiles the water reaches from the source, breadth-first, one list per distance."""
+    seen = {board.source_index}
+    level = [board.source_index]
+    levels = []
+    while level:
+        levels.append(level)
+        nxt = []
+        for t in level:
+            for d in range(4):
+                n = board.neighbour(t, d)
+                if n >= 0 and n not in seen and board.connected(t, d):
+                    seen.add(n)
+                    nxt.append(n)
+        level = nxt
+    return levels
+
+
+def wave_batches(levels: Sequence[Sequence[int]], waves: int = MAX_WAVES) -> list[list[int]]:
+    """Consecutive distance levels grouped into at most `waves` batches, in order."""
+    count = min(waves, len(levels))
+    out: list[list[int]] = [[] for _ in range(count)]
+    for k, level in enumerate(levels):
+        out[k * count // len(levels)].extend(level)
+    return out
+
+
+def render_win_command(
+    template: str, *, room: str, names: Sequence[str], time: str, moves: int
+) -> list[str]:
+    """The commands of `on_win.command` for one win: one, or one per player when it uses
+    {player}. Only valid account names are substituted (at most MAX_NAMES); a template that
+    names players gives nothing when no valid name is left."""
+    valid = [n for n in names if is_player_name(n)][:MAX_NAMES]
+    uses_names = "{player}" in template or "{players}" in template
+    if uses_names and not valid:
+        return []
+    values = {"room": room, "players": ", ".join(valid), "time": time, "moves": str(moves)}
+    if "{player}" in template:
+        return [template.format(player=name, **values) for name in valid]
+    return [template.format(player="", **values)]
+
+
+class InGame:
+    """Hint and stats triggers, win waves and player records of one pipes room."""
+
+    def __init__(self, room: PipesRoom) -> None:
+        self.room = room
+        self.cfg = room.cfg
+        self.near = room.geom.near_selector()
+        self.last_hint: dict[uuid.UUID, float] = {}  # by player UUID, on the room's clock
+        self.glowing: dict[int, float] = {}  # tile -> when its glow ends
+        self.waves: list[tuple[float, list[str]]] = []  # (when, commands), in order
+        self.after_waves: list[str] = []  # the celebration, sent after the last wave
+        self.last_check = 0.0
+        self.last_arm = -ARM_INTERVAL_S
+
+    # -- objectives -----------------------------------------------------------------------
+    def triggers(self) -> list[str]:
+        """The objectives players use with `/trigger`."""
+        out = []
+        if self.cfg.hint.enabled:
+            out.append(cmd.objective_add(HINT, "trigger", "Pipes hint"))
+        if self.cfg.stats:
+            out.append(cmd.objective_add(STATS, "trigger", "Pipes records"))
+        return out
+
+    def _objectives(self) -> list[str]:
+        return ([HINT] if self.cfg.hint.enabled else []) + ([STATS] if self.cfg.stats else [])
+
+    # -- timers ---------------------------------------------------------------------------
+    def periodic(self, link: Link, now: float, players_near: bool) -> None:
+        """Waves and glows that are due; the triggers once a second while players are near."""
+        self.run_due(link, now)
+        if not players_near or not self._objectives():
+            return
+        if now - self.last_arm >= ARM_INTERVAL_S:
+            self.last_arm = now
+            for objective in self._objectives():
+                self.room.send(link, cmd.trigger_enable(self.near, objective))
+        if now - self.last_check >= CHECK_INTERVAL_S:
+            self.last_check = now
+            if self.cfg.hint.enabled:
+                self.check_hints(link, now)
+            if self.cfg.stats:
+                self.check_stats(link)
+
+    def run_due(self, link: Link, now: float) -> None:
+        """Send the waves and glow ends whose time has come; the celebration after the last
+        wave."""
+        while self.waves and self.waves[0][0] <= now:
+            _, commands = self.waves.pop(0)
+            self.room.send_all(link, commands)
+            if not self.waves:
+                self.room.send_all(link, self.after_waves)
+                self.after_waves = []
+        for idx, until in list(self.glowing.items()):
+            if until <= now:
+                del self.glowing[idx]
+                self.room.send(link, cmd.set_glowing(self.room.uuids[idx], False))
+
+    def clear(self, link: Link) -> None:
+        """Before a new puzzle: finish pending waves at once and end every glow."""
+        self.run_due(link, float("inf"))
+
+    # -- triggers -------------------------------------------------------------------------
+    def _askers(self, link: Link, objective: str) -> list[uuid.UUID]:
+        """Players near the room who used `/trigger <objective>`, one at a time (each is
+        re-armed before the next is read), at most MAX_ASKERS."""
+        askers: list[uuid.UUID] = []
+        selector = cmd.with_scores(self.near, f"{objective}=1..")[:-1] + ",limit=1]"
+        for _ in range(MAX_ASKERS):
+            found = parse_entity_uuids(self.room.send(link, cmd.read_player_uuids(selector)))
+            if not found:
+                break
+            uid = found[-1]  # the UUID is the end of the message, after the display name
+            rearm = [cmd.score_set(str(uid), objective, 0), cmd.trigger_enable(str(uid), objective)]
+            self.room.send_all(link, rearm)
+            if uid in askers:
+                break
+            askers.append(uid)
+        return askers
+
+    def check_hints(self, link: Link, now: float) -> list[uuid.UUID]:
+        """Answer every `/trigger pipes_hint` near the room; returns the askers answered."""
+        askers = self._askers(link, HINT)
+        for uid in askers:
+            self.hint_for(link, uid, now)
+        return askers
+
+    def hint_for(self, link: Link, uid: uuid.UUID, now: float) -> None:
+        """One player's hint: the tile glows and only that player is told how to turn it."""
+        from controller.puzzle.solver import hint
+
+        room = self.room
+        wait = self.last_hint.get(uid, -1e18) + self.cfg.hint.cooldown_s - now
+        if wait > 0:
+            room.send(link, cmd.tell_player(uid, f"Next hint in {math.ceil(wait)} s"))
+            return
+        state = room.current_state
+        found = None if state.solved_at is not None else hint(room.board)
+        if found is None:
+            room.send(link, cmd.tell_player(uid, "Nothing to turn: the water already flows"))
+            return
+        self.last_hint[uid] = now
+        idx, rotation = found
+        board = room.board
+        i, j = idx % board.width, idx // board.width
+        clicks = (rotation - board.rotations[idx]) % 4
+        times = {1: "once", 2: "twice"}.get(clicks, f"{clicks} times")
+        commands = [
+            cmd.tell_player(
+                uid,
+                f"Hint: click the glowing tile {times} (column {i + 1}, row {j + 1}); "
+                "each click turns it a quarter clockwise",
+            )
+        ]
+        if self.cfg.hint.glow_s > 0 and idx not in self.glowing:
+            commands.append(cmd.set_glowing(room.uuids[idx], True))
+        if self.cfg.hint.glow_s > 0:
+            self.glowing[idx] = now + self.cfg.hint.glow_s
+        room.send_all(link, commands)
+
+    def check_stats(self, link: Link) -> list[uuid.UUID]:
+        """Answer every `/trigger pipes_stats` near the room in chat, to the asker only."""
+        askers = self._askers(link, STATS)
+        if not askers:
+            return askers
+        names = parse_player_list(self.room.send(link, cmd.list_players()))
+        for uid in askers:
+            self.room.send(link, cmd.tell_player(uid, self.stats_text(names.get(uid))))
+        return askers
+
+    def stats_text(self, name: str | None) -> str:
+        """A player's records in this room (and on today's daily puzzle)."""
+        state = self.room.current_state
+        record = state.players.get(name) if name is not None else None
+        if record is None or record.best is None:
+            return f"Pipes {self.room.name}: no solves yet"
+        mean = record.mean_recent
+        text = (
+            f"Pipes {self.room.name}: {record.solves} solve(s), best {duration(record.best)}, "
+            f"mean of the last {len(record.recent)} {duration(mean or 0)}"
+        )
+        if self.cfg.seed == "daily" and name is not None:
+            today = state.daily.get(self.today().isoformat(), {}).get(name)
+            if today is not None and today.best is not None:
+                text += f"; today's puzzle: best {duration(today.best)}"
+        return text
+
+    def reset_asker(self, link: Link) -> str | None:
+        """The first player near the room who used `/trigger pipes_reset` and is listed in
+        `reset_by` (by account name); every asker is re-armed."""
+        askers = self._askers(link, RESET)
+        if not askers:
+            return None
+        names = parse_player_list(self.room.send(link, cmd.list_players()))
+        allowed = [names[u] for u in askers if names.get(u) in self.cfg.reset_by]
+        return allowed[0] if allowed else None
+
+    def today(self) -> dt.date:
+        """The UTC date on the room's clock."""
+        return utc_date(self.room.clock.time())
+
+    # -- winning --------------------------------------------------------------------------
+    def solvers(self, link: Link) -> list[str]:
+        """Account names of the players near the room (two commands)."""
+        uids = parse_entity_uuids(self.room.send(link, cmd.read_player_uuids(self.near)))
+        if not uids:
+            return []
+        names = parse_player_list(self.room.send(link, cmd.list_players()))
+        return [names[u] for u in uids if u in names]
+
+    def record(self, names: Sequence[str], seconds: float) -> list[str]:
+        """Count the solve for each player; the leaderboard scores to set."""
+        state = self.room.current_state
+        out = []
+        day = self.today().isoformat()
+        for name in names:
+            record = state.players.setdefault(name, PlayerRecord())
+            record.add(seconds)
+            out.append(cmd.score_set(name, BEST, int(record.best or 0)))
+            if self.cfg.seed == "daily":
+                daily = state.daily.setdefault(day, {}).setdefault(name, PlayerRecord())
+                daily.add(seconds)
+                out.append(cmd.score_set(name, DAILY, int(daily.best or 0)))
+        for old in sorted(state.daily)[:-DAILY_DAYS_KEPT]:
+            del state.daily[old]
+        return out
+
+    def win_commands(self, names: Sequence[str], seconds: float, moves: int) -> list[str]:
+        """`on_win.command` for this win, run at the centre of the room."""
+        template = self.cfg.on_win.command
+        if template is None:
+            return []
+        commands = render_win_command(
+            template, room=self.room.name, names=names, time=duration(seconds), moves=moves
+        )
+        if not commands:
+            log.info("room %s: on_win.command skipped: no player to name", self.room.name)
+        return [cmd.positioned(self.centre(), c) for c in commands]
+
+    def centre(self) -> tuple[float, float, float]:
+        """The middle of the frame floor."""
+        geom = self.room.geom
+        x, y, z = geom.frame_pos(0, 0)
+        return (x + geom.width / 2, float(y), z + geom.height / 2)
+
+    def schedule_waves(self, now: float, celebration: list[str]) -> float:
+        """Queue the win waves (one batch of commands each, spread over `on_win.waves_s`) and
+        the celebration after them; returns when the celebration is sent."""
+        room, board = self.room, self.room.board
+        duration_s = self.cfg.on_win.waves_s
+        batches = wave_batches(wave_levels(board)) if duration_s > 0 else []
+        if not batches:
+            self.waves = [(now, [])]
+            self.after_waves = celebration
+            return now
+        self.waves = []
+        step = duration_s / len(batches)
+        w = board.width
+        for k, batch in enumerate(batches):
+            commands = []
+            for idx in batch:
+                if room.shown_class[idx] != TileClass.SOURCE:
+                    mid = map_id(self.cfg.map_id_base, board.shapes[idx], TileClass.SOURCE)
+                    commands.append(cmd.set_map_id(room.uuids[idx], mid))
+                    room.shown_class[idx] = TileClass.SOURCE
+            sound = self.cfg.sounds.water
+            if sound is not None and batch:
+                x, y, z = room.geom.frame_pos(batch[0] % w, batch[0] // w)
+                at = (x + 0.5, y + 0.1, z + 0.5)
+                commands.append(cmd.playsound_at(sound, "block", at, self.cfg.sounds.hear_distance))
+            self.waves.append((now + k * step, commands))
+        self.after_waves = celebration
+        return now + (len(batches) - 1) * step

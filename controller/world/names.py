@@ -1,0 +1,20 @@
+"""Player account names: the only outside text pipesctl ever puts into a command.
+
+A Java account name is 3..16 of `A-Z a-z 0-9 _`; Floodgate (Bedrock players on a Java server)
+prefixes the gamertag with `.` by default (`+` and `-` are its other usual prefixes) and
+replaces its spaces with `_` (docs/in-game.md, "Player names"). Anything else is refused, so a
+name that passes can neither end a quoted string, nor add an argument, nor start a command.
+"""
+
+from __future__ import annotations
+
+import re
+
+__all__ = ["PLAYER_NAME", "is_player_name"]
+
+PLAYER_NAME = re.compile(r"[.+-]?[A-Za-z0-9_]{1,16}")
+
+
+def is_player_name(name: str) -> bool:
+    """Whether `name` is a Java or Floodgate account name (at most 16 characters)."""
+    return len(name) <= 16 and PLAYER_NAME.fullmatch(name) is not None
