@@ -1,7 +1,8 @@
 """Run every benchmark and write docs/benchmarks.md (`make bench`).
 
 Each `bench/<area>.py` prints markdown; this collects them with the command and the machine.
-Run one area alone with `.venv/bin/python -m bench.<area>`.
+Run one area alone with `.venv/bin/python -m bench.<area>`; `python -m bench.run <area>…`
+reruns only those areas and keeps the other sections of the file as they are.
 """
 
 from __future__ import annotations
@@ -25,6 +26,8 @@ AREAS = [
     ("RCON transport round trips", "bench.rcon_roundtrip"),
     ("Map art and map files", "bench.maps"),
     ("Room runtime", "bench.runtime_rooms"),
+    ("Server cost of a room by detection mode", "bench.server_cost --quick"),
+    ("Coexisting with another RCON client", "bench.foreign_client --quick"),
 ]
 
 
@@ -44,27 +47,52 @@ def machine() -> str:
     )
 
 
+def sections(text: str) -> dict[str, str]:
+    """The `## ` sections of a benchmarks file by title (each with its heading)."""
+    found: dict[str, str] = {}
+    for chunk in ("\n" + text).split("\n## ")[1:]:
+        title = chunk.split("\n", 1)[0].strip()
+        found[title] = "## " + chunk.rstrip("\n") + "\n"
+    return found
+
+
 def main() -> None:
     only = set(sys.argv[1:])
-    parts = [
-        "# Benchmarks\n",
-        "Written by `make bench` (`.venv/bin/python -m bench.run`); each section can be rerun "
-        "alone with the command under its heading. Figures are medians unless stated.\n",
-        f"- machine: {machine()}",
-        f"- date: {datetime.datetime.now(datetime.UTC):%Y-%m-%d %H:%M} UTC\n",
-    ]
-    for title, module in AREAS:
+    out = ROOT / "docs" / "benchmarks.md"
+    old = out.read_text() if only and out.exists() else ""
+    kept = sections(old)
+    when = f"{datetime.datetime.now(datetime.UTC):%Y-%m-%d %H:%M} UTC"
+    if kept:  # a partial run: the header keeps describing the other sections
+        parts = [old.split("\n## ", 1)[0].rstrip("\n") + "\n"]
+        where = f"Run on {when}: {machine()}.\n\n"
+    else:
+        parts = [
+            "# Benchmarks\n",
+            "Written by `make bench` (`.venv/bin/python -m bench.run`); each section can be rerun "
+            "alone with the command under its heading. Figures are medians unless stated.\n",
+            f"- machine: {machine()}",
+            f"- date: {when}\n",
+        ]
+        where = ""
+    for title, command in AREAS:
+        module, *args = command.split()
         if only and module.split(".")[-1] not in only:
+            if title in kept:
+                parts.append(kept[title])
             continue
         if not (ROOT / (module.replace(".", "/") + ".py")).exists():
             continue
-        print(f"running {module} ...", file=sys.stderr, flush=True)
+        print(f"running {command} ...", file=sys.stderr, flush=True)
         proc = subprocess.run(
-            [sys.executable, "-m", module], cwd=ROOT, capture_output=True, text=True, check=False
+            [sys.executable, "-m", module, *args],
+            cwd=ROOT,
+            capture_output=True,
+            text=True,
+            check=False,
         )
         body = proc.stdout.strip() or f"(failed: {proc.stderr.strip()[-500:]})"
-        parts.append(f"## {title}\n\nCommand: `.venv/bin/python -m {module}`\n\n{body}\n")
-    (ROOT / "docs" / "benchmarks.md").write_text("\n".join(parts))
+        parts.append(f"## {title}\n\nCommand: `.venv/bin/python -m {command}`\n\n{where}{body}\n")
+    out.write_text("\n".join(parts))
     print("wrote docs/benchmarks.md", file=sys.stderr)
 
 
