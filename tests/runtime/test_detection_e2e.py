@@ -21,7 +21,6 @@ from tests.runtime.conftest import Harness, make_config, world_mismatches
 from tests.runtime.interference import Interference
 
 ROTATE = "minecraft:entity.item_frame.rotate_item"
-GLOW_ROTATE = "minecraft:entity.glow_item_frame.rotate_item"
 ADD_ITEM = ("minecraft:entity.item_frame.add_item", "minecraft:entity.glow_item_frame.add_item")
 WATER = "minecraft:block.pointed_dripstone.drip_water"
 
