@@ -17,7 +17,11 @@ import pytest
 ROOT = Path(__file__).resolve().parent.parent
 SUPPORT = "tests.support"
 BY_PATH = "spec_from_file_location"  # importlib's way to load a module from a file path
-BENCH_MAY_USE = frozenset({"tests.support.command_forms", "tests.support.rcon_fakes"})
+# The support modules a benchmark may share with the tests: command samples, the fake RCON
+# servers, and the harness's full-recompute world check.
+BENCH_MAY_USE = frozenset(
+    {"tests.support.command_forms", "tests.support.rcon_fakes", "tests.support.harness"}
+)
 
 
 def imported_modules(source: str) -> list[str]:
