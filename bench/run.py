@@ -1,8 +1,8 @@
 """Run every benchmark and write docs/benchmarks.md (`make bench`).
 
 Each `bench/<area>.py` prints markdown; this collects them with the command and the machine.
-Run one area alone with `.venv/bin/python -m bench.<area>`; `python -m bench.run <area> …`
-rewrites only those sections of docs/benchmarks.md (each then names its own machine and date).
+Run one area alone with `.venv/bin/python -m bench.<area>`; `python -m bench.run <area>…`
+reruns only those areas and keeps the other sections of the file as they are.
 """
 
 from __future__ import annotations
@@ -10,7 +10,6 @@ from __future__ import annotations
 import datetime
 import os
 import platform
-import re
 import subprocess
 import sys
 from pathlib import Path
@@ -30,6 +29,8 @@ AREAS = [
     ("Reliability: tampering, command budget, SIGKILL", "bench.room_tamper"),
     ("Paint room runtime", "bench.paint_room"),
     ("Start-up", "bench.startup"),
+    ("Server cost of a room by detection mode", "bench.server_cost --quick"),
+    ("Coexisting with another RCON client", "bench.foreign_client --quick"),
 ]
 OUT = ROOT / "docs" / "benchmarks.md"
 
@@ -50,53 +51,53 @@ def machine() -> str:
     )
 
 
-def _run(module: str) -> str:
-    """The markdown one benchmark prints (or why it failed)."""
-    print(f"running {module} ...", file=sys.stderr, flush=True)
-    proc = subprocess.run(
-        [sys.executable, "-m", module], cwd=ROOT, capture_output=True, text=True, check=False
-    )
-    return proc.stdout.strip() or f"(failed: {proc.stderr.strip()[-500:]})"
-
-
-def _section(title: str, module: str, body: str, measured: str = "") -> str:
-    return f"## {title}\n\nCommand: `.venv/bin/python -m {module}`\n\n{measured}{body}\n"
-
-
-def replace_section(document: str, title: str, section: str) -> str:
-    """The document with its ``## title`` section replaced by ``section`` (appended if new)."""
-    pattern = re.compile(rf"^## {re.escape(title)}\n.*?(?=^## |\Z)", re.S | re.M)
-    if pattern.search(document):
-        return pattern.sub(lambda _: section + "\n", document, count=1).rstrip("\n") + "\n"
-    return document.rstrip("\n") + "\n\n" + section
+def sections(text: str) -> dict[str, str]:
+    """The `## ` sections of a benchmarks file by title (each with its heading)."""
+    found: dict[str, str] = {}
+    for chunk in ("\n" + text).split("\n## ")[1:]:
+        title = chunk.split("\n", 1)[0].strip()
+        found[title] = "## " + chunk.rstrip("\n") + "\n"
+    return found
 
 
 def main() -> None:
     """Run every area (or the areas named on the command line) and write the document."""
     only = set(sys.argv[1:])
-    now = datetime.datetime.now(datetime.UTC)
-    if only and OUT.exists():
-        document = OUT.read_text(encoding="utf-8")
-        for title, module in AREAS:
-            if module.split(".")[-1] in only:
-                measured = f"Measured {now:%Y-%m-%d %H:%M} UTC on {machine()}.\n\n"
-                section = _section(title, module, _run(module), measured)
-                document = replace_section(document, title, section)
-        OUT.write_text(document, encoding="utf-8")
-        print(f"updated {', '.join(sorted(only))} in docs/benchmarks.md", file=sys.stderr)
-        return
-    parts = [
-        "# Benchmarks\n",
-        "Written by `make bench` (`.venv/bin/python -m bench.run`); each section can be rerun "
-        "alone with the command under its heading. Figures are medians unless stated.\n",
-        f"- machine: {machine()}",
-        f"- date: {now:%Y-%m-%d %H:%M} UTC\n",
-    ]
-    for title, module in AREAS:
+    out = ROOT / "docs" / "benchmarks.md"
+    old = out.read_text() if only and out.exists() else ""
+    kept = sections(old)
+    when = f"{datetime.datetime.now(datetime.UTC):%Y-%m-%d %H:%M} UTC"
+    if kept:  # a partial run: the header keeps describing the other sections
+        parts = [old.split("\n## ", 1)[0].rstrip("\n") + "\n"]
+        where = f"Run on {when}: {machine()}.\n\n"
+    else:
+        parts = [
+            "# Benchmarks\n",
+            "Written by `make bench` (`.venv/bin/python -m bench.run`); each section can be rerun "
+            "alone with the command under its heading. Figures are medians unless stated.\n",
+            f"- machine: {machine()}",
+            f"- date: {when}\n",
+        ]
+        where = ""
+    for title, command in AREAS:
+        module, *args = command.split()
+        if only and module.split(".")[-1] not in only:
+            if title in kept:
+                parts.append(kept[title])
+            continue
         if not (ROOT / (module.replace(".", "/") + ".py")).exists():
             continue
-        parts.append(_section(title, module, _run(module)))
-    OUT.write_text("\n".join(parts), encoding="utf-8")
+        print(f"running {command} ...", file=sys.stderr, flush=True)
+        proc = subprocess.run(
+            [sys.executable, "-m", module, *args],
+            cwd=ROOT,
+            capture_output=True,
+            text=True,
+            check=False,
+        )
+        body = proc.stdout.strip() or f"(failed: {proc.stderr.strip()[-500:]})"
+        parts.append(f"## {title}\n\nCommand: `.venv/bin/python -m {command}`\n\n{where}{body}\n")
+    out.write_text("\n".join(parts))
     print("wrote docs/benchmarks.md", file=sys.stderr)
 
 

@@ -125,23 +125,31 @@ class TurnDetector:
 
     def _poll_scan(self, link: Link) -> list[FrameValue]:
         marked = link.send(turns.mark_near_players(self.kinds, self.reach))
-        if "Added tag" not in marked:
-            return []
+        # Read the tagged frames even when nothing was newly tagged: frames keep their tag when
+        # an earlier poll's replies were spoiled by another RCON connection, and would never
+        # count as newly tagged again (reading none replies nothing and serializes nothing).
         seen = parse_frame_values(link.send(turns.read_tagged(self.kinds, turns.NEAR)), byte=True)
+        if "Added tag" not in marked and not seen:
+            return []
         count = turns.tagged_count(link.send(turns.untag(self.kinds, turns.NEAR)))
-        if len({(v.room, v.i, v.j) for v in seen}) != count:
+        if count is None or len({(v.room, v.i, v.j) for v in seen}) != count:
             self.doubt = True  # a reply was cut or mixed: read every frame next time
         return seen
 
     def _poll_trigger(self, link: Link) -> list[FrameValue]:
-        clicked = turns.clicks_taken(link.send(turns.take_clicks()))
+        # Ask without removing the marks: a reply lost to another RCON connection is asked
+        # again next poll. The marks go before the near frames move into the scan set, so a
+        # click in between keeps its mark and its frames for the next poll.
+        clicked = turns.someone_marked(link.send(turns.marked_players()))
         if not (clicked or self.pending_scan):
             return []
+        if clicked:
+            link.send(turns.take_clicks())
         for command in turns.promote_near(self.kinds):
             link.send(command)
         seen = parse_frame_values(link.send(turns.read_tagged(self.kinds, turns.SCAN)), byte=True)
-        expected = parse_count(link.send(turns.count_tagged(self.kinds, turns.SCAN)))
-        if len({(v.room, v.i, v.j) for v in seen}) == expected:
+        expected = turns.scan_count(link.send(turns.count_tagged(self.kinds, turns.SCAN)))
+        if expected is not None and len({(v.room, v.i, v.j) for v in seen}) == expected:
             if expected:
                 link.send(turns.untag(self.kinds, turns.SCAN))
             self.pending_scan = False

@@ -3,7 +3,7 @@
 Tags used (all start with `pipes.`, as the world format allows):
 
 - `pipes.clicked` on a player: the data pack's reward function marks a player who used a room
-  frame (trigger mode);
+  frame (trigger mode); the mark is removed only once the poll has seen it;
 - `pipes.near` on a frame: within reach of a player who clicked (set by the reward function at
   the moment of the click) or of any player (scan mode);
 - `pipes.scan` on a frame: in the set being read back now (trigger mode). A frame keeps it until a
@@ -27,14 +27,16 @@ __all__ = [
     "SCAN",
     "frame_selector",
     "presence",
+    "marked_players",
     "take_clicks",
     "mark_near_players",
     "promote_near",
     "read_tagged",
     "count_tagged",
     "untag",
-    "clicks_taken",
+    "someone_marked",
     "tagged_count",
+    "scan_count",
     "union_box",
 ]
 
@@ -43,7 +45,8 @@ NEAR = "pipes.near"
 SCAN = "pipes.scan"
 
 _REMOVED_MANY = re.compile(r"Removed tag '[^']*' from (\d+) entities")
-_REMOVED_ONE = re.compile(r"Removed tag '[^']*' from ")
+_REMOVED_ONE = re.compile(r"Removed tag '[^']*' from .+")
+_COUNT = re.compile(r"Test passed\. Count: (\d+)")
 
 
 def frame_selector(kinds: Sequence[str], *tags: str) -> str:
@@ -67,8 +70,16 @@ def presence(box: tuple[Pos, Pos]) -> str:
     return f"execute if entity @a[x={xa},y={ya},z={za},dx={xb - xa},dy={yb - ya},dz={zb - za}]"
 
 
+def marked_players() -> str:
+    """List the tags of every player the data pack marked; nobody marked → an empty reply.
+
+    Leaves the marks in place, so a reply lost to another RCON connection is asked again at the
+    next poll (docs/turn-detection.md, "Trigger mode")."""
+    return f"execute as @a[tag={CLICKED}] run tag @s list"
+
+
 def take_clicks() -> str:
-    """Remove the click mark from every marked player; the reply says whether anyone had it."""
+    """Remove the click mark from every marked player (sent once `marked_players` saw one)."""
     return f"tag @a[tag={CLICKED}] remove {CLICKED}"
 
 
@@ -102,14 +113,25 @@ def untag(kinds: Sequence[str], tag: str) -> str:
     return f"tag {frame_selector(kinds, tag)} remove {tag}"
 
 
-def clicks_taken(reply: str) -> bool:
-    """Whether `take_clicks` found a marked player."""
-    return _REMOVED_ONE.search(reply) is not None
+def someone_marked(reply: str) -> bool:
+    """Whether a `marked_players` reply names a marked player."""
+    return CLICKED in reply
 
 
-def tagged_count(reply: str) -> int:
-    """How many entities a `tag … remove` reply names (0 when it failed)."""
-    m = _REMOVED_MANY.search(reply)
+def tagged_count(reply: str) -> int | None:
+    """How many entities a `tag … remove` reply names (0 for `No entity was found`); None for
+    any other reply (one spoiled by another RCON connection)."""
+    m = _REMOVED_MANY.fullmatch(reply)
     if m:
         return int(m.group(1))
-    return 1 if _REMOVED_ONE.search(reply) else 0
+    if _REMOVED_ONE.fullmatch(reply):
+        return 1
+    return 0 if reply == "No entity was found" else None
+
+
+def scan_count(reply: str) -> int | None:
+    """The count of a `count_tagged` reply (0 for `Test failed`); None for any other reply."""
+    m = _COUNT.fullmatch(reply)
+    if m:
+        return int(m.group(1))
+    return 0 if reply == "Test failed" else None
