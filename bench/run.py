@@ -1,7 +1,8 @@
 """Run every benchmark and write docs/benchmarks.md (`make bench`).
 
 Each `bench/<area>.py` prints markdown; this collects them with the command and the machine.
-Run one area alone with `.venv/bin/python -m bench.<area>`.
+Run one area alone with `.venv/bin/python -m bench.<area>`; `python -m bench.run AREA ...` reruns
+only those areas and keeps the other sections of the file as they were.
 """
 
 from __future__ import annotations
@@ -18,6 +19,7 @@ AREAS = [
     ("Puzzle engine: water flow and clicks", "bench.puzzle_flow"),
     ("Puzzle engine: generation", "bench.puzzle_generate"),
     ("Puzzle engine: solver and uniqueness", "bench.puzzle_solver"),
+    ("Puzzle engine beside Simon Tatham's Net", "bench.puzzle_vs_net"),
     ("Paint puzzle: solver, hints, generators, nearest target", "bench.paint"),
     ("Sandbox server throughput", "bench.sandbox_throughput"),
     ("Sandbox game: commands and poll cost", "bench.sandbox_game"),
@@ -44,8 +46,21 @@ def machine() -> str:
     )
 
 
+def _old_sections(path: Path) -> dict[str, str]:
+    """The sections of an existing benchmarks file by title (kept when only some areas run)."""
+    if not path.exists():
+        return {}
+    out: dict[str, str] = {}
+    for chunk in path.read_text().split("\n## ")[1:]:
+        title = chunk.split("\n", 1)[0].strip()
+        out[title] = "## " + chunk.rstrip("\n") + "\n"
+    return out
+
+
 def main() -> None:
     only = set(sys.argv[1:])
+    target = ROOT / "docs" / "benchmarks.md"
+    old = _old_sections(target) if only else {}
     parts = [
         "# Benchmarks\n",
         "Written by `make bench` (`.venv/bin/python -m bench.run`); each section can be rerun "
@@ -55,6 +70,8 @@ def main() -> None:
     ]
     for title, module in AREAS:
         if only and module.split(".")[-1] not in only:
+            if title in old:  # not rerun: keep the figures already written
+                parts.append(old[title])
             continue
         if not (ROOT / (module.replace(".", "/") + ".py")).exists():
             continue
@@ -64,7 +81,7 @@ def main() -> None:
         )
         body = proc.stdout.strip() or f"(failed: {proc.stderr.strip()[-500:]})"
         parts.append(f"## {title}\n\nCommand: `.venv/bin/python -m {module}`\n\n{body}\n")
-    (ROOT / "docs" / "benchmarks.md").write_text("\n".join(parts))
+    target.write_text("\n".join(parts))
     print("wrote docs/benchmarks.md", file=sys.stderr)
 
 
