@@ -20,6 +20,8 @@ AREAS = [
     ("Puzzle engine: generation", "bench.puzzle_generate"),
     ("Puzzle engine: solver and uniqueness", "bench.puzzle_solver"),
     ("Puzzle engine beside Simon Tatham's Net", "bench.puzzle_vs_net"),
+    ("Puzzle engine: difficulty levels beside Net", "bench.puzzle_difficulty"),
+    ("Puzzle engine: sink mode", "bench.puzzle_sink"),
     ("Paint puzzle: solver, hints, generators, nearest target", "bench.paint"),
     ("Sandbox server throughput", "bench.sandbox_throughput"),
     ("Sandbox game: commands and poll cost", "bench.sandbox_game"),

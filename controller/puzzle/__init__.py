@@ -6,20 +6,30 @@ hold the details (``controller.puzzle.solver`` for counting and par, ``.flow`` f
 
 from __future__ import annotations
 
-from controller.puzzle.flow import Flow, compute_flow
-from controller.puzzle.generators import GENERATORS, GeneratorParams, build_tree, generate
+from controller.puzzle.flow import Flow, compute_flow, sink_reached
+from controller.puzzle.generators import (
+    DIFFICULTIES,
+    GENERATORS,
+    MODES,
+    GeneratorParams,
+    build_tree,
+    generate,
+)
 from controller.puzzle.model import Board, Direction, Shape, TileClass
 from controller.puzzle.play import Change, PlayState
 from controller.puzzle.serialize import board_from_json, board_to_json, game_from_json
+from controller.puzzle.sink import sink_hint, sink_par
 from controller.puzzle.solver import count_solutions, hint, make_unique, par, solve
 
 __all__ = [
     "Board",
     "Change",
+    "DIFFICULTIES",
     "Direction",
     "Flow",
     "GENERATORS",
     "GeneratorParams",
+    "MODES",
     "PlayState",
     "Shape",
     "TileClass",
@@ -33,5 +43,8 @@ __all__ = [
     "hint",
     "make_unique",
     "par",
+    "sink_hint",
+    "sink_par",
+    "sink_reached",
     "solve",
 ]
