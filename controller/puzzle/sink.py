@@ -1,7 +1,8 @@
 """Source → sink mode (docs/puzzle.md): a route from a fixed source to a fixed sink among decoys.
 
 The board holds one random route (``walk_route`` of the ``walk`` generator, grown towards its
-``coverage`` target and cut at the last tile it has on the board's edge, which becomes the sink);
+``coverage`` target and cut at the last tile it has on the board's edge, which becomes the sink;
+at least one tile lies between source and sink);
 the source and the sink are end pieces that cannot be turned (``Board.fixed``); every other tile
 is a random decoy piece. The puzzle is solved when water reaches the sink (``flow.sink_reached``).
 The route is *not* made unique: decoys may open other routes, so par and hints consider every
@@ -62,29 +63,30 @@ def edge_tiles(width: int, height: int) -> list[int]:
 def _route_to_edge(
     width: int, height: int, source: tuple[int, int], target: int, rng: random.Random
 ) -> list[int]:
-    """A walk route from the source cut at its last edge tile (the sink), at least 2 tiles.
+    """A walk route from the source cut at its last edge tile (the sink), at least 3 tiles (so
+    one tile between the two fixed ends can be turned).
 
     A few walks are tried; the longest cut wins once one reaches half the target. When no walk
-    touches the edge (tiny coverage), a straight line to the nearest edge is used.
+    reaches the edge two steps or more away (tiny coverage), a straight line to the farthest
+    edge is used.
     """
     from .generators import walk_route  # generators imports this module
 
     src = source[1] * width + source[0]
     best: list[int] = []
     for _ in range(8):
-        path = walk_route(width, height, source, target, rng)
-        cut = max((k for k in range(1, len(path)) if _on_edge(path[k], width, height)), default=0)
+        path = walk_route(width, height, source, max(3, target), rng)
+        cut = max((k for k in range(2, len(path)) if _on_edge(path[k], width, height)), default=0)
         if cut + 1 > len(best):
             best = path[: cut + 1]
         if 2 * len(best) >= target:
             break
-    if len(best) >= 2:
+    if len(best) >= 3:
         return best
     si, sj = source
-    reach = [(si, 3), (width - 1 - si, 1), (sj, 0), (height - 1 - sj, 2)]
-    steps, d = min((s, d) for s, d in reach if s > 0)
+    steps, d = max([(si, 3), (width - 1 - si, 1), (sj, 0), (height - 1 - sj, 2)])
     di, dj = ((0, -1), (1, 0), (0, 1), (-1, 0))[d]
-    return [src + k * (dj * width + di) for k in range(steps + 1)]
+    return [src + k * (dj * width + di) for k in range(steps + 1)]  # steps >= 2 on 3x3 and up
 
 
 def sink_board(
@@ -93,7 +95,7 @@ def sink_board(
     """An unshuffled sink-mode board: the route at its solution rotations, decoys at random."""
     n = width * height
     nb = neighbour_table(width, height)
-    target = max(2, math.ceil(coverage * n - 1e-9))
+    target = max(3, math.ceil(coverage * n - 1e-9))
     path = _route_to_edge(width, height, source, target, rng)
     arms = [0] * n
     for a, b in zip(path, path[1:], strict=False):

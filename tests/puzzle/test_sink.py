@@ -145,13 +145,26 @@ def test_generated_sink_boards(w: int, h: int, seed: int) -> None:
     assert par.clicks <= route_clicks
 
 
-@settings(max_examples=20, deadline=None)
-@given(st.integers(3, 12), st.integers(3, 12), st.integers(0, 2**31 - 1), st.floats(0.0, 1.0))
+@settings(max_examples=30, deadline=None)
+@given(
+    st.integers(3, 12),
+    st.integers(3, 12),
+    st.integers(0, 2**31 - 1),
+    st.floats(0.0, 1.0),
+    st.tuples(st.integers(0, 11), st.integers(0, 11)),
+)
 def test_sink_generation_is_deterministic_and_round_trips(
-    w: int, h: int, seed: int, coverage: float
+    w: int, h: int, seed: int, coverage: float, where: tuple[int, int]
 ) -> None:
-    a = generate(w, h, seed=seed, params=sink_params(coverage))
-    b = generate(w, h, seed=seed, params=sink_params(coverage))
+    """Any size, coverage and source: the same board for the same seed, a JSON round trip, a
+    sink on the edge at least two steps along the route, and a start that is not solved."""
+    source = (where[0] % w, where[1] % h)
+    params = GeneratorParams(mode="sink", coverage=coverage, source=source)
+    a = generate(w, h, seed=seed, params=params)
+    b = generate(w, h, seed=seed, params=params)
+    assert a.source == source and a.index(*a.sink) in edge_tiles(w, h)  # type: ignore[misc]
+    assert int(str(a.meta["route"])) >= 3
+    assert not sink_reached(a) and sink_par_report(a).clicks > 0
     assert board_to_json(a) == board_to_json(b)
     back = board_from_json(board_to_json(a))
     assert back == a
