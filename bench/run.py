@@ -63,13 +63,17 @@ def main() -> None:
     only = set(sys.argv[1:])
     target = ROOT / "docs" / "benchmarks.md"
     old = _old_sections(target) if only else {}
-    parts = [
+    now = f"{datetime.datetime.now(datetime.UTC):%Y-%m-%d %H:%M} UTC"
+    header = [
         "# Benchmarks\n",
         "Written by `make bench` (`.venv/bin/python -m bench.run`); each section can be rerun "
         "alone with the command under its heading. Figures are medians unless stated.\n",
         f"- machine: {machine()}",
-        f"- date: {datetime.datetime.now(datetime.UTC):%Y-%m-%d %H:%M} UTC\n",
+        f"- date: {now}\n",
     ]
+    if old and target.exists():  # a partial run keeps the header of the full one
+        header = [target.read_text().split("\n## ", 1)[0].rstrip("\n") + "\n"]
+    parts = header
     for title, module in AREAS:
         if only and module.split(".")[-1] not in only:
             if title in old:  # not rerun: keep the figures already written
@@ -82,7 +86,8 @@ def main() -> None:
             [sys.executable, "-m", module], cwd=ROOT, capture_output=True, text=True, check=False
         )
         body = proc.stdout.strip() or f"(failed: {proc.stderr.strip()[-500:]})"
-        parts.append(f"## {title}\n\nCommand: `.venv/bin/python -m {module}`\n\n{body}\n")
+        where = f"\n\nMeasured {now} on {machine()}." if only else ""
+        parts.append(f"## {title}\n\nCommand: `.venv/bin/python -m {module}`{where}\n\n{body}\n")
     target.write_text("\n".join(parts))
     print("wrote docs/benchmarks.md", file=sys.stderr)
 
