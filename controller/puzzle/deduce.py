@@ -460,7 +460,7 @@ def propagate(
                         l1 = lab[nb[k4 + 1]] if free & 2 else -2
                         l2 = lab[nb[k4 + 2]] if free & 4 else -3
                         l3 = lab[nb[k4 + 3]] if free & 8 else -4
-                        if loop_rule:
+                        if loop_rule and len({lt, l0, l1, l2, l3}) < 5:
                             if l0 == lt:
                                 c &= WITHOUT[0]
                             if l1 == lt:
