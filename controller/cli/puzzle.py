@@ -23,13 +23,17 @@ from controller.puzzle.flow import Flow, compute_flow
 from controller.puzzle.generators import (
     DEFAULT_BRANCHING,
     DEFAULT_COVERAGE,
+    DIFFICULTIES,
     GENERATORS,
+    MODES,
     GeneratorParams,
     check_size,
     generate,
 )
 from controller.puzzle.model import Board, Direction, TileClass, mask_of
+from controller.puzzle.netid import board_from_net_id
 from controller.puzzle.serialize import board_from_json, board_to_dict
+from controller.puzzle.sink import sink_hint, sink_par_report
 
 if TYPE_CHECKING:
     from rich.console import Console
@@ -140,20 +144,46 @@ def flow_to_dict(board: Board, flow: Flow) -> dict[str, Any]:
     return {"wet": wet, "rings": rings, "parent": parent, "solved": flow.solved}
 
 
+def _hint_object(board: Board, tip: tuple[int, int] | None) -> dict[str, Any] | None:
+    """A hint as ``{"tile": [i, j], "rotation": r}`` (None when there is none)."""
+    return None if tip is None else {"tile": list(board.coords(tip[0])), "rotation": tip[1]}
+
+
 def solve_report(board: Board) -> dict[str, Any]:
-    """Solution count (1, 0 or "more"), par, a hint and the difficulty of a board."""
+    """The ``puzzle solve --json`` object: ``solutions`` (0, 1 or "many"), ``par`` (fewest
+    clicks to a solution, null without one), ``hint`` and ``deduced`` (deduction alone solves
+    it). Sink-mode boards have 0 or "many" solutions (tiles off the route turn freely)."""
+    if board.mode == "sink":
+        try:
+            clicks: int | None = sink_par_report(board).clicks
+        except ValueError:
+            clicks = None
+        tip = sink_hint(board) if clicks is not None else None
+        return {
+            "solutions": 0 if clicks is None else "many",
+            "par": clicks,
+            "hint": _hint_object(board, tip),
+            "deduced": False,
+        }
     count = solver.count_solutions(board, limit=2)
-    tip = solver.hint(board)
-    try:
-        diff: float | None = round(solver.difficulty(board), 3)
-    except ValueError:
-        diff = None
+    if count == 0:
+        return {"solutions": 0, "par": None, "hint": None, "deduced": False}
+    best = solver.par_report(board)
     return {
-        "solutions": "more" if count >= 2 else count,
-        "par": solver.par(board),
-        "hint": None if tip is None else {"tile": list(board.coords(tip[0])), "rotation": tip[1]},
-        "difficulty": diff,
+        "solutions": "many" if count >= 2 else count,
+        "par": best.clicks,
+        "hint": _hint_object(board, solver.hint(board, best.masks)),
+        "deduced": solver.deduced(board),
     }
+
+
+def _par_note(board: Board) -> str:
+    """ " (a bound: at least L)" when par is not exact, else ""."""
+    try:
+        best = sink_par_report(board) if board.mode == "sink" else solver.par_report(board)
+    except ValueError:
+        return ""
+    return "" if best.exact else f" (a bound: at least {best.lower})"
 
 
 def _read_board(path: str) -> Board:
@@ -206,6 +236,13 @@ def new(
     unique: Annotated[
         bool, typer.Option("--unique/--no-unique", help="Repair until exactly one solution.")
     ] = True,
+    difficulty: Annotated[
+        str, typer.Option(help=f"Level of a unique tree board: {', '.join(DIFFICULTIES)}.")
+    ] = "normal",
+    mode: Annotated[
+        str,
+        typer.Option(help=f"{' or '.join(MODES)}: connect every tile, or bring water to a sink."),
+    ] = "tree",
     as_json: Annotated[bool, typer.Option("--json", help="Print the board as JSON.")] = False,
     solution: Annotated[
         bool, typer.Option("--solution", help="Draw the solved board instead of the start.")
@@ -226,17 +263,36 @@ def new(
             coverage=knob_c,
             unique=unique,
             source=parse_source(source),
+            difficulty=difficulty,
+            mode=mode,
         )
         board = generate(width, height, seed=seed_value, params=params)
     except ValueError as exc:
         _fail(str(exc))
     if as_json:
-        typer.echo(json.dumps(board_to_dict(board)))
+        obj = board_to_dict(board)
+        obj["difficulty"] = difficulty
+        obj["mode"] = mode
+        typer.echo(json.dumps(obj))
         return
     styles = [""] * board.size
     styles[board.source_index] = _STYLE_SOURCE
+    if board.sink is not None:
+        styles[board.index(*board.sink)] = _STYLE_SOURCE
     _print_grid(board, styles, board.solution if solution else None)
+    if board.sink is not None:
+        route = board.meta.get("route")
+        typer.echo(
+            f"{width}x{height} sink mode seed {seed_value}, route of {route} tiles "
+            f"from ({board.source[0]}, {board.source[1]}) to the sink at "
+            f"({board.sink[0]}, {board.sink[1]})"
+        )
+        return
     made = "unique" if board.meta.get("unique") else "not checked for uniqueness"
+    if board.meta.get("unique") and difficulty != "normal":
+        made += f", {difficulty}"
+        if board.meta.get("difficulty_met") is False:
+            made += " (no such board found: kept a unique one)"
     typer.echo(f"{width}x{height} {generator} seed {seed_value}, {made}")
 
 
@@ -274,15 +330,27 @@ def flow(
 
 @app.command()
 def solve(
-    board_file: Annotated[str, typer.Argument(metavar="BOARD.json", help="Board JSON, - = stdin")],
+    board_file: Annotated[
+        str | None, typer.Argument(metavar="BOARD.json", help="Board JSON, - = stdin")
+    ] = None,
+    net_id: Annotated[
+        str | None,
+        typer.Option("--net-id", metavar="ID", help="A board as Net's game id (WxH:<tiles>)."),
+    ] = None,
     as_json: Annotated[bool, typer.Option("--json", help="Print the report as JSON.")] = False,
 ) -> None:
     """Print the board's solution count, par (fewest clicks to solve) and a hint."""
     try:
-        text = puzzle_paint.read_text(board_file)
-        if puzzle_paint.solve_text(text, as_json=as_json):
-            return
-        board = board_from_json(text)
+        if (board_file is None) == (net_id is None):
+            raise ValueError("board: give either BOARD.json or --net-id")
+        if net_id is not None:
+            board = board_from_net_id(net_id)
+        else:
+            assert board_file is not None
+            text = puzzle_paint.read_text(board_file)
+            if puzzle_paint.solve_text(text, as_json=as_json):
+                return
+            board = board_from_json(text)
     except ValueError as exc:
         _fail(str(exc))
     report = solve_report(board)
@@ -291,11 +359,17 @@ def solve(
         return
     tip = report["hint"]
     typer.echo(f"solutions: {report['solutions']}")
-    typer.echo(f"par: {report['par']}")
+    if report["par"] is None:
+        typer.echo("par: none (no solution)")
+    else:
+        typer.echo(f"par: {report['par']}{_par_note(board)}")
     if tip is None:
-        typer.echo("hint: none (solved)")
+        typer.echo("hint: none (solved)" if report["par"] is not None else "hint: none")
     else:
         i, j = tip["tile"]  # 0-based in the JSON, column and row from 1 in text (as `hint`)
         typer.echo(f"hint: column {i + 1}, row {j + 1}: turn it to rotation {tip['rotation']}")
-    if report["difficulty"] is not None:
-        typer.echo(f"difficulty: {report['difficulty']}")
+    if board.mode == "sink":
+        return
+    typer.echo(f"deduced: {'yes' if report['deduced'] else 'no (search needed)'}")
+    if report["solutions"] != 0:
+        typer.echo(f"difficulty: {round(solver.difficulty(board), 3)}")

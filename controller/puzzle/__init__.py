@@ -14,10 +14,12 @@ from typing import TYPE_CHECKING, Any
 __all__ = [
     "Board",
     "Change",
+    "DIFFICULTIES",
     "Direction",
     "Flow",
     "GENERATORS",
     "GeneratorParams",
+    "MODES",
     "PlayState",
     "Shape",
     "TileClass",
@@ -33,6 +35,9 @@ __all__ = [
     "make_unique",
     "net_id",
     "par",
+    "sink_hint",
+    "sink_par",
+    "sink_reached",
     "solve",
 ]
 
@@ -43,6 +48,9 @@ _WHERE = {
     "TileClass": "model",
     "Flow": "flow",
     "compute_flow": "flow",
+    "sink_reached": "flow",
+    "DIFFICULTIES": "generators",
+    "MODES": "generators",
     "GENERATORS": "generators",
     "GeneratorParams": "generators",
     "build_tree": "generators",
@@ -59,15 +67,25 @@ _WHERE = {
     "solve": "solver",
     "board_from_net_id": "netid",
     "net_id": "netid",
+    "sink_hint": "sink",
+    "sink_par": "sink",
 }
 
 if TYPE_CHECKING:
-    from controller.puzzle.flow import Flow, compute_flow
-    from controller.puzzle.generators import GENERATORS, GeneratorParams, build_tree, generate
+    from controller.puzzle.flow import Flow, compute_flow, sink_reached
+    from controller.puzzle.generators import (
+        DIFFICULTIES,
+        GENERATORS,
+        MODES,
+        GeneratorParams,
+        build_tree,
+        generate,
+    )
     from controller.puzzle.model import Board, Direction, Shape, TileClass
     from controller.puzzle.netid import board_from_net_id, net_id
     from controller.puzzle.play import Change, PlayState
     from controller.puzzle.serialize import board_from_json, board_to_json, game_from_json
+    from controller.puzzle.sink import sink_hint, sink_par
     from controller.puzzle.solver import count_solutions, hint, make_unique, par, solve
 
 

@@ -252,6 +252,24 @@ def _empty_state(w: int, h: int) -> State:
     return st
 
 
+_BORDER_CACHE: dict[tuple[int, int], tuple[list[int], list[int]]] = {}
+
+
+def _border_tables(w: int, h: int, nb: list[int]) -> tuple[list[int], list[int]]:
+    """Per tile: its border edges as a 4-bit mask, and the masks agreeing with them closed
+    (cached by size; never modify)."""
+    key = (w, h)
+    got = _BORDER_CACHE.get(key)
+    if got is None:
+        border = [
+            (nb[k] < 0) | (nb[k + 1] < 0) << 1 | (nb[k + 2] < 0) << 2 | (nb[k + 3] < 0) << 3
+            for k in range(0, 4 * w * h, 4)
+        ]
+        got = (border, [_KEEP[b << 4] for b in border])
+        _BORDER_CACHE[key] = got
+    return got
+
+
 def initial_state(w: int, h: int, sets: Sequence[int]) -> State:
     """The state before any deduction: border edges closed, every other edge unknown.
 
@@ -260,20 +278,12 @@ def initial_state(w: int, h: int, sets: Sequence[int]) -> State:
     """
     st = _empty_state(w, h)
     n = st.n
-    nb = st.nb
-    cand = [0] * n
-    dec = [0] * n
-    ex = [0] * n
-    nund = 0
-    for t in range(n):
-        k = 4 * t
-        border = (nb[k] < 0) | (nb[k + 1] < 0) << 1 | (nb[k + 2] < 0) << 2 | (nb[k + 3] < 0) << 3
-        c = sets[t] & _KEEP[border << 4]
-        cand[t] = c
-        dec[t] = border
-        ex[t] = _ARMS_OF[c]
-        if SET_POP[c] != 1:
-            nund += 1
+    border, keep = _border_tables(w, h, st.nb)
+    cand = [s & k for s, k in zip(sets, keep, strict=True)]
+    dec = border[:]
+    ex = [_ARMS_OF[c] for c in cand]
+    pop = SET_POP
+    nund = sum(1 for c in cand if pop[c] != 1)
     st.cand = cand
     st.dec = dec
     st.opn = [0] * n
@@ -460,7 +470,7 @@ def propagate(
                         l1 = lab[nb[k4 + 1]] if free & 2 else -2
                         l2 = lab[nb[k4 + 2]] if free & 4 else -3
                         l3 = lab[nb[k4 + 3]] if free & 8 else -4
-                        if loop_rule:
+                        if loop_rule and len({lt, l0, l1, l2, l3}) < 5:
                             if l0 == lt:
                                 c &= WITHOUT[0]
                             if l1 == lt:

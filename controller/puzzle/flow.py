@@ -20,7 +20,7 @@ from dataclasses import dataclass
 
 from .model import Board, TileClass, mask_of
 
-__all__ = ["Flow", "compute_flow", "board_masks", "neighbour_table", "tile_class"]
+__all__ = ["Flow", "compute_flow", "board_masks", "neighbour_table", "tile_class", "sink_reached"]
 
 # (direction, bit of the opposite direction) for every arm of a 4-bit mask, in N, E, S, W order.
 ARMS: tuple[tuple[tuple[int, int], ...], ...] = tuple(
@@ -229,3 +229,28 @@ def compute_flow(board: Board) -> Flow:
         wet_count=wet_count,
         solved=wet_count == n,
     )
+
+
+def sink_reached(board: Board, masks: Sequence[int] | None = None) -> bool:
+    """Whether water from the source reaches the board's sink (False without a sink); ``masks``
+    replace the current arm masks when given. The win condition of the sink mode."""
+    if board.sink is None:
+        return False
+    sink = board.index(*board.sink)
+    adj = neighbour_table(board.width, board.height)
+    cur = board_masks(board) if masks is None else masks
+    src = board.source_index
+    seen = bytearray(board.width * board.height)
+    seen[src] = 1
+    stack = [src]
+    while stack:
+        v = stack.pop()
+        if v == sink:
+            return True
+        row = adj[v]
+        for d, ob in ARMS[cur[v]]:
+            u = row[d]
+            if u >= 0 and not seen[u] and cur[u] & ob:
+                seen[u] = 1
+                stack.append(u)
+    return False

@@ -18,13 +18,16 @@ import math
 import random
 from dataclasses import dataclass
 
-from controller.puzzle.deduce import neighbour_table
+from controller.puzzle.deduce import LOOP, neighbour_table
 from controller.puzzle.model import MAX_SIZE, MIN_SIZE, Board, shape_of_mask
 from controller.puzzle.shuffle import shuffle
-from controller.puzzle.solver import make_unique
+from controller.puzzle.sink import MODES, sink_board, sink_shuffle
+from controller.puzzle.solver import LOCAL_RULES, deduced, make_unique, make_unique_by_search
 
 __all__ = [
     "GENERATORS",
+    "DIFFICULTIES",
+    "MODES",
     "DEFAULT_BRANCHING",
     "DEFAULT_COVERAGE",
     "TreeStuck",
@@ -41,6 +44,11 @@ __all__ = [
 ]
 
 GENERATORS: tuple[str, ...] = ("prim", "eller", "walk", "growing_tree")
+DIFFICULTIES: tuple[str, ...] = ("easy", "normal", "hard", "expert")
+"""Levels of a unique board (docs/puzzle.md): easy = the local rules solve it; normal = the full
+deduction (Net's rules and the island rule) solves it; hard = the full deduction solves it but
+the local rules with loop avoidance do not; expert = one solution that deduction alone does not
+find (search needed)."""
 DEFAULT_BRANCHING = 0.5
 DEFAULT_COVERAGE = 0.6
 
@@ -97,6 +105,12 @@ class GeneratorParams:
     """Repair the tree until its puzzle has exactly one solution."""
     source: tuple[int, int] | None = None
     """The source tile (i, j); ``None`` for the default."""
+    difficulty: str = "normal"
+    """One of ``DIFFICULTIES``; anything but ``normal`` needs ``unique``."""
+    mode: str = "tree"
+    """``tree`` (connect every tile) or ``sink`` (a route from the source to a sink on the
+    edge among decoys, from the ``walk`` route with ``coverage``; ``generator``, ``unique`` and
+    ``difficulty`` play no part)."""
 
     def __post_init__(self) -> None:
         self.validate()
@@ -115,6 +129,15 @@ class GeneratorParams:
         _check_unit("coverage", self.coverage)
         if not isinstance(self.unique, bool):
             raise ValueError(f"unique: must be true or false, got {self.unique!r}")
+        if self.difficulty not in DIFFICULTIES:
+            levels = ", ".join(DIFFICULTIES)
+            raise ValueError(f"difficulty: unknown {self.difficulty!r}, expected one of {levels}")
+        if self.difficulty != "normal" and not self.unique:
+            raise ValueError(f"difficulty: {self.difficulty} needs unique boards")
+        if self.mode not in MODES:
+            raise ValueError(f"mode: unknown {self.mode!r}, expected one of {', '.join(MODES)}")
+        if self.mode == "sink" and self.difficulty != "normal":
+            raise ValueError(f"difficulty: {self.difficulty} applies to tree boards, not sink mode")
         src = self.source
         if src is not None and (
             not isinstance(src, tuple | list)
@@ -464,18 +487,63 @@ def generate(
     seed: int | None,
     params: GeneratorParams = GeneratorParams(),
 ) -> Board:
-    """Build a tree, make its solution unique when asked, then shuffle the rotations.
+    """Build a tree, make its solution unique when asked, then shuffle the rotations (in sink
+    mode: a route to the sink among decoys, see ``controller.puzzle.sink``).
 
     ``params.unique`` runs :func:`controller.puzzle.solver.make_unique`, which may change the
     tree locally (``meta["coverage"]`` of ``walk`` describes the route before that repair).
     """
     rng = random.Random(seed)
+    if params.mode == "sink":
+        check_size(width, height)
+        board = sink_board(width, height, params.source_for(width, height), params.coverage, rng)
+        board.seed = seed
+        sink_shuffle(board, rng)
+        return board
     board = build_tree(width, height, seed=seed, params=params, rng=rng)
-    if params.unique:
+    if params.unique and params.difficulty == "normal":
         make_unique(board, rng)
+    elif params.unique:
+        board = _make_level(board, width, height, seed, params, rng)
     board.rotations = list(board.solution)
     board.seed = seed
     board.generator = params.generator
     board.meta["unique"] = params.unique
     shuffle(board, rng)
+    return board
+
+
+LEVEL_ATTEMPTS = 200
+"""Fresh trees :func:`generate` tries for a ``hard`` or ``expert`` board before it keeps the last
+(``meta["difficulty_met"]`` is then false: tiny boards may have no such puzzle)."""
+
+
+def _make_level(
+    board: Board,
+    width: int,
+    height: int,
+    seed: int | None,
+    params: GeneratorParams,
+    rng: random.Random,
+) -> Board:
+    """Repair the tree to a unique board of ``params.difficulty`` other than normal; for hard
+    and expert, redraw the tree (same random stream) until one qualifies."""
+    level = params.difficulty
+    board.meta["difficulty"] = level
+    if level == "easy":
+        make_unique(board, rng, LOCAL_RULES, search=False)
+        return board
+    for attempt in range(LEVEL_ATTEMPTS):
+        if attempt:
+            board = build_tree(width, height, seed=seed, params=params, rng=rng)
+            board.meta["difficulty"] = level
+        if level == "hard":
+            met = make_unique(board, rng) and not deduced(board, LOOP)
+        else:
+            met = make_unique_by_search(board, rng)
+        if met:
+            return board
+    if level == "expert":  # keep a unique board at least
+        make_unique(board, rng)
+    board.meta["difficulty_met"] = False
     return board

@@ -134,6 +134,9 @@ class Board:
     """A W x H puzzle: shapes, current rotations, the source and the generating solution.
 
     ``shapes``, ``rotations`` and ``solution`` are flat lists indexed ``j * width + i``.
+    ``mode`` is ``tree`` (connect every tile into one tree) or ``sink`` (bring water from the
+    source to ``sink``; docs/puzzle.md); ``fixed`` holds the flat indices of tiles that cannot
+    be turned (the source and the sink in sink mode).
     """
 
     width: int
@@ -145,6 +148,9 @@ class Board:
     seed: int | None = None
     generator: str = "prim"
     meta: dict[str, object] = field(default_factory=dict)
+    mode: str = "tree"
+    sink: tuple[int, int] | None = None
+    fixed: frozenset[int] = frozenset()
 
     def __post_init__(self) -> None:
         n = self.width * self.height
@@ -159,6 +165,19 @@ class Board:
         si, sj = self.source
         if not (0 <= si < self.width and 0 <= sj < self.height):
             raise ValueError(f"source: {list(self.source)} is outside the board")
+        if self.mode not in ("tree", "sink"):
+            raise ValueError(f"mode: must be tree or sink, got {self.mode!r}")
+        if (self.sink is None) != (self.mode == "tree"):
+            raise ValueError("sink: a sink-mode board needs one, a tree board has none")
+        if self.sink is not None:
+            ki, kj = self.sink
+            if not (0 <= ki < self.width and 0 <= kj < self.height):
+                raise ValueError(f"sink: {list(self.sink)} is outside the board")
+            if (ki, kj) == (si, sj):
+                raise ValueError("sink: must differ from the source")
+        for t in self.fixed:
+            if not 0 <= t < n:
+                raise ValueError(f"fixed: tile {t} is outside the board")
 
     @property
     def size(self) -> int:
@@ -212,4 +231,7 @@ class Board:
             self.seed,
             self.generator,
             dict(self.meta),
+            self.mode,
+            self.sink,
+            self.fixed,
         )

@@ -1,8 +1,11 @@
 """Play state: the water flow kept up to date click by click, recomputing only what a move touches.
 
 Like the seed's partial inspection, a click dries the turned tile's old connections and waters it
-again if it touches the wet network; unlike the seed it is exact in every case, and after every
-click the state equals a full ``compute_flow`` (canonical BFS parents, bridge-exact rings).
+again if it touches the wet network. The seed's inspection is exact wherever it does not fall back
+to its full walk (a line-by-line replay of it found no case where it differs); what this module
+adds is a fallback bounded to the wet component and a list of only the tiles whose class changed,
+so the room writes just those. After every click the state equals a full ``compute_flow``
+(canonical BFS parents, bridge-exact rings).
 
 Only the turned tile's four edges can change. With ``W`` the wet network (the source's component):
 

@@ -1,8 +1,9 @@
 """The seed datapack's counter-based ring marking, kept as a reference to compare against.
 
-The seed walked the wet network depth-first from the source (neighbours in N, E, S, W order, never
-back along the edge it came by). Tiles are unvisited, visiting (on the DFS stack; the world showed
-``ochre_froglight``) or visited. Each tile has a ``ring`` counter and a ``conflict`` counter:
+The seed walked the wet network depth-first from the source, never back along the edge it came by,
+trying the neighbours in the data pack's order W, E, N, S. Tiles are unvisited, visiting (on the
+DFS stack; the world showed ``ochre_froglight``) or visited. Each tile has a ``ring`` counter and
+a ``conflict`` counter:
 
 - reaching a *visiting* tile is a back edge: every visiting tile gets ``ring += 1`` and the tile
   that was hit gets ``conflict += 1``;
@@ -59,8 +60,19 @@ class SeedResult:
     """TileClass values with the seed's rings."""
 
 
-def seed_dfs(board: Board) -> SeedResult:
-    """Run the seed's counter-based DFS from the source, iteratively."""
+# The data pack's neighbour order: west, east, north, south.
+_ORDER = (3, 1, 0, 2)
+_ARMS_WENS: tuple[tuple[tuple[int, int], ...], ...] = tuple(
+    tuple(arm for d in _ORDER for arm in ARMS[m] if arm[0] == d) for m in range(16)
+)
+
+
+def seed_dfs(board: Board, *, ring_check_first: bool = False) -> SeedResult:
+    """Run the seed's counter-based DFS from the source, iteratively (neighbours W, E, N, S).
+
+    ``ring_check_first`` tests "counter at least 1" before "visiting" on reaching a tile, the
+    order of the pseudocode the seed was written from; the seed itself tests visiting first.
+    """
     n = board.width * board.height
     adj = neighbour_table(board.width, board.height)
     masks = board_masks(board)
@@ -79,7 +91,7 @@ def seed_dfs(board: Board) -> SeedResult:
     while stack:
         frame = stack[-1]
         v = frame[0]
-        tile_arms = ARMS[masks[v]]
+        tile_arms = _ARMS_WENS[masks[v]]
         row = adj[v]
         came = parent[v]
         entered = False
@@ -92,6 +104,8 @@ def seed_dfs(board: Board) -> SeedResult:
             if u < 0 or not masks[u] & ob:
                 continue
             su = state[u]
+            if ring_check_first and counter[u] >= 1:
+                continue
             if su == _VISITING:
                 for f in stack:
                     w = f[0]

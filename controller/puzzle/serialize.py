@@ -8,9 +8,12 @@ The JSON object is the CLI's ``--json`` form plus a version and optional extras:
 
 Grids are lists of rows indexed by j, each row a list indexed by i; shapes are the names
 ``end``, ``straight``, ``tee``, ``corner``. ``format`` (default 1), ``meta`` and ``state`` are
-optional on input. Reading validates strictly and raises ``ValueError`` whose message starts with
-the offending field (``shapes[2][0]: unknown shape 'cross'``). The play state is any JSON object
-owned by the runtime (moves, clicks, times, ...); it is carried through unchanged.
+optional on input. A sink-mode board (docs/puzzle.md) adds ``"mode": "sink"``, ``"sink": [i, j]``
+and ``"fixed": [[i, j], ...]`` (the tiles that cannot be turned); tree boards are written without
+them, and ``"mode": "tree"`` and ``"difficulty"`` (as ``pipesctl puzzle new --json`` prints
+them) are accepted on input. Reading validates strictly and raises ``ValueError`` whose message
+starts with the offending field (``shapes[2][0]: unknown shape 'cross'``). The play state is any
+JSON object owned by the runtime (moves, clicks, times, ...); it is carried through unchanged.
 """
 
 from __future__ import annotations
@@ -30,13 +33,15 @@ __all__ = [
     "board_from_json",
     "game_from_json",
     "check_solution",
+    "check_sink_solution",
 ]
 
 FORMAT = 1
 SHAPE_NAMES: tuple[str, ...] = tuple(s.word for s in Shape)
 _SHAPE_INDEX = {name: k for k, name in enumerate(SHAPE_NAMES)}
 _KEYS = ("width", "height", "source", "shapes", "rotations", "solution", "seed", "generator")
-_OPTIONAL = ("format", "meta", "state")
+_OPTIONAL = ("format", "meta", "state", "mode", "sink", "fixed", "difficulty")
+_LEVELS = ("easy", "normal", "hard", "expert")
 
 
 def _rows(flat: list[int], width: int) -> list[list[int]]:
@@ -60,6 +65,10 @@ def board_to_dict(board: Board, state: Mapping[str, Any] | None = None) -> dict[
     }
     if board.meta:
         out["meta"] = dict(board.meta)
+    if board.mode == "sink" and board.sink is not None:
+        out["mode"] = "sink"
+        out["sink"] = [board.sink[0], board.sink[1]]
+        out["fixed"] = [list(board.coords(t)) for t in sorted(board.fixed)]
     if state is not None:
         out["state"] = dict(state)
     return out
@@ -142,6 +151,59 @@ def check_solution(board: Board) -> None:
             raise ValueError(f"solution[{t // w}][{t % w}]: not connected to the source")
 
 
+def check_sink_solution(board: Board) -> None:
+    """Raise ValueError unless the solution brings water to the sink without turning a fixed
+    tile."""
+    from controller.puzzle.flow import sink_reached
+
+    for t in sorted(board.fixed):
+        if board.rotations[t] != board.solution[t]:
+            i, j = board.coords(t)
+            raise ValueError(f"solution[{j}][{i}]: turns a fixed tile")
+    masks = [mask_of(s, r) for s, r in zip(board.shapes, board.solution, strict=True)]
+    if not sink_reached(board, masks):
+        raise ValueError("solution: does not bring water to the sink")
+
+
+def _tile(value: object, key: str, width: int, height: int) -> tuple[int, int]:
+    """An [i, j] pair inside the board."""
+    if not isinstance(value, list) or len(value) != 2 or not all(_is_int(v) for v in value):
+        raise ValueError(f"{key}: must be [i, j] integers, got {value!r}")
+    if not (0 <= value[0] < width and 0 <= value[1] < height):
+        raise ValueError(f"{key}: {value} is outside the {width}x{height} board")
+    return value[0], value[1]
+
+
+def _sink_fields(
+    obj: Mapping[str, Any], width: int, height: int, source: tuple[int, int]
+) -> tuple[str, tuple[int, int] | None, frozenset[int]]:
+    """The mode, sink and fixed tiles of a board object (tree: no sink, nothing fixed)."""
+    mode = obj.get("mode", "tree")
+    if mode not in ("tree", "sink"):
+        raise ValueError(f"mode: must be tree or sink, got {mode!r}")
+    level = obj.get("difficulty", "normal")
+    if level not in _LEVELS:
+        raise ValueError(f"difficulty: must be one of {', '.join(_LEVELS)}, got {level!r}")
+    if mode == "tree":
+        for key in ("sink", "fixed"):
+            if key in obj:
+                raise ValueError(f"{key}: only sink-mode boards have one")
+        return mode, None, frozenset()
+    if "sink" not in obj:
+        raise ValueError("sink: missing (a sink-mode board needs one)")
+    sink = _tile(obj["sink"], "sink", width, height)
+    if sink == source:
+        raise ValueError("sink: must differ from the source")
+    raw = obj.get("fixed", [list(source), list(sink)])
+    if not isinstance(raw, list):
+        raise ValueError(f"fixed: must be a list of [i, j], got {type(raw).__name__}")
+    fixed = set()
+    for k, item in enumerate(raw):
+        i, j = _tile(item, f"fixed[{k}]", width, height)
+        fixed.add(j * width + i)
+    return mode, sink, frozenset(fixed)
+
+
 def board_from_dict(obj: object, *, strict_solution: bool = True) -> Board:
     """A Board from its JSON object, validated strictly; ValueError names the bad field.
 
@@ -192,11 +254,27 @@ def board_from_dict(obj: object, *, strict_solution: bool = True) -> Board:
         raise ValueError(f"meta: must be an object, got {type(meta).__name__}")
     if "state" in obj and obj["state"] is not None and not isinstance(obj["state"], dict):
         raise ValueError(f"state: must be an object, got {type(obj['state']).__name__}")
+    source = (src[0], src[1])
+    mode, sink, fixed = _sink_fields(obj, width, height, source)
     board = Board(
-        width, height, (src[0], src[1]), shapes, rotations, solution, seed, generator, dict(meta)
+        width,
+        height,
+        source,
+        shapes,
+        rotations,
+        solution,
+        seed,
+        generator,
+        dict(meta),
+        mode=mode,
+        sink=sink,
+        fixed=fixed,
     )
     if strict_solution:
-        check_solution(board)
+        if mode == "sink":
+            check_sink_solution(board)
+        else:
+            check_solution(board)
     return board
 
 

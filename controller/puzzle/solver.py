@@ -45,6 +45,10 @@ from .deduce import (
 )
 from .model import Board, mask_of
 
+LOCAL_RULES = 0
+"""Rule flags of the local rules alone: a tile's masks agree with its decided edges, an edge
+every mask opens is open, one none opens is closed, two end pieces never link."""
+
 __all__ = [
     "Par",
     "count_solutions",
@@ -54,6 +58,8 @@ __all__ = [
     "solution_masks",
     "ambiguous_tiles",
     "make_unique",
+    "make_unique_by_search",
+    "LOCAL_RULES",
     "hint",
     "par",
     "par_report",
@@ -502,9 +508,12 @@ _SEARCH_EVERY = 20  # rounds of region repair between uniqueness checks by searc
 _MARGIN = 3  # tiles around a repair that are re-solved with it
 
 
-def make_unique(board: Board, rng: random.Random, rules: int = ALL_RULES) -> bool:
+def make_unique(
+    board: Board, rng: random.Random, rules: int = ALL_RULES, *, search: bool = True
+) -> bool:
     """Change the board's tree (shapes and solution together) until its puzzle has exactly one
-    solution, proved by deduction with ``rules`` (or, after many rounds, by search); repairs
+    solution, proved by deduction with ``rules`` (or, after many rounds, by search unless
+    ``search`` is false: then only deduction with ``rules`` ends it); repairs
     only where the solver is left undecided and re-solves only around the repairs until the
     final proof. Returns whether deduction alone proves it (False: search was needed).
 
@@ -544,7 +553,7 @@ def make_unique(board: Board, rng: random.Random, rules: int = ALL_RULES) -> boo
             continue
         rounds += 1
         undecided = [t for t, c in enumerate(st.cand) if SET_POP[c] > 1]
-        if rounds % _SEARCH_EVERY == 0:
+        if search and rounds % _SEARCH_EVERY == 0:
             if not full:
                 full = True
                 rounds -= 1
@@ -570,13 +579,59 @@ def make_unique(board: Board, rng: random.Random, rules: int = ALL_RULES) -> boo
         # Next round: re-solve only around the undecided and changed tiles, the rest fixed.
         free = _marked(touched, nb, n, _MARGIN)
         full = False
-    for t in range(n):
+    _apply_arms(board, arms, original)
+    return proved
+
+
+def _apply_arms(board: Board, arms: Sequence[int], original: Sequence[int]) -> None:
+    """Give the changed tiles their new shape, with the solution rotation as current rotation."""
+    for t in range(board.size):
         if arms[t] != original[t]:
             shape, rot = _SHAPE_ROT_OF_MASK[arms[t]]
             board.shapes[t] = shape
             board.solution[t] = rot
             board.rotations[t] = rot
-    return proved
+
+
+def make_unique_by_search(board: Board, rng: random.Random, max_rounds: int = 60) -> bool:
+    """Change the board's tree until its puzzle has exactly one solution that deduction alone
+    does not find (it leaves tiles open; search proves the count is 1). Returns False, the
+    board unchanged, when ``max_rounds`` repairs do not get there.
+
+    Each round deduces from scratch: when deduction solves the board (too easy) the last repair
+    is undone and another tried, or a first link is moved at a random tile; otherwise a search
+    for two solutions either proves uniqueness (done) or repairs where the two differ.
+    """
+    w, h, n = board.width, board.height, board.size
+    nb = neighbour_table(w, h)
+    arms = [mask_of(s, r) for s, r in zip(board.shapes, board.solution, strict=True)]
+    if not is_solution(board, arms):
+        raise ValueError("solution: is not a spanning tree of the board's shapes")
+    original = arms[:]
+    before: list[int] | None = None
+    spot: list[int] = []
+    for _ in range(max_rounds):
+        st = initial_state(w, h, [_SHAPE_SET_OF_MASK[m] for m in arms])
+        try:
+            propagate(st, list(range(n - 1, -1, -1)))
+        except Contradiction as exc:  # pragma: no cover - arms is a solution
+            raise AssertionError("solver found no solution for a tree") from exc
+        if st.nund == 0:
+            if before is not None:
+                arms = before[:]  # the last repair made it too easy: try another one
+            else:
+                spot = [rng.randrange(n)]
+        else:
+            found: list[list[int]] = []
+            if _search(st, 2, found, prefer=arms)[0] < 2:
+                _apply_arms(board, arms, original)
+                return True
+            spot = [t for t in range(n) if found[0][t] != found[1][t]]
+        before = arms[:]
+        region = spot
+        while not _perturb(arms, nb, w, region, rng):
+            region = _grow_region(region, nb)
+    return False
 
 
 def _marked(tiles: Iterable[int], nb: Sequence[int], n: int, margin: int) -> bytearray:

@@ -40,6 +40,7 @@ def test_new_json_matches_generate() -> None:
     assert result.exit_code == 0, result.stderr
     obj = json.loads(result.stdout)
     expected = board_to_dict(generate(9, 6, seed=7, params=GeneratorParams(generator="eller")))
+    assert obj.pop("difficulty") == "normal" and obj.pop("mode") == "tree"
     assert obj == expected
     assert obj["width"] == 9 and obj["height"] == 6 and len(obj["shapes"]) == 6
     assert obj["seed"] == 7 and obj["generator"] == "eller"
@@ -193,7 +194,7 @@ def test_solve_says_more_for_an_ambiguous_board(tmp_path: Path) -> None:
     else:
         pytest.skip("no ambiguous raw board in 50 seeds")
     report = json.loads(run("solve", write(tmp_path, board), "--json").stdout)
-    assert report["solutions"] == "more"
+    assert report["solutions"] == "many"
 
 
 def test_solve_of_a_solved_board(tmp_path: Path) -> None:
@@ -219,6 +220,14 @@ def test_solve_of_a_solved_board(tmp_path: Path) -> None:
         (["new", "--seed", "abc"], "seed"),
         (["new", "--size", "5x5", "--source", "5,0"], "source"),
         (["new", "--source", "x"], "source"),
+        (["new", "--difficulty", "insane"], "difficulty"),
+        (["new", "--difficulty", "hard", "--no-unique"], "difficulty"),
+        (["new", "--mode", "maze"], "mode"),
+        (["new", "--mode", "sink", "--difficulty", "expert"], "difficulty"),
+        (["solve"], "board"),
+        (["solve", "--net-id", "5x5:12"], "net_id"),
+        (["solve", "--net-id", "5x5w:1234"], "net_id"),
+        (["solve", "--net-id", "31x31#seed"], "net_id"),
     ],
 )
 def test_bad_options_fail_in_one_line(args: list[str], field: str) -> None:
@@ -276,3 +285,51 @@ def test_board_from_stdin() -> None:
     board = generate(4, 4, seed=8)
     result = CliRunner(env=PLAIN).invoke(app, ["flow", "-", "--json"], input=board_to_json(board))
     assert result.exit_code == 0 and "wet" in json.loads(result.stdout)
+
+
+def test_solve_json_has_exactly_the_four_keys(tmp_path: Path) -> None:
+    board = generate(8, 6, seed=9)
+    report = json.loads(run("solve", write(tmp_path, board), "--json").stdout)
+    assert set(report) == {"solutions", "par", "hint", "deduced"}
+    assert report["deduced"] is True
+    assert set(report["hint"]) == {"tile", "rotation"}
+
+
+def test_new_difficulty_reaches_the_generator_and_solve_says_deduced() -> None:
+    args = ["new", "--size", "8x8", "--seed", "2", "--json"]
+    obj = json.loads(run(*args, "--difficulty", "expert").stdout)
+    assert obj["difficulty"] == "expert" and obj["meta"]["difficulty"] == "expert"
+    expert = generate(8, 8, seed=2, params=GeneratorParams(difficulty="expert"))
+    assert {k: v for k, v in obj.items() if k not in ("difficulty", "mode")} == board_to_dict(
+        expert
+    )
+    result = CliRunner(env=PLAIN).invoke(app, ["solve", "-", "--json"], input=json.dumps(obj))
+    report = json.loads(result.stdout)
+    assert report["solutions"] == 1 and report["deduced"] is False
+    plain = CliRunner(env=PLAIN).invoke(app, ["solve", "-"], input=json.dumps(obj)).stdout
+    assert "deduced: no (search needed)" in plain.splitlines()
+
+
+def test_new_sink_mode_json_and_solve(tmp_path: Path) -> None:
+    obj = json.loads(run("new", "--size", "10x7", "--seed", "4", "--mode", "sink", "--json").stdout)
+    assert obj["mode"] == "sink" and obj["difficulty"] == "normal"
+    i, j = obj["sink"]
+    assert i in (0, 9) or j in (0, 6)
+    assert [i, j] in obj["fixed"] and obj["source"] in obj["fixed"]
+    path = tmp_path / "sink.json"
+    path.write_text(json.dumps(obj), encoding="utf-8")
+    report = json.loads(run("solve", str(path), "--json").stdout)
+    assert report["solutions"] == "many" and report["par"] > 0 and report["deduced"] is False
+    assert report["hint"]["tile"] not in obj["fixed"]
+    text = run("new", "--size", "10x7", "--seed", "4", "--mode", "sink").stdout.splitlines()
+    assert text[-1].startswith("10x7 sink mode seed 4, route of ")
+    assert text[-1].endswith(f"to the sink at ({i}, {j})")
+
+
+def test_solve_net_id_of_a_corpus_board() -> None:
+    corpus = Path(__file__).parents[1] / "puzzle" / "data" / "net_unique.txt"
+    net_id = next(line for line in corpus.read_text().splitlines() if line.startswith("7x7:"))
+    report = json.loads(run("solve", "--net-id", net_id, "--json").stdout)
+    assert report["solutions"] == 1 and report["deduced"] is True and report["par"] > 0
+    result = run("solve", "--net-id", net_id, "board.json")
+    assert result.exit_code == 2 and result.stderr.startswith("error: board: give either")

@@ -7,7 +7,7 @@ import random
 from hypothesis import given, settings
 
 from controller.puzzle.flow import compute_flow
-from controller.puzzle.model import Board, Direction
+from controller.puzzle.model import Board, Direction, TileClass
 from controller.puzzle.seed_dfs import seed_dfs
 from tests.support.boards import board_from_masks, loopy_boards, random_tree_board, tree_boards
 
@@ -139,3 +139,37 @@ def test_seed_dfs_runs_without_recursion_on_the_largest_board() -> None:
     board = random_tree_board(128, 128, 3, shuffle=False)
     seed = seed_dfs(board)
     assert all(seed.wet) and len(seed.order) == board.size
+
+
+# The fully linked 3x3 board, every tile on a cycle:
+#
+#     ┌┬┐
+#     │├┤
+#     └┴┘   source at (2, 2)
+FULL_3X3 = [0b0110, 0b1110, 0b1100, 0b0101, 0b0111, 0b1101, 0b0011, 0b1011, 0b1001]
+
+
+def test_article_pseudocode_order_marks_four_ring_tiles_as_plain_wet() -> None:
+    """Counter-example to the pseudocode order (counter >= 1 checked before "visiting"): on
+    ┌┬┐/│├┤/└┴┘ with the source at (2, 2) every tile is on a ring; the seed's order (visiting
+    first) marks them all, the pseudocode order leaves (0, 0), (0, 1), (0, 2), (1, 2) plain wet
+    and the source unmarked."""
+    board = solved_board(3, 3, FULL_3X3, (2, 2))
+    flow = compute_flow(board)
+    assert all(flow.ring)
+    seed = seed_dfs(board)
+    assert seed.ring == flow.ring and seed.classes == flow.classes
+    article = seed_dfs(board, ring_check_first=True)
+    assert all(article.wet)
+    plain = [board.coords(v) for v in range(board.size) if not article.ring[v]]
+    assert plain == [(0, 0), (0, 1), (0, 2), (1, 2), (2, 2)]
+    assert article.classes.count(TileClass.WET) == 4
+    assert article.classes[board.source_index] == TileClass.SOURCE
+
+
+def test_seed_dfs_tries_west_east_north_south() -> None:
+    """The data pack's neighbour order: from the source ┬ at (1, 0) of the full 3x3 board the
+    DFS goes west (not east, as N, E, S, W would), then from ┌ at (0, 0) south."""
+    board = solved_board(3, 3, FULL_3X3, (1, 0))
+    seed = seed_dfs(board)
+    assert seed.order[:3] == [board.index(1, 0), board.index(0, 0), board.index(0, 1)]

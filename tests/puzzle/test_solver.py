@@ -229,7 +229,8 @@ def test_par_bound_when_the_budget_runs_out(w: int, h: int, seed: int, budget: i
     assert tuple(report.masks) in sols and clicks_to(board, report.masks) == report.clicks
     if report.exact:
         assert report.clicks == best == report.lower
-    if len(sols) == 1:
+    st = deduction(board)
+    if st is not None and st.nund == 0:  # nothing left to search: exact at any budget
         assert report.exact
 
 
@@ -360,3 +361,14 @@ def test_difficulty_counts_search() -> None:
     nothing.shapes = [0] * 9
     with pytest.raises(ValueError, match="board"):
         difficulty(nothing)
+
+
+def test_par_of_a_unique_board_beyond_deduction_is_a_bound_at_budget_zero() -> None:
+    """8x7 tree of seed 8: one solution, but deduction leaves 10 tiles, so without search
+    budget par is a stated bound that brackets the truth."""
+    board = random_tree_board(8, 7, 8)
+    assert len(brute_force_solutions(board)) == 1
+    rough = par_report(board, budget=0)
+    full = par_report(board)
+    assert not rough.exact and full.exact
+    assert rough.lower <= full.clicks <= rough.clicks
