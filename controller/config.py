@@ -51,7 +51,7 @@ __all__ = [
 ROOM_NAME = re.compile(r"[a-z0-9_-]{1,32}")
 JAVA_NAME = re.compile(r"[A-Za-z0-9_]{3,16}")
 BEDROCK_BASE = re.compile(r"[A-Za-z0-9_]{1,16}")
-NAME_PREFIX = re.compile(r"[.+-]")  # Floodgate's prefixes: controller/world/names.py
+NAME_PREFIX = re.compile(r"[.*+-]")  # Floodgate's prefixes: controller/world/names.py
 RESOURCE_ID = re.compile(r"([a-z0-9_.-]{1,64}:)?[a-z0-9_./-]{1,128}")
 SOUND_ID = re.compile(r"[a-z0-9_.-]{1,64}:[a-z0-9_./-]{1,128}")
 BLOCK_ID = re.compile(r"([a-z0-9_.-]+:)?[a-z0-9_./-]+")
@@ -301,7 +301,7 @@ class WorldConfig(_Model):
     def _prefixes(cls, value: list[str]) -> list[str]:
         for prefix in value:
             if not NAME_PREFIX.fullmatch(prefix):
-                raise ValueError(f"{prefix!r}: a Floodgate prefix is one of . + -")
+                raise ValueError(f"{prefix!r}: a Floodgate prefix is one of . * + -")
         return value
 
     @field_validator("reset_by")

@@ -31,7 +31,7 @@ def _problems(**world: object) -> str:
         (".Steve", True),
         ("+Bob", True),
         ("-Bob", True),
-        ("*Bob", False),
+        ("*Bob", False),  # "*" is a prefix only when configured (test below)
         (".abcdefghijklmno", True),  # prefix + 15 = 16
         (".abcdefghijklmnop", False),
         ("@e", False),
@@ -57,7 +57,8 @@ def test_name_prefixes_are_configurable() -> None:
     assert parse_config(_cfg(name_prefixes=["+"], reset_by=["+Steve"]))
     assert "worlds.lobby.reset_by" in _problems(name_prefixes=["+"], reset_by=[".Steve"])
     assert "worlds.lobby.name_prefixes" in _problems(name_prefixes=['"'])
-    assert "worlds.lobby.name_prefixes" in _problems(name_prefixes=["*"])
+    assert "worlds.lobby.name_prefixes" in _problems(name_prefixes=["!"])
+    assert parse_config(_cfg(name_prefixes=[".", "*"], reset_by=[".Steve", "*Bob"]))
 
 
 @pytest.mark.parametrize(
