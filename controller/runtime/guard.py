@@ -34,13 +34,16 @@ if TYPE_CHECKING:
     from controller.runtime.link import Link
     from controller.runtime.pipes_room import PipesRoom
 
-__all__ = ["FrameRepair", "RoomGuard", "IDLE_FACTOR_LIVENESS", "IDLE_FACTOR_AUDIT"]
+__all__ = ["FrameRepair", "RoomGuard", "IDLE_BLOCK_CHECK_S", "IDLE_FRAME_CHECK_S"]
 
 log = logging.getLogger("controller.runtime")
 
-IDLE_FACTOR_LIVENESS = 5.0  # nobody near: the liveness check runs 5× less often
-IDLE_FACTOR_AUDIT = 10.0  # nobody near: the sliced audit cycle is 10× longer (holes are still
-# closed by the check that runs with the liveness check)
+# Nobody near the room (docs/reliability.md, "Tampering"): the two block commands that close
+# holes run every IDLE_BLOCK_CHECK_S, the frame counts every IDLE_FRAME_CHECK_S, and the sliced
+# audit waits (the full audit of `audit_interval_s` still runs), so a room costs its server
+# about the one command a second of turn detection.
+IDLE_BLOCK_CHECK_S = 10.0
+IDLE_FRAME_CHECK_S = 30.0
 
 
 @dataclass
@@ -82,6 +85,7 @@ class RoomGuard:
     def __init__(self, room: PipesRoom) -> None:
         self.room = room
         self.next_check = 0.0
+        self.next_frame_check = 0.0
         self.audit_at = 0  # index of the next fill in the audit's command list
         self.audit_credit = 0.0  # fills owed to the audit (fractions carry over)
         self.audit_last: float | None = None
@@ -92,18 +96,23 @@ class RoomGuard:
     # -- scheduling -----------------------------------------------------------------------
     def periodic(self, link: Link, players_near: bool) -> None:
         """Run what is due: the liveness check (and a repair when it finds a fault), then a
-        slice of the block audit."""
+        slice of the block audit; with nobody near, the slower idle schedule."""
         cfg = self.room.cfg
         now = self.room.clock.monotonic()
         if cfg.liveness_interval_s and now >= self.next_check:
-            factor = 1.0 if players_near else IDLE_FACTOR_LIVENESS
-            self.next_check = now + cfg.liveness_interval_s * factor
-            if not self.alive(link):
-                self.repair_frames(link)
+            every = cfg.liveness_interval_s
+            self.next_check = now + (every if players_near else max(every, IDLE_BLOCK_CHECK_S))
+            if players_near or now >= self.next_frame_check:
+                self.next_frame_check = now + max(every, IDLE_FRAME_CHECK_S)
+                if not self.alive(link):
+                    self.repair_frames(link)
             self.check_blocks(link)
-        if cfg.block_audit_cycle_s:
-            cycle = cfg.block_audit_cycle_s * (1.0 if players_near else IDLE_FACTOR_AUDIT)
-            self.audit_slice(link, now, cycle)
+        if not cfg.block_audit_cycle_s:
+            return
+        if players_near:
+            self.audit_slice(link, now, cfg.block_audit_cycle_s)
+        else:
+            self.audit_last = now  # no slice owed for the time nobody was near
 
     def _send(self, link: Link, command: str) -> str:
         self.commands_sent += 1

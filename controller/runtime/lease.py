@@ -35,8 +35,8 @@ __all__ = [
 
 log = logging.getLogger("controller.runtime")
 
-LEASE_TICKS = 200  # 10 s at 20 TPS: five missed renewals
-RENEW_EVERY_S = 2.0
+LEASE_TICKS = 400  # 20 s at 20 TPS: four missed renewals
+RENEW_EVERY_S = 5.0
 
 
 def new_owner_id() -> int:
