@@ -54,9 +54,11 @@ def _settle(daemon: Daemon, clock: StepClock, seconds: float) -> None:
 
 def latency_table(size: int) -> str:
     rows = [
-        f"Room {size}×{size}, default settings (liveness every 1 s near / 5 s otherwise, audit "
-        "cycle 20 s / 200 s); daemon time in 50 ms steps (the sandbox answers in between). The "
-        "tampered tile is (1, 1); the player stands on it in the 'near' column.\n",
+        f"Room {size}×{size}, default settings (near: liveness and block check every 1 s, audit "
+        "cycle 20 s; nobody near: a frame count every 5 s, the block check every 10 s, all "
+        "frame counts every 30 s, no audit slices); daemon time in 50 ms steps (the sandbox "
+        "answers in between). The tampered tile is (1, 1); the player stands on it in the "
+        "'near' column.\n",
         "| tamper | repaired after, players near (s) | nobody near (s) |",
         "|---|---|---|",
     ]

@@ -34,14 +34,22 @@ if TYPE_CHECKING:
     from controller.runtime.link import Link
     from controller.runtime.pipes_room import PipesRoom
 
-__all__ = ["FrameRepair", "RoomGuard", "IDLE_BLOCK_CHECK_S", "IDLE_FRAME_CHECK_S"]
+__all__ = [
+    "FrameRepair",
+    "RoomGuard",
+    "IDLE_BLOCK_CHECK_S",
+    "IDLE_FRAME_CHECK_S",
+    "IDLE_QUICK_CHECK_S",
+]
 
 log = logging.getLogger("controller.runtime")
 
-# Nobody near the room (docs/reliability.md, "Tampering"): the two block commands that close
-# holes run every IDLE_BLOCK_CHECK_S, the frame counts every IDLE_FRAME_CHECK_S, and the sliced
-# audit waits (the full audit of `audit_interval_s` still runs), so a room costs its server
-# about the one command a second of turn detection.
+# Nobody near the room (docs/reliability.md, "Tampering"): one count of the room's kind of frame
+# in its box every IDLE_QUICK_CHECK_S (a killed, popped or added frame), the two block commands
+# that close holes every IDLE_BLOCK_CHECK_S, all four frame counts every IDLE_FRAME_CHECK_S,
+# and the sliced audit waits (the full audit of `audit_interval_s` still runs): about 0.5
+# commands a second beside the one of turn detection.
+IDLE_QUICK_CHECK_S = 5.0
 IDLE_BLOCK_CHECK_S = 10.0
 IDLE_FRAME_CHECK_S = 30.0
 
@@ -86,6 +94,7 @@ class RoomGuard:
         self.room = room
         self.next_check = 0.0
         self.next_frame_check = 0.0
+        self.next_block_check = 0.0
         self.audit_at = 0  # index of the next fill in the audit's command list
         self.audit_credit = 0.0  # fills owed to the audit (fractions carry over)
         self.audit_last: float | None = None
@@ -101,12 +110,15 @@ class RoomGuard:
         now = self.room.clock.monotonic()
         if cfg.liveness_interval_s and now >= self.next_check:
             every = cfg.liveness_interval_s
-            self.next_check = now + (every if players_near else max(every, IDLE_BLOCK_CHECK_S))
-            if players_near or now >= self.next_frame_check:
+            self.next_check = now + (every if players_near else max(every, IDLE_QUICK_CHECK_S))
+            full = players_near or now >= self.next_frame_check or not self.frames_in_box(link)
+            if full:
                 self.next_frame_check = now + max(every, IDLE_FRAME_CHECK_S)
                 if not self.alive(link):
                     self.repair_frames(link)
-            self.check_blocks(link)
+            if players_near or now >= self.next_block_check:
+                self.next_block_check = now + max(every, IDLE_BLOCK_CHECK_S)
+                self.check_blocks(link)
         if not cfg.block_audit_cycle_s:
             return
         if players_near:
@@ -127,6 +139,12 @@ class RoomGuard:
             *(cmd.count_frames_in_box(room.geom, kind) for kind in cmd.FRAME_KINDS),
             cmd.count_filled_frames(room.geom, room.frame_kind),
         ]
+
+    def frames_in_box(self, link: Link) -> bool:
+        """The quick idle check: as many frames of the room's kind in its box as tiles."""
+        room = self.room
+        reply = self._send(link, cmd.count_frames_in_box(room.geom, room.frame_kind))
+        return parse_count(reply) == room.board.size
 
     def alive(self, link: Link) -> bool:
         """Whether every count is what the room should show (no serialization)."""
