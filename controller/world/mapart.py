@@ -236,7 +236,7 @@ def _draw_fixed_plate(img: npt.NDArray[np.uint8]) -> None:
     plate = (np.abs(_U) > (SIZE / 2 - _PLATE_WIDTH)) | (np.abs(_V) > (SIZE / 2 - _PLATE_WIDTH))
     ground = np.isin(img, list(BACKGROUND_COLOURS))
     img[plate & ground] = _BOLT_PLATE  # the pipe's arm passes through, so neighbours join
-    corner = SIZE / 2 - _PLATE_WIDTH / 2
+    corner = SIZE / 2 - _PLATE_WIDTH - _BOLT_RADIUS - 2  # just inside the plate
     for su in (-1, 1):
         for sv in (-1, 1):
             img[np.hypot(_U - su * corner, _V - sv * corner) <= _BOLT_RADIUS] = _BOLT
