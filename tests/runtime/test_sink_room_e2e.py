@@ -212,3 +212,23 @@ def test_a_saved_tree_puzzle_is_refused_by_a_sink_config_not_rebuilt(
         again.start()
     again.close()
     assert world_mismatches(harness.sb, harness.room) == []  # the tree room is untouched
+
+
+def test_win_waves_leave_the_fixed_frames_alone(sink: Harness) -> None:
+    room = sink.room
+    on_win = room.cfg.on_win.model_copy(update={"waves_s": 1.0})
+    room.ingame.cfg = room.cfg.model_copy(update={"on_win": on_win})
+    shown = list(room.shown_class)
+    room.ingame.schedule_waves(room.clock.time(), [])
+    written = " ".join(c for _, commands in room.ingame.waves for c in commands)
+    assert room.ingame.waves and "set value" in written
+    for idx in room.board.fixed:
+        assert str(room.uuids[idx]) not in written and room.shown_class[idx] == shown[idx]
+
+
+def test_repair_from_world_says_it_does_not_rebuild_sink_rooms(sink: Harness) -> None:
+    from controller.errors import RoomError
+    from controller.runtime.recover import state_from_world
+
+    with pytest.raises(RoomError, match="--from-world rebuilds tree rooms only, not sink rooms"):
+        state_from_world(sink.room, sink.daemon.links["main"], {})
