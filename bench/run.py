@@ -29,6 +29,7 @@ AREAS = [
     ("RCON transport round trips", "bench.rcon_roundtrip"),
     ("Map art and map files", "bench.maps"),
     ("Room runtime", "bench.runtime_rooms"),
+    ("Reliability: tampering, command budget, SIGKILL", "bench.room_tamper"),
     ("Paint room runtime", "bench.paint_room"),
     ("Start-up", "bench.startup"),
     ("Server cost of a room by detection mode", "bench.server_cost --quick"),

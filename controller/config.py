@@ -13,13 +13,22 @@ from pathlib import Path
 from typing import Any, Literal
 
 import yaml
-from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
+from pydantic import (
+    BaseModel,
+    ConfigDict,
+    Field,
+    ValidationError,
+    ValidationInfo,
+    field_validator,
+)
 
 from controller.errors import ConfigError, UsageError
 
 __all__ = [
     "default_config",
     "ROOM_NAME",
+    "JAVA_NAME",
+    "valid_player_name",
     "BUILD_MIN_Y",
     "BUILD_MAX_Y",
     "DEFAULT_MAP_ID_BASE",
@@ -40,8 +49,14 @@ __all__ = [
 ]
 
 ROOM_NAME = re.compile(r"[a-z0-9_-]{1,32}")
-SOUND_ID = re.compile(r"[a-z0-9_.-]+:[a-z0-9_./-]+")
+JAVA_NAME = re.compile(r"[A-Za-z0-9_]{3,16}")
+BEDROCK_BASE = re.compile(r"[A-Za-z0-9_]{1,16}")
+NAME_PREFIX = re.compile(r"[.*+-]")  # Floodgate's prefixes: controller/world/names.py
+RESOURCE_ID = re.compile(r"([a-z0-9_.-]{1,64}:)?[a-z0-9_./-]{1,128}")
+SOUND_ID = re.compile(r"[a-z0-9_.-]{1,64}:[a-z0-9_./-]{1,128}")
 BLOCK_ID = re.compile(r"([a-z0-9_.-]+:)?[a-z0-9_./-]+")
+WIN_PLACEHOLDERS = ("time", "moves", "room")
+MESSAGE_MAX = 256
 BUILD_MIN_Y = -64
 BUILD_MAX_Y = 319
 DEFAULT_MAP_ID_BASE = 1_000_000
@@ -95,6 +110,31 @@ class ServerConfig(_Model):
         raise ConfigError([f"{where}: set password_env or password_file"])
 
 
+def _plain_text(value: str, limit: int) -> str:
+    """Refuse text a command cannot carry: control characters, lone surrogates, over-long."""
+    if len(value) > limit:
+        raise ValueError(f"must be at most {limit} characters (it has {len(value)})")
+    if any(ord(c) < 32 or 0x7F <= ord(c) < 0xA0 for c in value):
+        raise ValueError("must not contain control characters (newlines, tabs, ...)")
+    try:
+        value.encode("utf-8")
+    except UnicodeEncodeError:
+        raise ValueError("must be valid Unicode text") from None
+    return value
+
+
+def valid_player_name(name: str, prefixes: tuple[str, ...] | list[str] = (".", "+", "-")) -> bool:
+    """A Java account name (`[A-Za-z0-9_]{3,16}`) or a Floodgate name: a configured prefix and
+    a Bedrock name, 16 characters in all."""
+    if JAVA_NAME.fullmatch(name):
+        return True
+    for prefix in prefixes:
+        if name.startswith(prefix) and len(name) <= 16:
+            if BEDROCK_BASE.fullmatch(name[len(prefix) :]):
+                return True
+    return False
+
+
 WIN_COMMAND_PLACEHOLDERS = frozenset({"room", "players", "player", "time", "moves"})
 WIN_COMMAND_MAX = 512  # leaves room for 20 names within the 1446-byte RCON limit
 
@@ -140,6 +180,30 @@ class WinConfig(_Model):
     @classmethod
     def _command(cls, value: str | None) -> str | None:
         return None if value is None else check_win_command(value)
+
+    @field_validator("message")
+    @classmethod
+    def _message(cls, value: str) -> str:
+        _plain_text(value, MESSAGE_MAX)
+        try:
+            fields = list(string.Formatter().parse(value))
+        except ValueError as exc:
+            why = f"not a valid message template ({exc}); write {{{{ for a brace"
+            raise ValueError(why) from None
+        known = ", ".join("{" + p + "}" for p in WIN_PLACEHOLDERS)
+        for _, name, spec, conversion in fields:
+            if name is None:
+                continue
+            if name not in WIN_PLACEHOLDERS or spec or conversion:
+                raise ValueError(f"unknown placeholder {{{name}}} (known: {known})")
+        return value
+
+    @field_validator("sound")
+    @classmethod
+    def _sound(cls, value: str) -> str:
+        if not RESOURCE_ID.fullmatch(value):
+            raise ValueError("must be a sound id like minecraft:ui.toast.challenge_complete")
+        return value
 
 
 class HintConfig(_Model):
@@ -216,12 +280,43 @@ class WorldConfig(_Model):
     poll_reach: float = Field(4.5, gt=0, le=64)
     wake_distance: float = Field(48.0, ge=0, le=512)
     audit_interval_s: float = Field(300.0, ge=0)
+    liveness_interval_s: float = Field(1.0, ge=0, le=60)
+    block_audit_cycle_s: float = Field(20.0, ge=0, le=3600)
     on_win: WinConfig = WinConfig()
     sounds: SoundsConfig = SoundsConfig()
+    name_prefixes: list[str] = Field(default_factory=lambda: [".", "+", "-"])
     reset_by: list[str] = Field(default_factory=list)
     hint: HintConfig = HintConfig()
     stats: bool = True
     leaderboard: Literal["solves", "best_time"] = "solves"
+
+    @field_validator("dimension")
+    @classmethod
+    def _dimension(cls, value: str) -> str:
+        if not RESOURCE_ID.fullmatch(value):
+            raise ValueError("must be a dimension id like minecraft:overworld")
+        return value
+
+    @field_validator("name_prefixes")
+    @classmethod
+    def _prefixes(cls, value: list[str]) -> list[str]:
+        for prefix in value:
+            if not NAME_PREFIX.fullmatch(prefix):
+                raise ValueError(f"{prefix!r}: a Floodgate prefix is one of . * + -")
+        return value
+
+    @field_validator("reset_by")
+    @classmethod
+    def _names(cls, value: list[str], info: ValidationInfo) -> list[str]:
+        prefixes = info.data.get("name_prefixes", [])
+        bad = [n for n in value if not valid_player_name(n, prefixes)]
+        if bad:
+            raise ValueError(
+                f"not a player name: {', '.join(repr(n) for n in bad)} (Java names are "
+                "3..16 of A-Z a-z 0-9 _; Bedrock names through Floodgate start with one of "
+                f"name_prefixes {prefixes})"
+            )
+        return value
 
     @field_validator("size", mode="before")
     @classmethod
@@ -528,7 +623,15 @@ def load_config(explicit: str | os.PathLike[str] | None = None) -> Config:
         where = f"{path}:{mark.line + 1}" if mark is not None else str(path)
         problem = getattr(exc, "problem", None) or str(exc)
         raise ConfigError([f"{where}: {problem}"], str(path)) from None
-    return parse_config(data, str(path))
+    cfg = parse_config(data, str(path))
+    return cfg.model_copy(update={"state_dir": str(resolve_state_dir(cfg.state_dir, path))})
+
+
+def resolve_state_dir(state_dir: str, config_path: Path) -> Path:
+    """The state directory: relative paths are taken from the config file's folder, so the
+    same configuration finds the same state (and lock) from any working directory."""
+    p = Path(state_dir).expanduser()
+    return p if p.is_absolute() else (config_path.resolve().parent / p)
 
 
 def default_config_text() -> str:

@@ -8,6 +8,7 @@ exits with code 2. Options are parsed here (not by typer) so every such error is
 from __future__ import annotations
 
 import json
+import os
 import random
 import sys
 from pathlib import Path
@@ -203,7 +204,14 @@ def _console() -> Console:
 
 
 def _print_grid(board: Board, styles: list[str] | None, rotations: list[int] | None = None) -> None:
-    """Print the board's glyph rows, styling tile t with ``styles[t]`` when given."""
+    """Print the board's glyph rows, styling tile t with ``styles[t]`` when given (plain
+    lines, without loading rich, when NO_COLOR is set or stdout is no terminal and colour is
+    not forced with FORCE_COLOR, the variables rich itself follows)."""
+    piped = not sys.stdout.isatty() and not os.environ.get("FORCE_COLOR")
+    if os.environ.get("NO_COLOR") or piped:
+        for row in render_rows(board, rotations):
+            typer.echo("".join(row))
+        return
     from rich.text import Text
 
     console = _console()

@@ -22,6 +22,7 @@ from controller.runtime.control import (
     wait_done,
 )
 from controller.runtime.control import write_request as leave_request
+from controller.runtime.lease import holding
 from controller.runtime.link import CommandClient, Link
 from controller.runtime.repairs import Repairs
 from controller.runtime.requests import (
@@ -93,10 +94,11 @@ def carry_out(
         if isinstance(request, ShowRequest):
             room.load()
             return Outcome(room.handle_request(link, request), by_daemon=False)
-        repairs = room.start(link)
-        if isinstance(request, RepairRequest):
-            return Outcome(RepairDone(repairs), by_daemon=False)
-        return Outcome(room.handle_request(link, request), by_daemon=False)
+        with holding(link, world, state_dir):
+            repairs = room.start(link)
+            if isinstance(request, RepairRequest):
+                return Outcome(RepairDone(repairs), by_daemon=False)
+            return Outcome(room.handle_request(link, request), by_daemon=False)
     finally:
         _close(client)
 
@@ -129,18 +131,19 @@ def repair_room(
     try:
         link = Link(client, room_cfg.server)
         notes: list[str] = []
-        if mode == "from_world":
-            from controller.runtime.recover import state_from_world
+        with holding(link, world, state_dir):
+            if mode == "from_world":
+                from controller.runtime.recover import state_from_world
 
-            state = state_from_world(room, link, _salvage(path))
-            archived = archive_state(state_dir, world, clock.time(), suffix="-corrupt")
-            state.save(path)
-            notes.append(f"state rebuilt from the world; the old file is in {archived}")
-        else:
-            archived = archive_state(state_dir, world, clock.time(), suffix="-reset")
-            if archived is not None:
-                notes.append(f"old state archived to {archived}")
-        repairs = room.start(link)
+                state = state_from_world(room, link, _salvage(path))
+                archived = archive_state(state_dir, world, clock.time(), suffix="-corrupt")
+                state.save(path)
+                notes.append(f"state rebuilt from the world; the old file is in {archived}")
+            else:
+                archived = archive_state(state_dir, world, clock.time(), suffix="-reset")
+                if archived is not None:
+                    notes.append(f"old state archived to {archived}")
+            repairs = room.start(link)
         repairs.notes[:0] = notes
         return repairs
     finally:
@@ -184,14 +187,16 @@ def remove_room(
     client = connect(room_cfg.server, cfg.servers[room_cfg.server])
     try:
         link = Link(client, room_cfg.server)
-        archived = room.remove(link)
-        link.send(cmd.score_reset(f"#{world}", BEST))
-        if not others:
-            link.send_all([cmd.objective_remove(name) for name in (SOLVES, BEST, RESET)])
+        with holding(link, world, state_dir):
+            archived = room.remove(link)
+            link.send(cmd.score_reset(f"#{world}", BEST))
+            if not others:
+                link.send_all([cmd.objective_remove(name) for name in (SOLVES, BEST, RESET)])
     finally:
         _close(client)
     for leftover in (
         state_dir / f"{world}.lock",
+        state_dir / f"{world}.owner",
         health_path(state_dir, world),
         response_path(state_dir, world),
         state_dir / f"{world}.request.json",

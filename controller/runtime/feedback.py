@@ -6,20 +6,26 @@ Everything here composes commands from `controller.world.commands`; the room sen
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from typing import Protocol
 
 from controller.config import WorldConfig
 from controller.world import commands as cmd
 from controller.world.geometry import Pos
-from controller.world.replies import parse_score_holders
+from controller.world.replies import parse_count
 
-__all__ = ["SOLVES", "BEST", "DAILY", "RESET", "Feedback", "duration"]
+__all__ = ["SOLVES", "BEST", "DAILY", "RESET", "Feedback", "duration", "win_objective"]
 
 SOLVES = "pipes_solves"
 BEST = "pipes_best_s"
 DAILY = "pipes_daily_s"  # best time on the current daily puzzle (rooms with `seed: daily`)
 RESET = "pipes_reset"
+WIN_PREFIX = "pipes_w."  # per room: -1 = a win to pay, 0/1 = nothing owed
+
+
+def win_objective(room: str) -> str:
+    """The per-room objective marking players owed a solve (`pipes_w.<room>`)."""
+    return WIN_PREFIX + room
 
 
 def duration(seconds: float) -> str:
@@ -54,6 +60,7 @@ class Feedback:
         out = [
             cmd.objective_add(SOLVES, "dummy", "Pipes solves"),
             cmd.objective_add(BEST, "dummy", "Pipes best time (s)"),
+            cmd.objective_add(win_objective(self.name), "dummy", "Pipes solves owed"),
         ]
         daily = self.cfg.seed == "daily"
         if daily:
@@ -64,6 +71,28 @@ class Feedback:
             out.append(cmd.objective_add(RESET, "trigger", "New pipes puzzle"))
             out += [cmd.trigger_enable(name, RESET) for name in self.cfg.reset_by]
         return out
+
+    def mark_winners(self) -> str:
+        """Mark the players near the room as owed one solve (-1). Players already owed keep
+        their mark, so running this twice owes nothing twice."""
+        w = win_objective(self.name)
+        return (
+            f"execute as {self.near} unless score @s {w} matches ..-1 "
+            f"run {cmd.score_set('@s', w, -1)}"
+        )
+
+    def pay_winners(self) -> str:
+        """Pay every owed solve: per player, in one command, `pipes_solves` +1 and the mark
+        cleared (`store success` sets it to 1), so a repeat pays nobody twice."""
+        w = win_objective(self.name)
+        return (
+            f"execute as @a[scores={{{w}=..-1}}] store success score @s {w} "
+            f"run {cmd.score_add('@s', SOLVES, 1)}"
+        )
+
+    def best_time(self, best: float) -> str:
+        """The room's best time on the leaderboard (idempotent)."""
+        return cmd.score_set(f"#{self.name}", BEST, int(best))
 
     def leaderboard(self) -> str:
         """The objective the sidebar shows: today's best times on a daily room, else solves or
@@ -81,9 +110,12 @@ class Feedback:
         message: str | None = None,
         subtitle: str | None = None,
         fields: Mapping[str, object] | None = None,
+        scores: bool = True,
     ) -> list[str]:
-        """Title, sound, chat and scores when the board is solved (`message`, `subtitle` and
-        extra `fields` for the message: a room kind's own wording)."""
+        """Title, sound and chat when the board is solved (`message`, `subtitle` and extra
+        `fields` for the message: a room kind's own wording). `scores`: the solve and best time
+        too, in the same breath; a room that pays them durably (`mark_winners`, `pay_winners`)
+        passes False."""
         near = self.near
         message = (message or self.cfg.on_win.message).format(
             time=duration(seconds), moves=moves, room=self.name, **(fields or {})
@@ -94,8 +126,7 @@ class Feedback:
             cmd.title(near, "title", "Solved!"),
             cmd.playsound_each(near, self.cfg.on_win.sound),
             cmd.tellraw(near, message),
-            cmd.score_add(near, SOLVES, 1),
-            cmd.score_set(f"#{self.name}", BEST, int(best)),
+            *([cmd.score_add(near, SOLVES, 1), self.best_time(best)] if scores else []),
         ]
 
     def action_bar(self, wet: int, total: int) -> str:
@@ -131,18 +162,38 @@ class Feedback:
         hear = self.cfg.sounds.hear_distance
         return cmd.playsound_at(sound, "block", (x + 0.5, y + 0.1, z + 0.5), hear)
 
-    def read_reset_requests(self) -> str:
-        """The command whose reply names the players near the room who used the trigger."""
-        return cmd.read_scores(cmd.with_scores(self.near, f"{RESET}=1.."), RESET)
+    @property
+    def askers(self) -> str:
+        """Players near the room who used `/trigger pipes_reset` (a selector, evaluated by the
+        server: no name is ever read back from a reply)."""
+        return cmd.with_scores(self.near, f"{RESET}=1..")
 
-    def answer_reset_requests(self, reply: str) -> tuple[list[str], str | None]:
-        """Commands that re-arm the askers' triggers, and the first asker allowed to reset."""
-        askers = parse_score_holders(reply)
-        commands: list[str] = []
-        for name in askers:
-            commands += [cmd.score_set(name, RESET, 0), cmd.trigger_enable(name, RESET)]
-        allowed = [name for name in askers if name in self.cfg.reset_by]
-        return commands, allowed[0] if allowed else None
+    def any_reset_request(self) -> str:
+        """One command whose `Test passed. Count: N` says whether anyone near asked."""
+        return cmd.count_entities(self.askers)
+
+    def allowed_asker(self, name: str) -> str:
+        """Whether the configured player `name` (exactly that account) is among the askers."""
+        return cmd.count_entities(cmd.with_name(self.askers, name))
+
+    def rearm(self) -> list[str]:
+        """Re-enable the askers' triggers and clear exactly their scores (by selector)."""
+        return [
+            cmd.trigger_enable(self.askers, RESET),
+            cmd.score_set(self.askers, RESET, 0),
+        ]
+
+    def reset_asker(self, send: Callable[[str], str]) -> str | None:
+        """Ask the server (through `send`) who near the room used the trigger: the first name of
+        `reset_by` among them, or None; every asker's trigger is re-armed either way."""
+        if not parse_count(send(self.any_reset_request())):
+            return None
+        asker = next(
+            (n for n in self.cfg.reset_by if parse_count(send(self.allowed_asker(n)))), None
+        )
+        for command in self.rearm():
+            send(command)
+        return asker
 
     def reset_announcement(self, player: str) -> str:
         """Tell the room who started a new puzzle."""

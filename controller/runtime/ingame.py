@@ -23,7 +23,7 @@ from controller.runtime.feedback import BEST, DAILY, RESET, duration
 from controller.runtime.link import Link
 from controller.runtime.records import PlayerRecord
 from controller.world import commands as cmd
-from controller.world.names import is_player_name
+from controller.world.names import is_unquoted_name
 from controller.world.replies import parse_entity_uuids, parse_player_list
 
 if TYPE_CHECKING:
@@ -83,9 +83,9 @@ def render_win_command(
     template: str, *, room: str, names: Sequence[str], time: str, moves: int
 ) -> list[str]:
     """The commands of `on_win.command` for one win: one, or one per player when it uses
-    {player}. Only valid account names are substituted (at most MAX_NAMES); a template that
-    names players gives nothing when no valid name is left."""
-    valid = [n for n in names if is_player_name(n)][:MAX_NAMES]
+    {player}. Only account names that may stand unquoted are substituted (at most MAX_NAMES);
+    a template that names players gives nothing when no such name is left."""
+    valid = [n for n in names if is_unquoted_name(n)][:MAX_NAMES]
     uses_names = "{player}" in template or "{players}" in template
     if uses_names and not valid:
         return []

@@ -580,9 +580,7 @@ class PaintRoom:
 
     def check_reset_requests(self, link: Link) -> bool:
         """Players listed in `reset_by` ask for a new puzzle with `/trigger pipes_reset`."""
-        reply = self.send(link, self.feedback.read_reset_requests())
-        rearm, asker = self.feedback.answer_reset_requests(reply)
-        self.send_all(link, rearm)
+        asker = self.feedback.reset_asker(lambda command: self.send(link, command))
         if asker is None:
             return False
         log.info("room %s: %s asked for a new puzzle", self.name, asker)

@@ -14,13 +14,14 @@ from collections.abc import Callable
 from pathlib import Path
 
 from controller.config import WorldConfig
-from controller.errors import RoomError
+from controller.errors import RconUnavailable, RoomError
 from controller.puzzle.generators import GeneratorParams, generate
 from controller.puzzle.model import Board, Direction, TileClass
 from controller.puzzle.play import Change, PlayState
 from controller.runtime.clock import SYSTEM_CLOCK, Clock
 from controller.runtime.daily import daily_seed, utc_date
 from controller.runtime.feedback import DAILY, Feedback, duration
+from controller.runtime.guard import RoomGuard
 from controller.runtime.ingame import InGame
 from controller.runtime.link import Link, in_dimension
 from controller.runtime.pipes_mode import picture_ids, rules_for
@@ -91,6 +92,7 @@ class PipesRoom:
         self.last_actionbar = 0.0
         self.last_reset_check = 0.0
         self.listeners: list[Callable[[Room], None]] = []
+        self.guard = RoomGuard(self)
 
     # -- sending --------------------------------------------------------------------------
     def send(self, link: Link, command: str) -> str:
@@ -224,9 +226,12 @@ class PipesRoom:
             return Repairs(rebuilt=True)
         self._check_placement(saved)
         self.adopt_state(saved)
-        if saved.solved_at is not None:
+        was_solved = saved.solved_at is not None
+        repairs = self.reconcile(link, progress)
+        if was_solved:
+            self.pay_win(link)  # a win recorded before a crash is paid now, exactly once
             self.next_puzzle_at = self.clock.time()
-        return self.reconcile(link, progress)
+        return repairs
 
     def _check_placement(self, saved: RoomState) -> None:
         where = (saved.origin or self.geom.origin, saved.dimension or self.geom.dimension)
@@ -472,18 +477,28 @@ class PipesRoom:
 
     # -- winning and the next puzzle ------------------------------------------------------
     def win(self, link: Link) -> None:
-        """Record the time for the room and each player near it, start the win waves (the
-        celebration and `on_win.command` follow the last one), schedule the next puzzle."""
+        """Record the win in the state first (the room's and each player's time), pay the
+        solve scores exactly once, then start the win waves (the celebration and
+        `on_win.command` follow the last one) and schedule the next puzzle."""
         state = self.current_state
         now = self.clock.time()
         seconds, best = record_win(state, self.board.seed, now)
         names = self.ingame.solvers(link)
         scores = self.ingame.record(names, seconds)
+        state.win_phase = "recorded"
         self.save()
+        self.pay_win(link)
         par = self.board.meta.get("par")
         subtitle = None if par is None else f"{duration(seconds)} · {state.moves} moves (par {par})"
+        try:
+            ceremony = self.feedback.celebration(
+                seconds, state.moves, best, scores=False, subtitle=subtitle
+            )
+        except Exception:  # noqa: BLE001 - feedback never ends the daemon
+            log.exception("room %s: the win message could not be composed", self.name)
+            ceremony = []
         celebration = [
-            *self.feedback.celebration(seconds, state.moves, best, subtitle=subtitle),
+            *ceremony,
             *scores,
             *self.ingame.win_commands(names, seconds, state.moves),
         ]
@@ -492,6 +507,37 @@ class PipesRoom:
         self.next_puzzle_at = done + self.cfg.on_win.next_puzzle_after_s
         log.info("room %s: solved in %s with %d moves", self.name, duration(seconds), state.moves)
         self.notify()
+
+    def pay_win(self, link: Link) -> None:
+        """Carry a recorded win's score steps on from where the state says they stopped; each
+        step is idempotent in the world, so a crash between a step and its save repeats it
+        harmlessly."""
+        state = self.current_state
+        if state.win_phase == "recorded":
+            self.send(link, self.feedback.mark_winners())
+            state.win_phase = "marked"
+            self.save()
+        if state.win_phase == "marked":
+            self.send(link, self.feedback.pay_winners())
+            if state.solves:
+                best = min(s.seconds for s in state.solves)
+                self.send(link, self.feedback.best_time(best))
+            state.win_phase = "paid"
+            self.save()
+
+    def send_feedback(self, link: Link, commands: list[str]) -> list[str]:
+        """Send what players see and hear; a failing command is logged and skipped (its reply
+        is ""; a lost connection still propagates, so the daemon reconnects)."""
+        replies = []
+        for command in commands:
+            try:
+                replies.append(self.send(link, command))
+            except RconUnavailable:
+                raise
+            except Exception as exc:  # noqa: BLE001 - feedback never ends the daemon
+                log.warning("room %s: feedback command skipped (%s)", self.name, exc)
+                replies.append("")
+        return replies
 
     def next_puzzle(self, link: Link, board: Board | None = None) -> None:
         """Replace the puzzle in place, writing only frames and blocks that differ."""
@@ -546,7 +592,7 @@ class PipesRoom:
         idx, rotation = found
         i, j = idx % self.board.width, idx // self.board.width
         clicks = (rotation - self.board.rotations[idx]) % 4
-        replies = self.send_all(link, self.feedback.hint(i, j, clicks))
+        replies = self.send_feedback(link, self.feedback.hint(i, j, clicks))
         heard = not replies[0].startswith("No player was found")  # the tellraw's reply
         return HintGiven((i, j), rotation, clicks, heard)
 
@@ -581,12 +627,16 @@ class PipesRoom:
             self.check_daily(link)
         if players_near and now - self.last_actionbar >= 2.0 and self.play is not None:
             self.last_actionbar = now
-            self.send(link, self.feedback.action_bar(self.play.wet_count, self.board.size))
+            self.send_feedback(
+                link, [self.feedback.action_bar(self.play.wet_count, self.board.size)]
+            )
         if players_near and self.cfg.reset_by and now - self.last_reset_check >= 1.0:
             self.last_reset_check = now
             self.check_reset_requests(link)
         if self.cfg.audit_interval_s and now - self.last_audit >= self.cfg.audit_interval_s:
             self.reconcile(link)
+        if self.state is not None:
+            self.guard.periodic(link, players_near)
 
     def check_daily(self, link: Link) -> bool:
         """A daily room switches to the new date's puzzle (and clears the daily leaderboard)
@@ -606,7 +656,7 @@ class PipesRoom:
             return False
         log.info("room %s: %s asked for a new puzzle", self.name, asker)
         self.next_puzzle(link)
-        self.send(link, self.feedback.reset_announcement(asker))
+        self.send_feedback(link, [self.feedback.reset_announcement(asker)])
         return True
 
     def remove(self, link: Link) -> Path | None:

@@ -16,7 +16,13 @@ from controller.runtime.repairs import Repairs
 from controller.runtime.state import WORLD_FORMAT
 from controller.world import commands as cmd
 from controller.world.geometry import EDGE_OFF, EDGE_ON, state_block
-from controller.world.replies import fill_changed, parse_count, parse_frame_values
+from controller.world.replies import (
+    fill_changed,
+    merge_applied,
+    parse_count,
+    parse_frame_values,
+    summoned,
+)
 
 if TYPE_CHECKING:
     from controller.runtime.pipes_room import PipesRoom
@@ -63,8 +69,7 @@ class PipesReconciler:
         fixes: list[str] = []
         for idx in range(board.size):
             if idx not in rotations:
-                fixes.append(room.summon(idx))
-                rep.frames_summoned += 1
+                self.restore_frame(link, idx, rep)
             elif rotations[idx] != board.rotations[idx] or maps.get(idx) != room.map_id(idx):
                 fixes.append(room.settle(idx, rotations[idx]))
                 rep.frames_fixed += 1
@@ -97,6 +102,27 @@ class PipesReconciler:
             log.info("room %s: reconciled: %s", room.name, rep.describe())
         room.notify()
         return rep
+
+    def restore_frame(self, link: Link, idx: int, rep: Repairs) -> None:
+        """A frame the tagged read did not name: re-tag it by UUID if it is there untagged,
+        else summon it; each reply is checked (a refused summon is reported, not counted)."""
+        room, board = self.room, self.room.board
+        uid = room.uuids[idx]
+        source = idx == board.source_index
+        fixed = bool(room.rules.fixed(board, idx))
+        retag = cmd.retag_frame(
+            uid, room=room.name, rotation=board.rotations[idx], source=source, fixed=fixed
+        )
+        if merge_applied(room.send(link, retag)):
+            rep.frames_fixed += 1
+            rep.notes.append(f"frame {idx} re-tagged")
+            return
+        reply = room.send(link, cmd.summon_if_missing(uid, room.summon(idx)))
+        if summoned(reply):
+            rep.frames_summoned += 1
+        elif reply:
+            rep.notes.append(f"frame {idx} could not be summoned: {reply}")
+            log.error("room %s: frame %d could not be summoned: %s", room.name, idx, reply)
 
     def count_frames(self, link: Link) -> int:
         """The room's tile frames; a zero is read twice more before it is believed (another
@@ -162,12 +188,18 @@ class PipesReconciler:
         y0 = room.geom.y0
         return [(y0 - 1, state_rows), (y0 - 2, east_rows), (y0 - 3, south_rows)]
 
-    def audit_blocks(self, link: Link, progress: Progress | None = None) -> int:
-        """Rewrite every layer with idempotent fills; returns how many blocks were wrong."""
+    def audit_commands(self) -> list[str]:
+        """The idempotent fills that put every block of the room as the board says (a sink
+        room's cauldron included, the air around it)."""
         room = self.room
         geom, rules = room.geom, room.rules
         commands = [*cmd.air_fills(geom, rules.sink_pos(room.board)), *cmd.border_fills(geom)]
         for y, rows in self.expected_layers():
             commands += cmd.layer_fills(y, geom.x0, geom.z0, rows)
         commands += rules.block_commands(room.board, room.play_state.classes)
-        return sum(fill_changed(r) for r in room.send_all(link, commands, progress))
+        return commands
+
+    def audit_blocks(self, link: Link, progress: Progress | None = None) -> int:
+        """Rewrite every layer with idempotent fills; returns how many blocks were wrong."""
+        replies = self.room.send_all(link, self.audit_commands(), progress)
+        return sum(fill_changed(r) for r in replies)

@@ -61,6 +61,7 @@ class RoomState:
     origin: tuple[int, int, int] | None = None
     dimension: str | None = None
     world_format: int = 1  # the docs/world-format.md version the room was built or last fixed to
+    win_phase: str | None = None  # "recorded" → "marked" → "paid": the win's score steps
     players: dict[str, PlayerRecord] = field(default_factory=dict)  # by account name
     daily: dict[str, dict[str, PlayerRecord]] = field(default_factory=dict)  # by ISO date
 
@@ -81,6 +82,7 @@ class RoomState:
             "origin": None if self.origin is None else list(self.origin),
             "dimension": self.dimension,
             "world_format": self.world_format,
+            "win_phase": self.win_phase,
             "players": records_to_json(self.players),
             "daily": {day: records_to_json(recs) for day, recs in sorted(self.daily.items())},
             "board": board_to_dict(self.board),
@@ -233,6 +235,7 @@ _FIELDS: tuple[tuple[str, Any, bool], ...] = (
     ("origin", _origin, False),
     ("dimension", lambda v: None if v is None else str(v), False),
     ("world_format", _int, False),
+    ("win_phase", lambda v: None if v is None else str(v), False),
     ("players", records_from_json, False),
     ("daily", lambda v: _daily(v), False),
 )

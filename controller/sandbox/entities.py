@@ -179,6 +179,11 @@ class Entity:
         return self.type_name
 
     @property
+    def plain_name(self) -> str:
+        """getName().getString(), what `name=` matches: no team decoration."""
+        return self.display_name
+
+    @property
     def score_name(self) -> str:
         """getScoreboardName(): the UUID string for non-players."""
         return str(self.uuid)
@@ -468,6 +473,7 @@ class Player(Entity):
     name: str = ""
     held_item: Any = None
     inbox: list[dict[str, object]] = field(default_factory=list)
+    display: str = ""  # a team prefix/suffix makes the display name differ from the name
     game_mode: str = "survival"
     team_prefix: str = ""  # PlayerTeam prefix/suffix: part of the display name, not the name
     team_suffix: str = ""
@@ -479,8 +485,14 @@ class Player(Entity):
 
     @property
     def display_name(self) -> str:
-        """getDisplayName(): the name formatted by its team (prefix + name + suffix)."""
-        return self.team_prefix + self.name + self.team_suffix
+        """getDisplayName(): the name formatted by its team (prefix + name + suffix); `display`
+        stands for a whole decorated name when set."""
+        return self.display or self.team_prefix + self.name + self.team_suffix
+
+    @property
+    def plain_name(self) -> str:
+        """A player's account name."""
+        return self.name
 
     @property
     def score_name(self) -> str:

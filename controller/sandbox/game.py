@@ -194,13 +194,18 @@ class Game:
 
     # ------------------------------------------------------------------ players
     def join(
-        self, name: str, pos: tuple[float, float, float], dimension: str = "minecraft:overworld"
+        self,
+        name: str,
+        pos: tuple[float, float, float],
+        dimension: str = "minecraft:overworld",
+        display: str = "",
     ) -> None:
-        """A simulated player joins at pos (chunks around load at the next tick)."""
+        """A simulated player joins at pos (chunks around load at the next tick); `display`
+        stands for a team's prefix/suffix around the name in feedback."""
         if name in self.world.players:
             return
         uid = offline_uuid(name)
-        p = Player("minecraft:player", uid, dimension, name=name)
+        p = Player("minecraft:player", uid, dimension, name=name, display=display)
         p.pos = (float(pos[0]), float(pos[1]), float(pos[2]))
         self.world.players[name] = p
         self.world.add_entity(p)

@@ -271,9 +271,13 @@ class Sandbox:
         name: str,
         pos: tuple[float, float, float],
         dimension: str = "minecraft:overworld",
+        display: str = "",
     ) -> None:
-        """A simulated player joins at ``pos``."""
-        self.call(lambda game: game.join(name, pos, dimension))
+        """A simulated player joins at ``pos`` (``display``: the name as a team decorates it)."""
+        if display:
+            self.call(lambda game: game.join(name, pos, dimension, display))
+        else:
+            self.call(lambda game: game.join(name, pos, dimension))
 
     def set_team_affixes(self, name: str, prefix: str = "", suffix: str = "") -> None:
         """Give a simulated player a team prefix/suffix (their display name changes)."""

@@ -231,7 +231,7 @@ def _option(sel: EntitySelector, reader: StringReader, key: str, start: int) -> 
             sel.name_neq = True
         else:
             sel.name_eq = True
-        sel.predicates.append(lambda e, g: (e.display_name == name) != inv)
+        sel.predicates.append(lambda e, g: (e.plain_name == name) != inv)
     elif key == "distance":
         rng = parse_double_range(reader)
         if (rng.low is not None and rng.low < 0) or (rng.high is not None and rng.high < 0):

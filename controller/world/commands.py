@@ -63,8 +63,33 @@ __all__ = [
     "tellraw",
     "particle",
     "with_scores",
+    "with_name",
+    "quoted",
+    "count_entities",
     "playsound_at",
     "silence_frames",
+    "OWN_TAG",
+    "guard_box",
+    "count_frames_in_box",
+    "count_filled_frames",
+    "hole_fills",
+    "count_frames_showing",
+    "mark_own",
+    "unmark_own",
+    "kill_foreign_frames",
+    "retag_frame",
+    "refill_frame",
+    "kill_dropped_maps",
+    "summon_if_missing",
+    "LEASE",
+    "lease_objective",
+    "lease_holder",
+    "lease_stale_mark",
+    "lease_take",
+    "lease_adopt",
+    "lease_renew",
+    "lease_release",
+    "lease_read",
     "read_player_uuids",
     "list_players",
     "tell_player",
@@ -539,6 +564,21 @@ def with_scores(selector: str, scores: str) -> str:
     return selector[:-1] + f",scores={{{scores}}}]"
 
 
+def quoted(value: str) -> str:
+    """A Brigadier quoted string: `"` and `\\` escaped, nothing else can end it."""
+    return '"' + value.replace("\\", "\\\\").replace('"', '\\"') + '"'
+
+
+def with_name(selector: str, name: str) -> str:
+    """A `@a[...]` selector narrowed to one account name (matched by the server, exactly)."""
+    return selector[:-1] + f",name={quoted(name)}]"
+
+
+def count_entities(selector: str) -> str:
+    """`execute if entity`: the reply `Test passed. Count: N` counts what the selector finds."""
+    return f"execute if entity {selector}"
+
+
 # -- what players see and hear --------------------------------------------------------------
 def title_times(targets: str, fade_in: int, stay: int, fade_out: int) -> str:
     """Title timing in ticks."""
@@ -584,6 +624,180 @@ def silence_frames(room: Room, kind: str) -> str:
     """Make every frame of the room Silent (rooms built before world format 2)."""
     frames = f"@e[type=minecraft:{kind},tag=pipes.{room.name}]"
     return f"execute as {frames} run data merge entity @s {{Silent:1b}}"
+
+
+# -- tamper guard (docs/reliability.md, tampering) ---------------------------------------------
+OWN_TAG = "pipes.own"  # a repair's short-lived mark on the frames whose UUID is the room's
+FRAME_KINDS = ("item_frame", "glow_item_frame")
+
+
+def guard_box(room: Room, grow: int = 0) -> str:
+    """Selector box arguments for the room's frame layer and the air above it, border included
+    (the hidden picture frames below the floor are outside it)."""
+    (xa, _, za), (xb, yb, zb) = room.bounds()
+    ya = room.y0
+    return (
+        f"x={xa - grow},y={ya - grow},z={za - grow},"
+        f"dx={xb - xa + 2 * grow},dy={yb - ya + 2 * grow},dz={zb - za + 2 * grow}"
+    )
+
+
+def count_frames_in_box(room: Room, kind: str) -> str:
+    """Every frame of one kind in the room's box, tagged or not (no serialization)."""
+    return f"execute if entity @e[type=minecraft:{kind},{guard_box(room)}]"
+
+
+def count_filled_frames(room: Room, kind: str) -> str:
+    """How many frames in the room's box hold a map: an item test, no serialization."""
+    return (
+        f"execute if items entity @e[type=minecraft:{kind},{guard_box(room)}] contents {MAP_ITEM}"
+    )
+
+
+def count_frames_showing(room: Room, kind: str, map_id: int) -> str:
+    """How many frames in the room's box hold one picture: an item test, no serialization."""
+    return (
+        f"execute if items entity @e[type=minecraft:{kind},{guard_box(room)}] "
+        f"contents {MAP_ITEM}[minecraft:map_id={map_id}]"
+    )
+
+
+def hole_fills(room: Room) -> list[str]:
+    """Fill only the air in the room's three solid layers, border included (`keep`): the reply
+    counts broken blocks (0 when none), and the holes are closed at once so no frame pops."""
+    (xa, _, za), (xb, _, zb) = room.bounds()
+    lo, hi = (xa, room.y0 - 3, za), (xb, room.y0 - 1, zb)
+    return [f"{c} keep" for c in fill_box(lo, hi, "minecraft:melon")]
+
+
+def mark_own(uid: uuid.UUID) -> str:
+    """Mark the frame with this UUID as the room's own (`No entity was found` when missing)."""
+    return f"tag {uid} add {OWN_TAG}"
+
+
+def unmark_own(kind: str) -> str:
+    """Drop the repair's marks."""
+    return f"tag @e[type=minecraft:{kind},tag={OWN_TAG}] remove {OWN_TAG}"
+
+
+def kill_foreign_frames(room: Room, kind: str) -> str:
+    """Kill every frame in the room's box that is not marked as the room's own (by UUID)."""
+    return f"kill @e[type=minecraft:{kind},{guard_box(room)},tag=!{OWN_TAG}]"
+
+
+def summon_if_missing(uid: uuid.UUID, summon: str) -> str:
+    """Summon a tile frame only if no entity has its UUID."""
+    return f"execute unless entity {uid} run {summon}"
+
+
+def retag_frame(
+    uid: uuid.UUID, *, room: str, rotation: int, source: bool, fixed: bool = False
+) -> str:
+    """Give a frame its tags back when any is missing (its rotation is left alone, so a turn
+    made while it was untagged is seen by the next poll); `fixed`: a sink room's fixed frame."""
+    tags = frame_tags(room, rotation, source, fixed=fixed)
+    want = ",".join(f"tag={t}" for t in tags) + ("" if source else ",tag=!pipes.source")
+    return (
+        f"execute as {uid} unless entity @s[{want}] run data merge entity @s "
+        f"{{Tags:{_tags_snbt(tags)}}}"
+    )
+
+
+def refill_frame(uid: uuid.UUID, map_id: int) -> str:
+    """Put the right picture back into a frame that is empty or holds another map (an item
+    test, no serialization, unless it writes)."""
+    return (
+        f"execute as {uid} unless items entity @s contents "
+        f"{MAP_ITEM}[minecraft:map_id={map_id}] "
+        f"run data merge entity @s {{Item:{_item_snbt(map_id)}}}"
+    )
+
+
+def kill_dropped_maps(room: Room, map_id: int) -> str:
+    """Remove dropped map items showing one of the room's pictures near the room (a popped frame
+    drops its map)."""
+    return (
+        f"execute as @e[type=minecraft:item,{guard_box(room, grow=2)}] if items entity @s "
+        f"contents {MAP_ITEM}[minecraft:map_id={map_id}] run kill @s"
+    )
+
+
+# -- the room lease (docs/reliability.md, one owner per room) -----------------------------------
+LEASE = "pipes_lease"
+
+
+def lease_objective() -> str:
+    """The scoreboard holding every room's lease."""
+    return objective_add(LEASE, "dummy", "pipesctl room leases")
+
+
+def lease_holder(room: str, part: str) -> str:
+    """A lease's fake player, `#pipes.<room>.<part>` (`owner`, `renewed`); `#` keeps it off the
+    sidebar, and room names are `[a-z0-9_-]`, so the holder is one word."""
+    return f"#pipes.{room}.{part}"
+
+
+def _stale(me: int) -> str:
+    return f"#pipes.stale.{me}"
+
+
+def lease_stale_mark(me: int, ticks: int) -> list[str]:
+    """Two commands leaving `game time - ticks` in this daemon's own scratch holder."""
+    return [
+        f"execute store result score {_stale(me)} {LEASE} run time query gametime",
+        f"scoreboard players remove {_stale(me)} {LEASE} {ticks}",
+    ]
+
+
+def lease_take(room: str, me: int) -> list[str]:
+    """Become the owner unless the lease was renewed after the stale mark: the check and the
+    write are one command, so no other daemon's command can run between them. Then the
+    scratch holder is dropped."""
+    renewed, owner = lease_holder(room, "renewed"), lease_holder(room, "owner")
+    return [
+        f"execute unless score {renewed} {LEASE} > {_stale(me)} {LEASE} "
+        f"run scoreboard players set {owner} {LEASE} {me}",
+        f"scoreboard players reset {_stale(me)} {LEASE}",
+    ]
+
+
+def lease_adopt(room: str, previous: int, me: int) -> str:
+    """Take the lease over from `previous` at once, only if it still owns it (one command): a
+    daemon restarted on the same state directory, whose lock proves `previous` is dead."""
+    owner = lease_holder(room, "owner")
+    return (
+        f"execute if score {owner} {LEASE} matches {previous} "
+        f"run scoreboard players set {owner} {LEASE} {me}"
+    )
+
+
+def lease_renew(room: str, me: int) -> str:
+    """Stamp the lease with the game time, only while `me` is its owner (one command); the
+    reply carries the game time only when it ran."""
+    owner, renewed = lease_holder(room, "owner"), lease_holder(room, "renewed")
+    return (
+        f"execute if score {owner} {LEASE} matches {me} "
+        f"store result score {renewed} {LEASE} run time query gametime"
+    )
+
+
+def lease_release(room: str, me: int) -> str:
+    """Give the lease up at a clean stop (only if still ours), so the next owner need not
+    wait for it to expire."""
+    owner, renewed = lease_holder(room, "owner"), lease_holder(room, "renewed")
+    return (
+        f"execute if score {owner} {LEASE} matches {me} "
+        f"run scoreboard players reset {renewed} {LEASE}"
+    )
+
+
+def lease_read(room: str) -> list[str]:
+    """The owner, its last renewal and the game time now (two `get` replies, one query)."""
+    return [
+        f"scoreboard players get {lease_holder(room, 'owner')} {LEASE}",
+        f"scoreboard players get {lease_holder(room, 'renewed')} {LEASE}",
+        "time query gametime",
+    ]
 
 
 # -- players by UUID (docs/server-behaviour.md, "Player display names") ----------------------

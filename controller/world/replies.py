@@ -20,9 +20,13 @@ __all__ = [
     "setblock_changed",
     "merge_applied",
     "is_parse_error",
-    "parse_score_holders",
     "parse_gamerule",
     "forceload_marked",
+    "parse_score",
+    "tag_added",
+    "killed_count",
+    "summoned",
+    "parse_game_time",
     "parse_entity_uuids",
     "parse_player_list",
 ]
@@ -31,7 +35,6 @@ _FRAME_VALUE = re.compile(
     r"pipes:([a-z0-9_-]{1,32}):(\d+):(\d+) has the following entity data: (-?\d+)(b?)"
 )
 _COUNT = re.compile(r"Test passed\. Count: (\d+)")
-_SCORE_HOLDER = re.compile(r"(\w{1,16}) has \d+ \[")
 _FILLED = re.compile(r"Successfully filled (\d+) block\(s\)")
 
 
@@ -86,11 +89,6 @@ def is_parse_error(reply: str) -> bool:
     return reply.endswith("<--[HERE]")
 
 
-def parse_score_holders(reply: str) -> list[str]:
-    """The names in `<name> has <n> [<objective>]` messages, in order."""
-    return _SCORE_HOLDER.findall(reply)
-
-
 _GAMERULE = re.compile(r"Gamerule (\S+) is currently set to: (\S+)")
 
 
@@ -104,6 +102,45 @@ def parse_gamerule(reply: str) -> str | None:
 def forceload_marked(reply: str) -> bool:
     """Whether a `forceload query x z` reply says the chunk is marked for force loading."""
     return "is marked for force loading" in reply
+
+
+_SCORE = re.compile(r"^\S+ has (-?\d+) \[")
+_GAME_TIME = re.compile(r"^The game time is (-?\d+) tick")
+
+
+def parse_score(reply: str) -> int | None:
+    """The N of `<holder> has N [<objective>]`; None when no score is set (or anything else)."""
+    m = _SCORE.match(reply)
+    return int(m.group(1)) if m else None
+
+
+def parse_game_time(reply: str) -> int | None:
+    """The N of `The game time is N tick(s)` (`time query gametime`); None for anything else,
+    such as the empty reply of a conditional `execute` that did not run."""
+    m = _GAME_TIME.match(reply)
+    return int(m.group(1)) if m else None
+
+
+_KILLED = re.compile(r"Killed (\d+) entities")
+
+
+def tag_added(reply: str) -> bool:
+    """Whether a `tag <target> add` tagged an entity (`Added tag '…' to …`)."""
+    return reply.startswith("Added tag ")
+
+
+def killed_count(reply: str) -> int:
+    """How many entities a `kill` removed: `Killed N entities`, `Killed <name>` (one), or 0."""
+    m = _KILLED.search(reply)
+    if m:
+        return int(m.group(1))
+    return reply.count("Killed ")
+
+
+def summoned(reply: str) -> bool:
+    """Whether a `summon` created the entity (`Summoned new …`); a duplicate UUID is refused
+    with `Unable to summon entity due to duplicate UUIDs`."""
+    return reply.startswith("Summoned new ")
 
 
 _UUID_DATA = re.compile(

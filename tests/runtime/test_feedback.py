@@ -24,10 +24,16 @@ def test_every_feedback_command_is_vanilla_grammar() -> None:
     commands = [
         *fb.objectives(),
         *fb.celebration(83.4, 17, 61.0),
+        fb.mark_winners(),
+        fb.pay_winners(),
+        fb.best_time(61.0),
         fb.action_bar(3, 49),
         *fb.hint(2, 5, 3),
-        fb.read_reset_requests(),
-        *fb.answer_reset_requests("Steve has 1 [pipes_reset]")[0],
+        fb.any_reset_request(),
+        fb.allowed_asker("Steve"),
+        fb.allowed_asker(".Steve"),
+        fb.allowed_asker("*Bob"),
+        *fb.rearm(),
         fb.reset_announcement("Steve"),
     ]
     assert_valid_commands(commands)
@@ -46,20 +52,18 @@ def test_celebration_formats_the_message_and_records_the_best_time() -> None:
     commands = fb.celebration(125.2, 9, 61.7)
     tellraw = next(c for c in commands if c.startswith("tellraw"))
     assert json.loads(tellraw.split(" ", 2)[2]) == "lobby solved in 2:05 (9 moves)"
-    assert commands[-1] == "scoreboard players set #lobby pipes_best_s 61"
+    assert fb.best_time(61.7) == "scoreboard players set #lobby pipes_best_s 61"
 
 
-def test_reset_requests_rearm_every_asker_but_only_allowed_players_reset() -> None:
-    fb = _feedback(reset_by=["Steve"])
-    rearm, allowed = fb.answer_reset_requests("Bob has 1 [pipes_reset]Steve has 2 [pipes_reset]")
-    assert allowed == "Steve"
-    assert rearm == [
-        "scoreboard players set Bob pipes_reset 0",
-        "scoreboard players enable Bob pipes_reset",
-        "scoreboard players set Steve pipes_reset 0",
-        "scoreboard players enable Steve pipes_reset",
+def test_reset_requests_are_matched_and_cleared_by_selectors_never_by_reply_text() -> None:
+    fb = _feedback(reset_by=["+Bob"])
+    asked = fb.askers
+    assert asked.startswith("@a[") and asked.endswith(",scores={pipes_reset=1..}]")
+    assert fb.allowed_asker("+Bob") == f'execute if entity {asked[:-1]},name="+Bob"]'
+    assert fb.rearm() == [
+        f"scoreboard players enable {asked} pipes_reset",
+        f"scoreboard players set {asked} pipes_reset 0",
     ]
-    assert fb.answer_reset_requests("Bob has 1 [pipes_reset]")[1] is None
 
 
 def test_duration() -> None:

@@ -15,7 +15,7 @@ from controller.puzzle.generators import generate
 from controller.runtime.daily import daily_seed, utc_date
 from controller.runtime.ingame import MAX_NAMES, render_win_command, wave_batches, wave_levels
 from controller.runtime.records import PlayerRecord, records_from_json, records_to_json
-from controller.world.names import is_player_name
+from controller.world.names import is_player_name, is_unquoted_name
 
 
 def _bfs_distances(board: object) -> dict[int, int]:
@@ -57,7 +57,7 @@ def test_wave_batches_keep_the_order_and_respect_the_count(
     assert all(batches)
 
 
-NAME_CHARS = string.ascii_letters + string.digits + "_. \"'\\\n\r;/@[]{}§$~^\t-"
+NAME_CHARS = string.ascii_letters + string.digits + "_. \"'\\\n\r;/@[]{}§$~^\t-*"
 
 
 @settings(max_examples=300)
@@ -71,14 +71,20 @@ def test_no_name_can_add_a_command_or_break_out(names: list[str]) -> None:
         head, tail = command.split("won lobby")
         substituted = head.removeprefix('tellraw @a {"text":"').removesuffix(" ")
         for name in substituted.split(", "):
-            assert is_player_name(name) and name in names
+            assert is_unquoted_name(name) and name in names
         assert tail == '"}'
     per_player = render_win_command("give {player} minecraft:cookie", room="r", names=names,
                                     time="0:01", moves=1)  # fmt: skip
-    valid = [n for n in names if is_player_name(n)][:MAX_NAMES]
+    valid = [n for n in names if is_unquoted_name(n)][:MAX_NAMES]
     assert per_player == [f"give {n} minecraft:cookie" for n in valid]
     for command in per_player:
         assert len(command.split(" ")) == 3  # the name is one argument, nothing more
+
+
+def test_a_star_name_is_a_player_but_never_stands_bare_in_on_win_command() -> None:
+    assert is_player_name("*Bob") and not is_unquoted_name("*Bob")
+    assert render_win_command("give {player} minecraft:cookie", room="r", names=["*Bob", "Ann"],
+                              time="0:01", moves=1) == ["give Ann minecraft:cookie"]  # fmt: skip
 
 
 def test_win_command_without_names_runs_once_and_with_no_valid_name_not_at_all() -> None:
@@ -89,7 +95,7 @@ def test_win_command_without_names_runs_once_and_with_no_valid_name_not_at_all()
 
 
 def test_player_names() -> None:
-    for good in ("Steve", ".Steve", "+Steve", "-Steve", "a_b_c", "x" * 16, "." + "y" * 15):
+    for good in ("Steve", ".Steve", "*Bob", "+Steve", "-Steve", "a_b_c", "x" * 16, "." + "y" * 15):
         assert is_player_name(good), good
     for bad in (
         "",
@@ -102,7 +108,6 @@ def test_player_names() -> None:
         '"',
         "§aBob",
         "..x",
-        "*Bob",
         "!Bob",
     ):
         assert not is_player_name(bad), bad

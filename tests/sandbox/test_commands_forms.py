@@ -304,6 +304,24 @@ ROWS = [
         "Feedback: fill (rule name unverified)",
     ),
     ("time query gametime", "The game time is 1 tick(s)", "lang commands.time.query.gametime"),
+    (
+        "execute if items entity @e[type=minecraft:item_frame,tag=pipes] contents "
+        "minecraft:filled_map",
+        "Test passed. Count: 2",
+        "Feedback: execute if items",
+    ),
+    (
+        "execute if items entity @e[type=minecraft:item_frame,tag=pipes] contents "
+        "minecraft:filled_map[minecraft:map_id=4242]",
+        "Test failed",
+        "Feedback: execute if items",
+    ),
+    (f"tag {UUID1} add pipes.own", "Added tag 'pipes.own' to pipes:lobby:3:7", "lang tag.add"),
+    (
+        f"tag {UUID1} add pipes.own",
+        "Target either already has the tag or has too many tags",
+        "lang",
+    ),
     ("list uuids", "There are 0 of a max of 20 players online: ", "Feedback: list"),
     (
         f"execute as {BOX[:-1]},scores={{pipes_solves=1..}},limit=1] run data get entity @s UUID",

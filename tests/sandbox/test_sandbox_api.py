@@ -360,3 +360,14 @@ def test_real_game_end_to_end(flavour: str, tmp_path: pathlib.Path) -> None:
             assert mcr.command('title @a title "hi"') == "Showing new title for Alex"
         assert [m["text"] for m in sb.inbox("Alex") if m.get("type") == "title"] == ["hi"]
         assert [e.command for e in sb.command_log][-2:] == ["list", 'title @a title "hi"']
+
+
+def test_a_team_decorated_display_name_shows_in_feedback_but_not_in_selectors() -> None:
+    from controller.sandbox.game import Game
+
+    g = Game()
+    g.join("Steve", (0, 100, 0), display="Steve ✦")
+    g.execute("scoreboard objectives add t dummy")
+    assert g.execute("scoreboard players set Steve t 3") == ["Set [t] for Steve ✦ to 3"]
+    assert g.execute('execute if entity @a[name="Steve"]') == ["Test passed. Count: 1"]
+    assert g.execute('execute if entity @a[name="Steve ✦"]') == ["Test failed"]

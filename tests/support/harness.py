@@ -120,7 +120,7 @@ def world_mismatches(sb: Sandbox, room: PipesRoom) -> list[str]:
             problems.append(f"frame {idx}: missing")
             continue
         got_rot = int(nbt["ItemRotation"])
-        got_map = int(nbt["Item"]["components"]["minecraft:map_id"])
+        got_map = int(nbt["Item"]["components"]["minecraft:map_id"]) if "Item" in nbt else -1
         tags = {str(t) for t in nbt.get("Tags", [])}
         if (got_rot, got_map) != (rotation, mid) or f"pipes.r{rotation}" not in tags:
             problems.append(f"frame {idx}: rot {got_rot} map {got_map} tags {sorted(tags)}")

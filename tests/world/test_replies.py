@@ -53,6 +53,30 @@ def test_counts_and_changes() -> None:
     assert not is_parse_error("No entity was found")
 
 
+def test_guard_and_lease_replies() -> None:
+    from controller.world.replies import (
+        killed_count,
+        parse_game_time,
+        parse_score,
+        summoned,
+        tag_added,
+    )
+
+    assert tag_added("Added tag 'pipes.own' to pipes:lobby:3:7")
+    assert not tag_added("No entity was found")
+    assert not tag_added("Target either already has the tag or has too many tags")
+    assert killed_count("Killed 3 entities") == 3
+    assert killed_count("Killed pipes:lobby:3:7") == 1
+    assert killed_count("Killed ItemKilled Item") == 2  # execute as … run kill @s, joined
+    assert killed_count("No entity was found") == 0
+    assert summoned("Summoned new pipes:lobby:3:7")
+    assert not summoned("Unable to summon entity due to duplicate UUIDs")
+    assert not summoned("")
+    assert parse_score("#pipes.lobby.owner has -5 [pipes_lease]") == -5
+    assert parse_score("Unknown scoreboard objective 'pipes_lease'") is None
+    assert parse_game_time("The game time is 0 tick(s)") == 0
+
+
 def test_uuids_are_read_from_the_data_not_from_the_display_name() -> None:
     import uuid
 

@@ -114,6 +114,62 @@ def _conditional(
     return node
 
 
+def _slots(reader: StringReader) -> str:
+    """SlotsArgument, the one range pipesctl uses: `contents` (slot 0 of an item frame or a
+    dropped item). Other ranges are refused as unknown here (unverified: vanilla knows more)."""
+    start = reader.cursor
+    while reader.can_read() and reader.peek() not in " ":
+        reader.skip()
+    name = reader.string[start : reader.cursor]
+    if name != "contents":
+        reader.cursor = start
+        raise reader.error(f"Unknown slot '{name}'")  # slot.unknown (unverified text)
+    return name
+
+
+def _item_predicate(reader: StringReader) -> tuple[str, dict[str, int]]:
+    """ItemPredicateArgument, the subset pipesctl uses: `*` or an item id, optionally with
+    exact integer component tests such as `[minecraft:map_id=5]`."""
+    if reader.can_read() and reader.peek() == "*":
+        reader.skip()
+        item = "*"
+    else:
+        item = parse_identifier(reader)
+    tests: dict[str, int] = {}
+    if reader.can_read() and reader.peek() == "[":
+        reader.skip()
+        while reader.can_read() and reader.peek() != "]":
+            key = parse_identifier(reader)
+            reader.expect("=")
+            tests[key] = reader.read_int()
+            if reader.can_read() and reader.peek() == ",":
+                reader.skip()
+        reader.expect("]")
+    return item, tests
+
+
+def _contents(e: Any) -> Any:
+    """The stack in an entity's `contents` slot (ItemFrame.getSlot(0), ItemEntity.getSlot(0))."""
+    if hasattr(e, "item_rotation"):
+        return e.item
+    if e.type_id == "minecraft:item":
+        return e.extra.get("Item")
+    return None
+
+
+def _item_matches(stack: Any, item: str, tests: dict[str, int]) -> int:
+    """The stack's count when the predicate accepts it, else 0."""
+    if stack is None or not len(stack):
+        return 0
+    if item != "*" and str(stack.get("id", "")) != item:
+        return 0
+    components = stack.get("components", {})
+    for key, value in tests.items():
+        if key not in components or int(components[key]) != value:
+            return 0
+    return int(stack.get("count", 1))
+
+
 def _if_branch(game: Game, execute: Node, expected: bool) -> Node:
     word = "if" if expected else "unless"
 
@@ -129,6 +185,14 @@ def _if_branch(game: Game, execute: Node, expected: bool) -> Node:
         c: Coordinates = ctx["pos"]
         x, _, z = c.block(source.pos, source.rot)
         return 1 if game.world.is_loaded_for_execute(source.dimension, x, z) else 0
+
+    def items_test(ctx: Ctx, source: Source) -> int:
+        # ExecuteCommand.countItems: the summed counts of matching stacks, no serialization
+        item, tests = ctx["item_predicate"]
+        return sum(
+            _item_matches(_contents(e), item, tests)
+            for e in get_optional_entities(game, source, ctx["i_entities"])
+        )
 
     def dimension_test(ctx: Ctx, source: Source) -> int:
         return 1 if source.dimension == _level(ctx["dimension"]) else 0
@@ -183,6 +247,28 @@ def _if_branch(game: Game, execute: Node, expected: bool) -> Node:
         lit(
             "loaded",
             _conditional(game, execute, arg("pos", parse_block_pos), expected, loaded_test, False),
+        ),
+        lit(
+            "items",
+            lit(
+                "entity",
+                arg(
+                    "i_entities",
+                    entities_parser(),
+                    arg(
+                        "slots",
+                        _slots,
+                        _conditional(
+                            game,
+                            execute,
+                            arg("item_predicate", _item_predicate),
+                            expected,
+                            items_test,
+                            True,
+                        ),
+                    ),
+                ),
+            ),
         ),
         lit(
             "dimension",

@@ -1,0 +1,244 @@
+"""Tampering repaired in seconds: a cheap liveness check of a pipes room's frames and a sliced
+audit of its blocks (docs/reliability.md, "Tampering").
+
+Room frames are known by their deterministic UUID (`world.geometry.frame_uuid`), never by name
+or tag alone. The liveness check counts, without serializing any entity, the room's tagged
+frames, every frame of either kind in the room's box and the frames there that hold a map; any
+count off by one starts a frame repair at once. With it go two block commands: a `keep` fill of
+the room's solid layers (it fills only holes and counts them) and the air fill above; a broken
+block makes the whole block audit run at once. The sliced audit rewrites the room's layers with
+the same idempotent fills as the full audit, a slice at a time, so a replaced block is found
+within one cycle; the same cycle counts the frames showing each of the room's pictures (an item
+test per picture, no serialization), which finds a foreign map id.
+"""
+
+from __future__ import annotations
+
+import logging
+import math
+from collections import Counter
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
+
+from controller.world import commands as cmd
+from controller.world.replies import (
+    fill_changed,
+    killed_count,
+    merge_applied,
+    parse_count,
+    summoned,
+    tag_added,
+)
+
+if TYPE_CHECKING:
+    from controller.runtime.link import Link
+    from controller.runtime.pipes_room import PipesRoom
+
+__all__ = ["FrameRepair", "RoomGuard", "IDLE_FACTOR_LIVENESS", "IDLE_FACTOR_AUDIT"]
+
+log = logging.getLogger("controller.runtime")
+
+IDLE_FACTOR_LIVENESS = 5.0  # nobody near: the liveness check runs 5× less often
+IDLE_FACTOR_AUDIT = 10.0  # nobody near: the sliced audit cycle is 10× longer (holes are still
+# closed by the check that runs with the liveness check)
+
+
+@dataclass
+class FrameRepair:
+    """What one frame repair found and did (each count from the server's replies)."""
+
+    foreign_killed: int = 0
+    summoned: int = 0
+    retagged: int = 0
+    refilled: int = 0
+    dropped_maps_removed: int = 0
+    failed: list[str] = field(default_factory=list)
+
+    @property
+    def total(self) -> int:
+        """Repairs made."""
+        return self.foreign_killed + self.summoned + self.retagged + self.refilled
+
+    def describe(self) -> str:
+        """One line for the log."""
+        parts = [
+            f"{n} {what}"
+            for n, what in (
+                (self.foreign_killed, "foreign frame(s) killed"),
+                (self.summoned, "frame(s) summoned"),
+                (self.retagged, "frame(s) re-tagged"),
+                (self.refilled, "frame(s) refilled"),
+                (self.dropped_maps_removed, "dropped map(s) removed"),
+            )
+            if n
+        ]
+        parts += [f"failed: {f}" for f in self.failed]
+        return ", ".join(parts) or "nothing to repair"
+
+
+class RoomGuard:
+    """The liveness check and the sliced block audit of one pipes room."""
+
+    def __init__(self, room: PipesRoom) -> None:
+        self.room = room
+        self.next_check = 0.0
+        self.audit_at = 0  # index of the next fill in the audit's command list
+        self.audit_credit = 0.0  # fills owed to the audit (fractions carry over)
+        self.audit_last: float | None = None
+        self.commands_sent = 0
+        self.blocks_fixed = 0
+        self.repairs: list[FrameRepair] = []
+
+    # -- scheduling -----------------------------------------------------------------------
+    def periodic(self, link: Link, players_near: bool) -> None:
+        """Run what is due: the liveness check (and a repair when it finds a fault), then a
+        slice of the block audit."""
+        cfg = self.room.cfg
+        now = self.room.clock.monotonic()
+        if cfg.liveness_interval_s and now >= self.next_check:
+            factor = 1.0 if players_near else IDLE_FACTOR_LIVENESS
+            self.next_check = now + cfg.liveness_interval_s * factor
+            if not self.alive(link):
+                self.repair_frames(link)
+            self.check_blocks(link)
+        if cfg.block_audit_cycle_s:
+            cycle = cfg.block_audit_cycle_s * (1.0 if players_near else IDLE_FACTOR_AUDIT)
+            self.audit_slice(link, now, cycle)
+
+    def _send(self, link: Link, command: str) -> str:
+        self.commands_sent += 1
+        return self.room.send(link, command)
+
+    # -- frames ---------------------------------------------------------------------------
+    def liveness_commands(self) -> list[str]:
+        """The check's commands: tagged frames, frames of each kind in the box, filled frames."""
+        room = self.room
+        return [
+            cmd.count_frames(room.geom, room.frame_kind),
+            *(cmd.count_frames_in_box(room.geom, kind) for kind in cmd.FRAME_KINDS),
+            cmd.count_filled_frames(room.geom, room.frame_kind),
+        ]
+
+    def alive(self, link: Link) -> bool:
+        """Whether every count is what the room should show (no serialization)."""
+        size = self.room.board.size
+        tagged, own_kind, other_kind, filled = (
+            parse_count(self._send(link, c)) for c in self.liveness_commands()
+        )
+        if self.room.frame_kind == "glow_item_frame":
+            own_kind, other_kind = other_kind, own_kind
+        return tagged == size and own_kind == size and other_kind == 0 and filled == size
+
+    def block_check_commands(self) -> list[str]:
+        """Holes in the solid layers closed (and counted), anything built above cleared."""
+        geom = self.room.geom
+        return [*cmd.hole_fills(geom), *cmd.air_fills(geom)]
+
+    def check_blocks(self, link: Link) -> int:
+        """The quick block check; when it changed anything, the whole block audit runs at once
+        (a hole was filled with a placeholder). Returns the blocks the check changed."""
+        changed = sum(fill_changed(self._send(link, c)) for c in self.block_check_commands())
+        if changed:
+            fixed = self.room.reconciler.audit_blocks(link)
+            self.commands_sent += len(self.room.reconciler.audit_commands())
+            self.blocks_fixed += changed
+            log.warning(
+                "room %s: %d broken block(s) found and put back (%d fixed by the audit)",
+                self.room.name, changed, fixed,
+            )  # fmt: skip
+            self.room.notify()
+        return changed
+
+    def repair_frames(self, link: Link) -> FrameRepair:
+        """Make the room's frames the room's own again, by UUID: kill every other frame in the
+        box, summon the missing, re-tag and refill the present, and remove the map items that
+        popped frames dropped. Every step's reply is checked."""
+        room = self.room
+        board = room.board
+        rep = FrameRepair()
+        for kind in cmd.FRAME_KINDS:
+            self._send(link, cmd.unmark_own(kind))
+        present = [tag_added(self._send(link, cmd.mark_own(uid))) for uid in room.uuids]
+        for kind in cmd.FRAME_KINDS:
+            rep.foreign_killed += killed_count(
+                self._send(link, cmd.kill_foreign_frames(room.geom, kind))
+            )
+        self._send(link, cmd.unmark_own(room.frame_kind))
+        for idx, here in enumerate(present):
+            uid = room.uuids[idx]
+            if not here:
+                reply = self._send(link, cmd.summon_if_missing(uid, room.summon(idx)))
+                if summoned(reply):
+                    rep.summoned += 1
+                    continue
+                if reply:  # refused (a duplicate UUID out of reach, an unloaded chunk)
+                    rep.failed.append(f"summon of frame {idx}: {reply}")
+                    continue
+                # not run: the frame is there after all (the mark's reply was lost)
+            retag = cmd.retag_frame(
+                uid,
+                room=room.name,
+                rotation=board.rotations[idx],
+                source=idx == board.source_index,
+                fixed=bool(room.rules.fixed(board, idx)),
+            )
+            if merge_applied(self._send(link, retag)):
+                rep.retagged += 1
+            if merge_applied(self._send(link, cmd.refill_frame(uid, room.map_id(idx)))):
+                rep.refilled += 1
+        if rep.summoned:
+            for mid in room.pictures:
+                rep.dropped_maps_removed += killed_count(
+                    self._send(link, cmd.kill_dropped_maps(room.geom, mid))
+                )
+        if rep.total or rep.failed:
+            log.warning("room %s: tampering repaired: %s", room.name, rep.describe())
+            room.notify()
+        self.repairs.append(rep)
+        return rep
+
+    # -- blocks ---------------------------------------------------------------------------
+    def audit_cycle(self) -> list[tuple[str, int]]:
+        """One audit cycle: (command, expected count) — a fill (-1: its reply says how many
+        blocks it changed) or a picture count (the number of tiles that show that picture)."""
+        room = self.room
+        items: list[tuple[str, int]] = [(c, -1) for c in room.reconciler.audit_commands()]
+        shown = Counter(room.map_id(idx) for idx in range(room.board.size))
+        items += [
+            (cmd.count_frames_showing(room.geom, room.frame_kind, mid), shown.get(mid, 0))
+            for mid in room.pictures
+        ]
+        return items
+
+    def audit_slice(self, link: Link, now: float, cycle: float) -> int:
+        """Send the audit commands owed since the last slice, so the whole audit takes `cycle`
+        seconds; returns how many blocks they changed. The commands are recomputed from the
+        board each time, so a slice never writes back a block a move just changed; a picture
+        count that is off starts a frame repair."""
+        commands = self.audit_cycle()
+        last = self.audit_last if self.audit_last is not None else now
+        self.audit_last = now
+        self.audit_credit = min(
+            self.audit_credit + len(commands) * max(now - last, 0.0) / cycle, len(commands)
+        )
+        n = math.floor(self.audit_credit)
+        if n <= 0:
+            return 0
+        self.audit_credit -= n
+        changed = 0
+        pictures_off = False
+        for k in range(n):
+            command, expected = commands[(self.audit_at + k) % len(commands)]
+            reply = self._send(link, command)
+            if expected < 0:
+                changed += fill_changed(reply)
+            elif parse_count(reply) != expected:
+                pictures_off = True
+        self.audit_at = (self.audit_at + n) % len(commands)
+        if pictures_off:
+            self.repair_frames(link)
+        if changed:
+            self.blocks_fixed += changed
+            log.warning("room %s: block audit: %d block(s) put back", self.room.name, changed)
+            self.room.notify()
+        return changed

@@ -1,0 +1,213 @@
+"""Tampering repaired in seconds: each tamper kind against the sandbox through the real
+transport, with the daemon's clock driven by the test (sandbox time, no wall-clock timing)."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterator
+from pathlib import Path
+
+import pytest
+
+from controller.runtime.connect import connect_server
+from controller.runtime.daemon import Daemon
+from controller.sandbox import Sandbox
+from controller.world import commands as cmd
+from tests.support.grammar import assert_valid_commands
+from tests.support.harness import make_config, world_mismatches
+from tests.support.tamper import (
+    KINDS,
+    StepClock,
+    dropped_maps,
+    pipes_room,
+    run,
+    tamper_commands,
+    until_repaired,
+)
+
+
+@pytest.fixture
+def sb(monkeypatch: pytest.MonkeyPatch) -> Iterator[Sandbox]:
+    with Sandbox() as sandbox:
+        monkeypatch.setenv("SANDBOX_PW", sandbox.password)
+        yield sandbox
+
+
+@pytest.fixture
+def setup(sb: Sandbox, tmp_path: Path) -> Iterator[tuple[Sandbox, Daemon, StepClock]]:
+    clock = StepClock()
+    cfg = make_config(sb, tmp_path, size=5, seed=11, block_audit_cycle_s=4)
+    daemon = Daemon(cfg, ["lobby"], connect=connect_server, clock=clock)
+    daemon.start()
+    sb.join("Alex", (2.5, 101, 2.5))
+    for _ in range(40):  # settle: the first liveness check and one audit cycle
+        clock.now += 0.05
+        daemon.step()
+    yield sb, daemon, clock
+    daemon.close()
+
+
+@pytest.mark.parametrize("kind", KINDS)
+def test_each_tamper_is_repaired_within_5_s_while_players_are_near(
+    setup: tuple[Sandbox, Daemon, StepClock], kind: str
+) -> None:
+    sb, daemon, clock = setup
+    room = pipes_room(daemon)
+    assert world_mismatches(sb, room) == []
+    for command in tamper_commands(room, kind):
+        reply = run(sb, command)
+        assert reply and "<--[HERE]" not in reply[-1], reply
+    if kind not in ("same_named_foreign_frame", "look_alike_frame"):
+        assert world_mismatches(sb, room) != [] or kind == "item_rotation_7"
+    assert until_repaired(sb, daemon, clock, 5.0) <= 5.0
+    failed = [f for rep in room.guard.repairs for f in rep.failed]
+    assert failed == []
+
+
+def test_a_popped_frame_is_summoned_again_and_its_dropped_map_removed(
+    setup: tuple[Sandbox, Daemon, StepClock],
+) -> None:
+    sb, daemon, clock = setup
+    room = pipes_room(daemon)
+    for command in tamper_commands(room, "break_state_block"):
+        run(sb, command)
+    sb.tick(101)  # vanilla checks survival every 100 ticks: the frame pops and drops its map
+    uid = room.uuids[room.board.width + 1]
+    assert sb.call(lambda g: g.entity_nbt(uid)) is None
+    assert dropped_maps(sb, room) > 0
+    assert until_repaired(sb, daemon, clock, 5.0) <= 5.0
+    assert any(rep.summoned and rep.dropped_maps_removed for rep in room.guard.repairs)
+
+
+def test_a_broken_block_is_closed_by_the_quick_check_within_a_second(
+    setup: tuple[Sandbox, Daemon, StepClock],
+) -> None:
+    sb, daemon, clock = setup
+    room = pipes_room(daemon)
+    for command in tamper_commands(room, "break_state_block"):
+        run(sb, command)
+    assert until_repaired(sb, daemon, clock, 1.1) <= 1.1
+
+
+def test_with_nobody_near_frames_are_back_in_5_s_and_blocks_in_10_s(
+    setup: tuple[Sandbox, Daemon, StepClock],
+) -> None:
+    sb, daemon, clock = setup
+    room = pipes_room(daemon)
+    sb.leave("Alex")
+    for _ in range(40):
+        clock.now += 0.05
+        daemon.step()
+    assert not daemon.detector("main").awake
+    for command in tamper_commands(room, "kill_frame"):
+        run(sb, command)
+    assert until_repaired(sb, daemon, clock, 5.2) <= 5.2
+    for command in tamper_commands(room, "break_state_block"):
+        run(sb, command)
+    assert until_repaired(sb, daemon, clock, 5.2) <= 5.2
+
+
+def test_with_nobody_near_a_replaced_block_is_found_by_the_slow_cycle(
+    sb: Sandbox, tmp_path: Path
+) -> None:
+    clock = StepClock()
+    cfg = make_config(sb, tmp_path, size=5, seed=11, block_audit_cycle_s=1)
+    daemon = Daemon(cfg, ["lobby"], connect=connect_server, clock=clock)
+    daemon.start()
+    try:
+        for _ in range(40):
+            clock.now += 0.05
+            daemon.step()
+        assert not daemon.detector("main").awake
+        for command in tamper_commands(
+            pipes_room(daemon), "replace_edge_block"
+        ):  # no hole: only the audit
+            run(sb, command)
+        assert until_repaired(sb, daemon, clock, 10.1) <= 10.1  # the idle cycle: 10 × 1 s
+    finally:
+        daemon.close()
+
+
+def test_a_frame_turned_while_untagged_counts_as_a_move_once_retagged(
+    setup: tuple[Sandbox, Daemon, StepClock],
+) -> None:
+    sb, daemon, clock = setup
+    room = pipes_room(daemon)
+    idx = room.board.width + 1
+    for command in tamper_commands(room, "remove_tags"):
+        run(sb, command)
+    moves = room.current_state.moves
+    x, y, z = room.geom.frame_pos(1, 1)
+    sb.move("Alex", (x + 0.5, y + 1, z + 0.5))
+    assert sb.use_entity("Alex", room.uuids[idx])
+    until_repaired(sb, daemon, clock, 5.0)
+    assert room.current_state.moves == moves + 1
+
+
+def test_liveness_costs_four_commands_and_no_serialization(
+    setup: tuple[Sandbox, Daemon, StepClock],
+) -> None:
+    sb, daemon, _ = setup
+    room = pipes_room(daemon)
+    link = daemon.links["main"]
+    before = link.sent
+
+    def cost(game: object) -> tuple[int, int]:
+        sent = 0
+        for command in room.guard.liveness_commands():
+            game.execute(command)  # type: ignore[attr-defined]
+            sent += game.last_cost["nbt_serializations"]  # type: ignore[attr-defined]
+        return len(room.guard.liveness_commands()), sent
+
+    count, serialized = sb.call(cost)
+    assert (count, serialized) == (4, 0)
+    assert room.guard.alive(link)
+    assert link.sent - before == 4
+
+
+def test_a_refused_summon_is_reported_not_counted(
+    setup: tuple[Sandbox, Daemon, StepClock], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    sb, daemon, _ = setup
+    room = pipes_room(daemon)
+    run(sb, f"kill {room.uuids[0]}")
+    real: Callable[[int], str] = room.summon
+    monkeypatch.setattr(room, "summon", lambda idx, **kw: real(idx).replace("Facing:1b", "Facing:"))
+    rep = room.guard.repair_frames(daemon.links["main"])
+    assert rep.summoned == 0 and rep.failed
+
+
+def test_guard_commands_are_vanilla_grammar() -> None:
+    from controller.world.geometry import Room, frame_uuid
+
+    geom = Room("lobby-2_x", (-1234, 70, 5678), 31, 31)
+    uid = frame_uuid(geom.name, 3, 4)
+    assert_valid_commands(
+        [
+            cmd.count_frames_in_box(geom, "item_frame"),
+            cmd.count_filled_frames(geom, "glow_item_frame"),
+            *cmd.hole_fills(geom),
+            cmd.count_frames_showing(geom, "item_frame", 1_000_003),
+            cmd.mark_own(uid),
+            cmd.unmark_own("item_frame"),
+            cmd.kill_foreign_frames(geom, "glow_item_frame"),
+            cmd.summon_if_missing(uid, "summon minecraft:item_frame 1 2 3 {Facing:1b}"),
+            cmd.retag_frame(uid, room=geom.name, rotation=2, source=False),
+            cmd.retag_frame(uid, room=geom.name, rotation=0, source=True),
+            cmd.refill_frame(uid, 1_000_017),
+            cmd.kill_dropped_maps(geom, 1_000_017),
+        ]
+    )
+
+
+def test_reconcile_retags_an_untagged_frame_instead_of_a_refused_summon(
+    setup: tuple[Sandbox, Daemon, StepClock],
+) -> None:
+    sb, daemon, _ = setup
+    room = pipes_room(daemon)
+    for command in tamper_commands(room, "remove_tags"):
+        run(sb, command)
+    repairs = room.reconcile(daemon.links["main"])
+    assert repairs.frames_summoned == 0
+    assert any("re-tagged" in note for note in repairs.notes)
+    assert not any("could not be summoned" in note for note in repairs.notes)
+    assert world_mismatches(sb, room) == []
