@@ -186,6 +186,8 @@ def test_tampering_with_the_sink_block_and_fixed_flag_is_repaired(sink: Harness)
     sb.call(lambda g: g.execute(f"setblock {x} {y} {z} minecraft:water_cauldron[level=1]"))
     src = room.board.source_index
     sb.call(lambda g: g.execute(f"data merge entity {room.uuids[src]} {{Fixed:0b}}"))
+    sink_uid = room.uuids[_sink_index(room)]
+    sb.call(lambda g: g.execute(f"tag {sink_uid} remove pipes.fixed"))
     assert world_mismatches(sb, room)
     rep = room.reconcile(sink.daemon.links["main"])
     assert rep.blocks_fixed == 1 and "fixed frames made Fixed again" in rep.notes

@@ -124,6 +124,8 @@ def world_mismatches(sb: Sandbox, room: PipesRoom) -> list[str]:
         tags = {str(t) for t in nbt.get("Tags", [])}
         if (got_rot, got_map) != (rotation, mid) or f"pipes.r{rotation}" not in tags:
             problems.append(f"frame {idx}: rot {got_rot} map {got_map} tags {sorted(tags)}")
+        if ("pipes.fixed" in tags) != (idx in board.fixed):
+            problems.append(f"frame {idx}: tags {sorted(tags)}")
         if int(nbt.get("Fixed", 0)) != (idx in board.fixed):
             problems.append(f"frame {idx}: Fixed {int(nbt.get('Fixed', 0))}")
     return problems
