@@ -265,6 +265,7 @@ class WorldConfig(_Model):
     dimension: str = "minecraft:overworld"
     origin: tuple[int, int, int]
     size: tuple[int, int] = (15, 15)
+    mode: Literal["tree", "sink"] = "tree"
     generator: Literal["prim", "eller", "walk", "growing_tree"] = "prim"
     branching: float = Field(0.5, ge=0, le=1)
     coverage: float = Field(0.6, ge=0, le=1)
@@ -414,7 +415,8 @@ def _cross_checks(
     return problems
 
 
-_PIPES_ONLY = ("generator", "branching", "coverage", "unique")
+_PIPES_ONLY = ("mode", "generator", "branching", "coverage", "unique")
+_TREE_ONLY = ("generator", "branching", "unique")  # the sink mode's route takes `coverage` only
 
 
 def _kind_checks(name: str, world: WorldConfig) -> list[str]:
@@ -422,6 +424,13 @@ def _kind_checks(name: str, world: WorldConfig) -> list[str]:
     if world.kind == "pipes":
         if world.paint is not None:
             return [f"worlds.{name}.paint: only for rooms with `kind: paint`"]
+        if world.mode == "sink":
+            return [
+                f"worlds.{name}.{key}: only for `mode: tree` (a sink room's route takes "
+                "`coverage` only)"
+                for key in _TREE_ONLY
+                if key in world.model_fields_set
+            ]
         return []
     problems = [
         f"worlds.{name}.{key}: only for pipes rooms (paint rooms take `paint.generator`)"

@@ -157,18 +157,20 @@ def _settings(
 
 def _write(root: Path, base: int, target: Target, force: bool) -> list[PlanItem]:
     from controller.maps.install import install_pictures
-    from controller.world.mapart import all_pictures
+    from controller.world.mapart import all_pictures, sink_pictures
     from controller.world.paintart import brush_pictures
 
-    pipes, brushes = all_pictures(base), brush_pictures(base)
-    plan = install_pictures(root, pipes | brushes, target, force=force)
+    pipes, brushes, sinks = all_pictures(base), brush_pictures(base), sink_pictures(base)
+    plan = install_pictures(root, pipes | brushes | sinks, target, force=force)
     last = base + PICTURE_COUNT - 1
     typer.echo(f"map ids {base}..{last} ({target.reason}; layout {target.layout.value})")
-    for ids in (pipes, brushes):
+    for ids in (pipes, brushes, sinks):
         counts = Counter(item.action for item in plan if item.map_id in ids)
         summary = ", ".join(f"{n} {action}" for action, n in sorted(counts.items()))
         if ids is brushes:
             typer.echo(f"paint brush map ids {min(ids)}..{max(ids)}")
+        if ids is sinks:
+            typer.echo(f"sink room map ids {min(ids)}..{max(ids)}")
         typer.echo(f"  {summary}")
     for item in plan:
         if item.action == "replace":

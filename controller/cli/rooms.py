@@ -25,7 +25,7 @@ from controller.cli.common import (
     load,
     logging_to_stderr,
 )
-from controller.errors import ExitCode
+from controller.errors import ExitCode, UsageError
 
 if TYPE_CHECKING:
     from controller.config import Config
@@ -42,6 +42,13 @@ class RoomKind(StrEnum):
 
     pipes = "pipes"
     paint = "paint"
+
+
+class PipesMode(StrEnum):
+    """The pipes room modes `demo` can show."""
+
+    tree = "tree"
+    sink = "sink"
 
 
 WorldsOpt = Annotated[
@@ -209,14 +216,21 @@ def demo(
     kind: Annotated[
         RoomKind, typer.Option("--kind", help="The room kind: pipes or paint.")
     ] = RoomKind.pipes,
+    mode: Annotated[
+        PipesMode, typer.Option("--mode", help="A pipes room's mode: tree or sink.")
+    ] = PipesMode.tree,
 ) -> None:
     """The sandbox server, a room, and a simulated player who solves it while you watch
     (SIGTERM or Ctrl-C end it early with exit code 130)."""
+    if kind is RoomKind.paint and mode is not PipesMode.tree:
+        raise UsageError("--mode applies to pipes rooms, not --kind paint")
     with logging_to_stderr(log_level):
-        _demo(size, rounds, click_every, kind.value)
+        _demo(size, rounds, click_every, kind.value, mode.value)
 
 
-def _demo(size: int, rounds: int, click_every: float, kind: str = "pipes") -> None:
+def _demo(
+    size: int, rounds: int, click_every: float, kind: str = "pipes", mode: str = "tree"
+) -> None:
     from controller.cli.ui import err_console
     from controller.config import default_config
     from controller.runtime.daemon import Daemon
@@ -225,7 +239,7 @@ def _demo(size: int, rounds: int, click_every: float, kind: str = "pipes") -> No
     from controller.runtime.pipes_room import PipesRoom
     from controller.sandbox import Sandbox
 
-    base = demo_config(default_config(), size, kind)
+    base = demo_config(default_config(), size, kind, mode)
     out = err_console()
     stop = _stop_on_signals()
     import tempfile

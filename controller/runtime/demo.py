@@ -127,9 +127,9 @@ def play_paint_demo(
     return solves[-1] if solves else None
 
 
-def demo_config(base: Config, size: int, kind: str = "pipes") -> Config:
-    """The default configuration with only its `lobby` room, `size`² tiles (a `kind` room), a
-    quick next puzzle."""
+def demo_config(base: Config, size: int, kind: str = "pipes", mode: str = "tree") -> Config:
+    """The default configuration with only its `lobby` room, `size`² tiles (a `kind` room; a
+    pipes room in `mode` tree or sink), a quick next puzzle."""
     lobby = base.world("lobby")
     update: dict[str, object] = {
         "size": (size, size),
@@ -137,4 +137,6 @@ def demo_config(base: Config, size: int, kind: str = "pipes") -> Config:
     }
     if kind == "paint":
         update |= {"kind": "paint", "paint": PaintConfig(generator="strokes")}
+    elif mode == "sink":
+        update |= {"mode": "sink"}
     return base.model_copy(update={"worlds": {"lobby": lobby.model_copy(update=update)}})

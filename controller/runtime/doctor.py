@@ -225,7 +225,7 @@ def _check_map_files(report: Report, cfg: Config, world: str, world_dir: Path | 
     wanted = (
         [brush_map_id(base, axis) for axis in BRUSH_PICTURES]
         if room_cfg.kind == "paint"
-        else picture_ids(base)
+        else picture_ids(base, room_cfg.mode)
     )
     for mid in wanted:
         path = map_path(world_dir, target.layout, mid)

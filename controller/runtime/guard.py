@@ -207,6 +207,7 @@ class RoomGuard:
                 room=room.name,
                 rotation=board.rotations[idx],
                 source=idx == board.source_index,
+                fixed=bool(room.rules.fixed(board, idx)),
             )
             if merge_applied(self._send(link, retag)):
                 rep.retagged += 1

@@ -184,15 +184,13 @@ class InGame:
 
     def hint_for(self, link: Link, uid: uuid.UUID, now: float) -> None:
         """One player's hint: the tile glows and only that player is told how to turn it."""
-        from controller.puzzle.solver import hint
-
         room = self.room
         wait = self.last_hint.get(uid, -1e18) + self.cfg.hint.cooldown_s - now
         if wait > 0:
             room.send(link, cmd.tell_player(uid, f"Next hint in {math.ceil(wait)} s"))
             return
         state = room.current_state
-        found = None if state.solved_at is not None else hint(room.board)
+        found = None if state.solved_at is not None else room.rules.hint(room.board)
         if found is None:
             room.send(link, cmd.tell_player(uid, "Nothing to turn: the water already flows"))
             return
@@ -316,7 +314,7 @@ class InGame:
         for k, batch in enumerate(batches):
             commands = []
             for idx in batch:
-                if room.shown_class[idx] != TileClass.SOURCE:
+                if room.shown_class[idx] != TileClass.SOURCE and idx not in board.fixed:
                     mid = map_id(self.cfg.map_id_base, board.shapes[idx], TileClass.SOURCE)
                     commands.append(cmd.set_map_id(room.uuids[idx], mid))
                     room.shown_class[idx] = TileClass.SOURCE

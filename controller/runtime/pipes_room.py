@@ -16,7 +16,7 @@ from pathlib import Path
 from controller.config import WorldConfig
 from controller.errors import RconUnavailable, RoomError
 from controller.puzzle.generators import GeneratorParams, generate
-from controller.puzzle.model import Board, Direction, TileClass, map_id
+from controller.puzzle.model import Board, Direction, TileClass
 from controller.puzzle.play import Change, PlayState
 from controller.runtime.clock import SYSTEM_CLOCK, Clock
 from controller.runtime.daily import daily_seed, utc_date
@@ -24,6 +24,7 @@ from controller.runtime.feedback import DAILY, Feedback, duration
 from controller.runtime.guard import RoomGuard
 from controller.runtime.ingame import InGame
 from controller.runtime.link import Link, in_dimension
+from controller.runtime.pipes_mode import picture_ids, rules_for
 from controller.runtime.reconciler import PipesReconciler
 from controller.runtime.repairs import Repairs
 from controller.runtime.requests import (
@@ -40,7 +41,7 @@ from controller.runtime.requests import (
 )
 from controller.runtime.room import Progress, Room, RoomStatus
 from controller.runtime.rounds import record_win
-from controller.runtime.state import WORLD_FORMAT, RoomState, archive_state, state_path
+from controller.runtime.state import RoomState, archive_state, state_path
 from controller.world import commands as cmd
 from controller.world.geometry import (
     EDGE_OFF,
@@ -53,19 +54,9 @@ from controller.world.geometry import (
 from controller.world.geometry import Room as Geometry
 from controller.world.replies import merge_applied, parse_count, parse_frame_values
 
-__all__ = ["PipesRoom", "picture_ids"]
+__all__ = ["PipesRoom", "picture_ids"]  # picture_ids: from pipes_mode, kept importable here
 
 log = logging.getLogger("controller.runtime")
-
-
-def picture_ids(base: int) -> list[int]:
-    """Every map id a room can show: shapes 0..3 in classes 0..4, without ring ends."""
-    return [
-        map_id(base, shape, cls)
-        for cls in TileClass
-        for shape in range(4)
-        if not (shape == 0 and cls in (TileClass.RING, TileClass.SOURCE_RING))
-    ]
 
 
 class PipesRoom:
@@ -86,7 +77,8 @@ class PipesRoom:
         self.path = state_path(state_dir, name)
         self.state_dir = state_dir
         self.uuids = [frame_uuid(name, i, j) for i, j in self.geom.tiles()]
-        self.pictures = picture_ids(cfg.map_id_base)
+        self.rules = rules_for(cfg.mode, self.geom, cfg.map_id_base)
+        self.pictures = picture_ids(cfg.map_id_base, cfg.mode)
         self.feedback = Feedback(name, self.geom, cfg)
         self.reconciler = PipesReconciler(self)
         self.ingame = InGame(self)
@@ -136,7 +128,7 @@ class PipesRoom:
     def map_id(self, idx: int, cls: int | None = None) -> int:
         """The picture of tile `idx` (in its current class unless `cls` is given)."""
         c = self.play_state.classes[idx] if cls is None else cls
-        return map_id(self.cfg.map_id_base, self.board.shapes[idx], c)
+        return self.rules.map_id(self.board, idx, c)
 
     def notify(self) -> None:
         """Tell the listeners (the live view) that something changed."""
@@ -152,7 +144,7 @@ class PipesRoom:
                 seed = self.cfg.seed + number - 1
             else:
                 seed = random.randrange(2**31)
-        return generate(
+        board = generate(
             self.cfg.width,
             self.cfg.height,
             seed=seed,
@@ -161,8 +153,13 @@ class PipesRoom:
                 branching=self.cfg.branching,
                 coverage=self.cfg.coverage,
                 unique=self.cfg.unique,
+                mode=self.cfg.mode,
             ),
         )
+        par = self.rules.par(board)
+        if par is not None:
+            board.meta["par"] = par  # the fewest clicks from the start, told at the win
+        return board
 
     def daily_seed(self) -> int:
         """The seed of today's daily puzzle (UTC, on the room's clock; docs/in-game.md)."""
@@ -183,7 +180,7 @@ class PipesRoom:
             total=self.board.size,
             moves=self.state.moves,
             started_at=self.state.started_at,
-            solved=self.play.solved,
+            solved=self.rules.solved(self.board, self.play),
         )
 
     def adopt_state(self, state: RoomState) -> None:
@@ -221,7 +218,7 @@ class PipesRoom:
                     self.name,
                     self.new_board(1),
                     started_at=self.clock.time(),
-                    world_format=WORLD_FORMAT,
+                    world_format=self.rules.world_format,
                 )
             )
             self.build(link, progress)
@@ -239,6 +236,11 @@ class PipesRoom:
     def _check_placement(self, saved: RoomState) -> None:
         where = (saved.origin or self.geom.origin, saved.dimension or self.geom.dimension)
         remove_first = f"; run `pipesctl remove --world {self.name}` with the old settings first"
+        if saved.board.mode != self.cfg.mode:
+            raise RoomError(
+                f"room {self.name}: the saved puzzle is a {saved.board.mode} puzzle but the "
+                f"config says mode: {self.cfg.mode}" + remove_first
+            )
         if saved.board.width != self.cfg.width or saved.board.height != self.cfg.height:
             raise RoomError(
                 f"room {self.name}: the saved puzzle is {saved.board.width}x{saved.board.height} "
@@ -280,6 +282,7 @@ class PipesRoom:
             kind=self.frame_kind,
             invisible=self.cfg.invisible_frames,
             arms=arms,
+            fixed=bool(self.rules.fixed(board, idx)),
         )  # fmt: skip
 
     def build(self, link: Link, progress: Progress | None = None) -> None:
@@ -299,9 +302,10 @@ class PipesRoom:
             if play.classes[idx] != TileClass.DRY:
                 block = state_block(play.classes[idx], play.parents[idx])
                 commands.append(cmd.setblock(self.geom.state_pos(i, j), block))
+        commands += self.rules.block_commands(board, play.classes)
         self.send_all(link, commands, progress)
         self.verify_frames(link)
-        self.current_state.world_format = WORLD_FORMAT
+        self.current_state.world_format = self.rules.world_format
         self.mark_shown()
         self.notify()
 
@@ -340,7 +344,11 @@ class PipesRoom:
         """Read the room back and repair it (see `PipesReconciler`); a board found solved
         meanwhile is won."""
         repairs = self.reconciler.reconcile(link, progress)
-        if self.play_state.solved and self.state is not None and self.state.solved_at is None:
+        if (
+            self.rules.solved(self.board, self.play_state)
+            and self.state is not None
+            and self.state.solved_at is None
+        ):
             self.win(link)
         return repairs
 
@@ -355,6 +363,7 @@ class PipesRoom:
             rotation=board.rotations[idx],
             source=idx == board.source_index,
             map_id=self.map_id(idx, cls),
+            fixed=self.rules.fixed(board, idx),
         )
 
     # -- playing --------------------------------------------------------------------------
@@ -367,6 +376,11 @@ class PipesRoom:
         idx = j * board.width + i
         if value == board.rotations[idx]:
             return False  # settled: nothing turned
+        if idx in board.fixed:
+            # A fixed frame (a sink room's source or sink) turned anyway, by a command or a
+            # creative player: turn it back, no move.
+            self.send(link, self.settle(idx, value))
+            return True
         if self.state is not None and self.state.solved_at is not None:
             # The board is solved and waits for the next puzzle: turn the frame back (with the
             # picture the win waves left on it).
@@ -398,6 +412,7 @@ class PipesRoom:
                     cmd.turn_frame(
                         self.uuids[idx], seen, room=self.name, rotation=rotation,
                         source=idx == board.source_index, map_id=self.map_id(idx),
+                        fixed=self.rules.fixed(board, idx),
                     ),
                 )
             )  # fmt: skip
@@ -413,7 +428,7 @@ class PipesRoom:
         if change is not None:
             self.save()
             self.notify()
-            if change.solved and write:
+            if write and self.rules.solved(board, play):
                 self.win(link)
         return True
 
@@ -432,6 +447,7 @@ class PipesRoom:
         self, link: Link, change: Change, *, turned: int, turned_written: bool
     ) -> None:
         w = self.board.width
+        extra = self.rules.block_update(self.board, self.shown_class, change.tiles)
         for t in change.tiles:
             i, j = t.index % w, t.index // w
             if t.cls != self.shown_class[t.index] or t.parent != self.shown_parent[t.index]:
@@ -450,6 +466,7 @@ class PipesRoom:
                 else self.geom.south_pos(i, j)
             )
             self.send(link, cmd.setblock(pos, EDGE_ON if e.connected else EDGE_OFF))
+        self.send_all(link, extra)
 
     @property
     def current_state(self) -> RoomState:
@@ -471,8 +488,12 @@ class PipesRoom:
         state.win_phase = "recorded"
         self.save()
         self.pay_win(link)
+        par = self.board.meta.get("par")
+        subtitle = None if par is None else f"{duration(seconds)} · {state.moves} moves (par {par})"
         try:
-            ceremony = self.feedback.celebration(seconds, state.moves, best, scores=False)
+            ceremony = self.feedback.celebration(
+                seconds, state.moves, best, scores=False, subtitle=subtitle
+            )
         except Exception:  # noqa: BLE001 - feedback never ends the daemon
             log.exception("room %s: the win message could not be composed", self.name)
             ceremony = []
@@ -528,6 +549,7 @@ class PipesRoom:
         old_cls = list(self.shown_class)
         old_shapes = list(self.board.shapes)
         old_source = self.board.source_index
+        old_fixed = self.board.fixed
         fresh = RoomState(
             self.name, new, number, started_at=self.clock.time(), world_format=state.world_format
         )
@@ -542,12 +564,14 @@ class PipesRoom:
                 and old_shapes[idx] == new.shapes[idx]
                 and old_cls[idx] == play.classes[idx]
                 and (idx == old_source) == (idx == new.source_index)
+                and (idx in old_fixed) == (idx in new.fixed)
             )
             if not same:
                 commands.append(
                     cmd.set_frame(
                         self.uuids[idx], room=self.name, rotation=new.rotations[idx],
                         source=idx == new.source_index, map_id=self.map_id(idx),
+                        fixed=self.rules.fixed(new, idx),
                     )
                 )  # fmt: skip
         self.send_all(link, commands)
@@ -562,9 +586,7 @@ class PipesRoom:
 
     def hint(self, link: Link) -> HintGiven:
         """Tell the players near the room one tile to turn."""
-        from controller.puzzle.solver import hint
-
-        found = hint(self.board)
+        found = self.rules.hint(self.board)
         if found is None:
             return HintGiven()
         idx, rotation = found

@@ -54,7 +54,7 @@ class PipesReconciler:
         if count > board.size:
             rep.notes.append(f"{count - board.size} foreign frames removed")
             room.send(link, cmd.kill_room(geom, kind))
-        if room.current_state.world_format < WORLD_FORMAT:
+        if room.current_state.world_format < WORLD_FORMAT:  # sink rooms start at 4
             room.send(link, cmd.silence_frames(geom, kind))
             room.current_state.world_format = WORLD_FORMAT
             rep.notes.append(f"frames made Silent (world format {WORLD_FORMAT})")
@@ -63,7 +63,7 @@ class PipesReconciler:
         maps = self.read_all(link, cmd.read_map_ids(geom, kind), False, expect)
         # Turns made while the daemon was away are moves: adopt them.
         for idx, value in sorted(rotations.items()):
-            if value % 4 != board.rotations[idx]:
+            if value % 4 != board.rotations[idx] and idx not in board.fixed:
                 room.apply(link, idx, value % 4, write=False)
                 rep.adopted_moves += 1
         fixes: list[str] = []
@@ -78,6 +78,17 @@ class PipesReconciler:
         if not self.tags_consistent(link):
             rep.notes.append("rotation tags rewritten")
             room.send_all(link, [room.settle(idx, v) for idx, v in sorted(rotations.items())])
+        check = room.rules.frames_check(kind)
+        if check is not None and parse_count(room.send(link, check[0])) != check[1]:
+            rep.notes.append("fixed frames made Fixed again")
+            room.send_all(
+                link,
+                [
+                    room.settle(idx, rotations[idx])
+                    for idx in sorted(board.fixed)
+                    if idx in rotations
+                ],
+            )
         expected = len(room.pictures)
         if parse_count(room.send(link, cmd.count_frames(geom, kind, preload=True))) != expected:
             room.send(link, cmd.kill_preloads(geom, kind))
@@ -98,7 +109,10 @@ class PipesReconciler:
         room, board = self.room, self.room.board
         uid = room.uuids[idx]
         source = idx == board.source_index
-        retag = cmd.retag_frame(uid, room=room.name, rotation=board.rotations[idx], source=source)
+        fixed = bool(room.rules.fixed(board, idx))
+        retag = cmd.retag_frame(
+            uid, room=room.name, rotation=board.rotations[idx], source=source, fixed=fixed
+        )
         if merge_applied(room.send(link, retag)):
             rep.frames_fixed += 1
             rep.notes.append(f"frame {idx} re-tagged")
@@ -175,11 +189,14 @@ class PipesReconciler:
         return [(y0 - 1, state_rows), (y0 - 2, east_rows), (y0 - 3, south_rows)]
 
     def audit_commands(self) -> list[str]:
-        """The idempotent fills that put every block of the room as the board says."""
-        geom = self.room.geom
-        commands = [*cmd.air_fills(geom), *cmd.border_fills(geom)]
+        """The idempotent fills that put every block of the room as the board says (a sink
+        room's cauldron included, the air around it)."""
+        room = self.room
+        geom, rules = room.geom, room.rules
+        commands = [*cmd.air_fills(geom, rules.sink_pos(room.board)), *cmd.border_fills(geom)]
         for y, rows in self.expected_layers():
             commands += cmd.layer_fills(y, geom.x0, geom.z0, rows)
+        commands += rules.block_commands(room.board, room.play_state.classes)
         return commands
 
     def audit_blocks(self, link: Link, progress: Progress | None = None) -> int:

@@ -44,6 +44,9 @@ def state_from_world(room: Room, link: Any, salvaged: dict[str, Any]) -> RoomSta
         raise RoomError(f"room {room.name}: --from-world knows only pipes and paint rooms")
     cannot = f"room {room.name}: the board cannot be recovered from the world"
     hint = f"; `pipesctl repair -w {room.name} --reset` builds a new puzzle instead"
+    if room.cfg.mode == "sink":
+        # Reading a sink board back (fixed pictures, a route as solution) is not implemented.
+        raise RoomError(f"{cannot}: --from-world rebuilds tree rooms only, not sink rooms{hint}")
     room.send_all(link, cmd.forceload(room.geom))
     room.wait_loaded(link)
     w, h = room.cfg.width, room.cfg.height

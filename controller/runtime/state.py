@@ -18,6 +18,7 @@ from controller.runtime.records import PlayerRecord, records_from_json, records_
 __all__ = [
     "STATE_FORMAT",
     "WORLD_FORMAT",
+    "SINK_WORLD_FORMAT",
     "Solve",
     "RoomState",
     "StateError",
@@ -29,6 +30,7 @@ __all__ = [
 
 STATE_FORMAT = 1
 WORLD_FORMAT = 2  # docs/world-format.md: version 2 frames are Silent
+SINK_WORLD_FORMAT = 4  # docs/world-format.md: sink rooms exist from version 4 on
 
 
 class StateError(PipesError):

@@ -24,6 +24,9 @@ __all__ = [
     "summon_frame",
     "summon_preload",
     "fill_box",
+    "box_without",
+    "FIXED_TAG",
+    "count_fixed_frames",
     "forceload",
     "is_loaded",
     "row_fills",
@@ -136,13 +139,26 @@ def text(value: str) -> str:
     return json.dumps(value, ensure_ascii=False)
 
 
-def frame_tags(room: str, rotation: int, source: bool = False, arms: int = 0) -> list[str]:
-    """A tile frame's tags: `pipes`, `pipes.<room>`, `pipes.r<rotation>`, maybe source and arms."""
+FIXED_TAG = "pipes.fixed"  # the fixed frames of a sink room (its source and sink)
+
+
+def frame_tags(
+    room: str, rotation: int, source: bool = False, arms: int = 0, fixed: bool = False
+) -> list[str]:
+    """A tile frame's tags: `pipes`, `pipes.<room>`, `pipes.r<rotation>`, maybe source, fixed
+    and arms."""
     tags = ["pipes", f"pipes.{room}", f"pipes.r{rotation}"]
     if source:
         tags.append("pipes.source")
+    if fixed:
+        tags.append(FIXED_TAG)
     tags += [ARM_TAGS[d] for d in range(4) if arms >> d & 1]
     return tags
+
+
+def _fixed_snbt(fixed: bool | None) -> str:
+    """The `Fixed` key of a frame merge: only in sink rooms (None leaves it out)."""
+    return "" if fixed is None else f"Fixed:{int(fixed)}b,"
 
 
 def _tags_snbt(tags: Sequence[str]) -> str:
@@ -165,16 +181,18 @@ def summon_frame(
     kind: str = "item_frame",
     invisible: bool = False,
     arms: int = 0,
+    fixed: bool = False,
 ) -> str:
-    """Summon one tile frame carrying the full NBT the world format prescribes."""
+    """Summon one tile frame carrying the full NBT the world format prescribes (`fixed`: a
+    sink room's source or sink, which players cannot turn)."""
     x, y, z = room.frame_pos(i, j)
     a, b, c, d = uuid_ints(uid)
     return (
         f"summon minecraft:{kind} {x} {y} {z} "
-        f"{{Facing:1b,Invulnerable:1b,Fixed:0b,Invisible:{int(invisible)}b,Silent:1b,"
+        f"{{Facing:1b,Invulnerable:1b,Fixed:{int(fixed)}b,Invisible:{int(invisible)}b,Silent:1b,"
         f"ItemRotation:{rotation}b,UUID:[I;{a},{b},{c},{d}],"
         f'CustomName:"{frame_name(room.name, i, j)}",'
-        f"Tags:{_tags_snbt(frame_tags(room.name, rotation, source, arms))},"
+        f"Tags:{_tags_snbt(frame_tags(room.name, rotation, source, arms, fixed))},"
         f"Item:{_item_snbt(map_id)}}}"
     )
 
@@ -319,10 +337,32 @@ def border_fills(room: Room) -> list[str]:
     ]
 
 
-def air_fills(room: Room) -> list[str]:
-    """Air at the frames' level and `clear_above` blocks over it (footprint + border)."""
+def air_fills(room: Room, keep: Pos | None = None) -> list[str]:
+    """Air at the frames' level and `clear_above` blocks over it (footprint + border), all but
+    the block `keep` (a sink room's sink block) when given."""
     (xa, _, za), (xb, yb, zb) = room.bounds()
-    return fill_box((xa, room.y0, za), (xb, yb, zb), "minecraft:air")
+    if keep is None:
+        return fill_box((xa, room.y0, za), (xb, yb, zb), "minecraft:air")
+    return [
+        c for lo, hi in box_without((xa, room.y0, za), (xb, yb, zb), keep)
+        for c in fill_box(lo, hi, "minecraft:air")
+    ]  # fmt: skip
+
+
+def box_without(lo: Pos, hi: Pos, hole: Pos) -> list[tuple[Pos, Pos]]:
+    """At most six boxes covering the box lo..hi (inclusive) except the block `hole`."""
+    (xa, ya, za), (xb, yb, zb), (hx, hy, hz) = lo, hi, hole
+    if not (xa <= hx <= xb and ya <= hy <= yb and za <= hz <= zb):
+        return [(lo, hi)]
+    boxes = [
+        ((xa, ya, za), (hx - 1, yb, zb)),
+        ((hx + 1, ya, za), (xb, yb, zb)),
+        ((hx, ya, za), (hx, hy - 1, zb)),
+        ((hx, hy + 1, za), (hx, yb, zb)),
+        ((hx, hy, za), (hx, hy, hz - 1)),
+        ((hx, hy, hz + 1), (hx, hy, zb)),
+    ]
+    return [(a, b) for a, b in boxes if all(a[k] <= b[k] for k in range(3))]
 
 
 def base_fills(room: Room) -> list[str]:
@@ -374,24 +414,49 @@ def poll_commands(kinds: Sequence[str], scope: str, reach: float) -> list[str]:
 
 
 def turn_frame(
-    uid: uuid.UUID, seen: int, *, room: str, rotation: int, source: bool, map_id: int
+    uid: uuid.UUID,
+    seen: int,
+    *,
+    room: str,
+    rotation: int,
+    source: bool,
+    map_id: int,
+    fixed: bool | None = None,
 ) -> str:
     """Settle a turned frame — rotation r mod 4, its tags, its picture — only if it still shows
-    the ItemRotation we read (a click in between is then seen by the next poll instead)."""
-    tags = _tags_snbt(frame_tags(room, rotation, source))
+    the ItemRotation we read (a click in between is then seen by the next poll instead).
+    `fixed` (sink rooms only) also writes the frame's `Fixed` flag."""
+    tags = _tags_snbt(frame_tags(room, rotation, source, fixed=bool(fixed)))
     return (
         f"execute as {uid} if entity @s[nbt={{ItemRotation:{seen}b}}] run data merge entity @s "
-        f"{{ItemRotation:{rotation}b,Silent:1b,Tags:{tags},Item:{_item_snbt(map_id)}}}"
+        f"{{ItemRotation:{rotation}b,Silent:1b,{_fixed_snbt(fixed)}Tags:{tags},"
+        f"Item:{_item_snbt(map_id)}}}"
     )
 
 
-def set_frame(uid: uuid.UUID, *, room: str, rotation: int, source: bool, map_id: int) -> str:
-    """Unconditionally set a frame's rotation, tags and picture (repairs, new puzzles)."""
-    tags = _tags_snbt(frame_tags(room, rotation, source))
+def set_frame(
+    uid: uuid.UUID,
+    *,
+    room: str,
+    rotation: int,
+    source: bool,
+    map_id: int,
+    fixed: bool | None = None,
+) -> str:
+    """Unconditionally set a frame's rotation, tags and picture (repairs, new puzzles);
+    `fixed` (sink rooms only) also writes the frame's `Fixed` flag."""
+    tags = _tags_snbt(frame_tags(room, rotation, source, fixed=bool(fixed)))
     return (
         f"data merge entity {uid} "
-        f"{{ItemRotation:{rotation}b,Silent:1b,Tags:{tags},Item:{_item_snbt(map_id)}}}"
+        f"{{ItemRotation:{rotation}b,Silent:1b,{_fixed_snbt(fixed)}Tags:{tags},"
+        f"Item:{_item_snbt(map_id)}}}"
     )
+
+
+def count_fixed_frames(room: Placed, kind: str) -> str:
+    """`execute if entity` counting the room's fixed-tagged frames that are `Fixed:1b`."""
+    sel = f"type=minecraft:{kind},tag=pipes.{room.name},tag={FIXED_TAG}"
+    return f"execute if entity @e[{sel},nbt={{Fixed:1b}}]"
 
 
 def set_map_id(uid: uuid.UUID, map_id: int) -> str:
@@ -625,10 +690,12 @@ def summon_if_missing(uid: uuid.UUID, summon: str) -> str:
     return f"execute unless entity {uid} run {summon}"
 
 
-def retag_frame(uid: uuid.UUID, *, room: str, rotation: int, source: bool) -> str:
+def retag_frame(
+    uid: uuid.UUID, *, room: str, rotation: int, source: bool, fixed: bool = False
+) -> str:
     """Give a frame its tags back when any is missing (its rotation is left alone, so a turn
-    made while it was untagged is seen by the next poll)."""
-    tags = frame_tags(room, rotation, source)
+    made while it was untagged is seen by the next poll); `fixed`: a sink room's fixed frame."""
+    tags = frame_tags(room, rotation, source, fixed=fixed)
     want = ",".join(f"tag={t}" for t in tags) + ("" if source else ",tag=!pipes.source")
     return (
         f"execute as {uid} unless entity @s[{want}] run data merge entity @s "

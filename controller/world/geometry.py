@@ -19,6 +19,9 @@ __all__ = [
     "state_block",
     "EDGE_ON",
     "EDGE_OFF",
+    "SINK_EMPTY",
+    "SINK_FULL",
+    "sink_block",
 ]
 
 Pos = tuple[int, int, int]
@@ -28,6 +31,9 @@ FRAME_NAMESPACE = uuid.uuid5(uuid.NAMESPACE_URL, "https://pipesctl/frames")
 
 EDGE_ON = "minecraft:pumpkin"
 EDGE_OFF = "minecraft:melon"
+# The sink block of a sink-mode room (docs/world-format.md, "Sink rooms").
+SINK_EMPTY = "minecraft:cauldron"
+SINK_FULL = "minecraft:water_cauldron[level=3]"
 _FACING = ("north", "east", "south", "west")
 
 
@@ -63,6 +69,11 @@ def state_block(cls: int, parent: int) -> str:
     if cls == TileClass.RING:
         return "minecraft:verdant_froglight"
     return "minecraft:shroomlight"
+
+
+def sink_block(wet: bool) -> str:
+    """The sink block: a full water cauldron once the water arrives, an empty one before."""
+    return SINK_FULL if wet else SINK_EMPTY
 
 
 @dataclass(frozen=True)
@@ -110,6 +121,19 @@ class Room:
     def preload_pos(self, k: int) -> Pos:
         """Where the k-th hidden picture frame hangs (inside the ground, under the board)."""
         return self.x0 + k % self.width, self.y0 - 4, self.z0 + (k // self.width) % self.height
+
+    def sink_pos(self, i: int, j: int) -> Pos:
+        """Where the sink block of edge tile (i, j) stands: the border block at the frames'
+        level beside it, north before south before west before east (corners)."""
+        if j == 0:
+            return self.x0 + i, self.y0, self.z0 - 1
+        if j == self.height - 1:
+            return self.x0 + i, self.y0, self.z0 + self.height
+        if i == 0:
+            return self.x0 - 1, self.y0, self.z0 + j
+        if i == self.width - 1:
+            return self.x0 + self.width, self.y0, self.z0 + j
+        raise ValueError(f"tile ({i}, {j}) is not on the board's edge")
 
     def bounds(self) -> tuple[Pos, Pos]:
         """The inclusive box a room occupies: footprint + border, preload level to clear air."""

@@ -18,7 +18,13 @@ import numpy.typing as npt
 from pillow_minecraft_map.plugin import JE_1_17_PALETTE  # type: ignore[import-untyped]
 
 from controller.puzzle.model import SHAPE_MASK, Direction, Shape, TileClass, bit, map_id
-from controller.world.mapids import DEFAULT_MAP_ID_BASE, PICTURE_COUNT, picture_key
+from controller.world.mapids import (
+    DEFAULT_MAP_ID_BASE,
+    PICTURE_COUNT,
+    SINK_PICTURES,
+    picture_key,
+    sink_map_id,
+)
 
 __all__ = [
     "SIZE",
@@ -39,6 +45,9 @@ __all__ = [
     "LABEL_TEXT",
     "LABEL_DIM",
     "preview_sheet",
+    "render_sink_picture",
+    "sink_pictures",
+    "FIXED_PLATE",
 ]
 
 SIZE = 128
@@ -209,6 +218,50 @@ def all_pictures(base: int = DEFAULT_MAP_ID_BASE) -> dict[int, npt.NDArray[np.ui
         for shape in Shape:
             out[map_id(base, shape, cls)] = render_picture(shape, cls)
     return out
+
+
+# The fixed pieces of a sink room: an iron bolt plate around the tile, the sink's drain.
+_BOLT_PLATE = packed(_BLACK, _LOW)
+FIXED_PLATE = _BOLT_PLATE
+_BOLT = packed(_GOLD, _HIGH)
+_DRAIN_RIM = packed(_BLACK, _LOWEST)
+_DRAIN_EMPTY = packed(_GRAY, _LOW)
+_PLATE_WIDTH = 6  # pixels of the dark frame around a fixed tile
+_BOLT_RADIUS = 3.5
+
+
+def _draw_fixed_plate(img: npt.NDArray[np.uint8]) -> None:
+    """A dark frame around the picture (broken where the arm passes) with a gold bolt in each
+    corner: this tile cannot turn."""
+    plate = (np.abs(_U) > (SIZE / 2 - _PLATE_WIDTH)) | (np.abs(_V) > (SIZE / 2 - _PLATE_WIDTH))
+    ground = np.isin(img, list(BACKGROUND_COLOURS))
+    img[plate & ground] = _BOLT_PLATE  # the pipe's arm passes through, so neighbours join
+    corner = SIZE / 2 - _PLATE_WIDTH - _BOLT_RADIUS - 2  # just inside the plate
+    for su in (-1, 1):
+        for sv in (-1, 1):
+            img[np.hypot(_U - su * corner, _V - sv * corner) <= _BOLT_RADIUS] = _BOLT
+
+
+def render_sink_picture(picture: str) -> npt.NDArray[np.uint8]:
+    """A sink room's fixed picture at rotation 0 (an end piece, arm to the south): "source"
+    (the fountain on a bolted plate), "sink_dry" or "sink_wet" (a drain, empty or full)."""
+    if picture not in SINK_PICTURES:
+        raise ValueError(f"no sink picture {picture!r}: expected one of {', '.join(SINK_PICTURES)}")
+    if picture == "source":
+        img = render_picture(Shape.END, TileClass.SOURCE)
+    else:
+        wet = picture == "sink_wet"
+        img = render_picture(Shape.END, TileClass.WET if wet else TileClass.DRY)
+        img[_RADIUS <= _END_BULB - 2] = _DRAIN_RIM
+        img[_RADIUS <= _END_BULB - 7] = STYLES[TileClass.WET].inside if wet else _DRAIN_EMPTY
+        img[(_RADIUS >= 9) & (_RADIUS <= 11)] = _DRAIN_RIM
+    _draw_fixed_plate(img)
+    return img
+
+
+def sink_pictures(base: int = DEFAULT_MAP_ID_BASE) -> dict[int, npt.NDArray[np.uint8]]:
+    """The three fixed pictures of sink rooms keyed by their map ids (base+40 .. base+42)."""
+    return {sink_map_id(base, p): render_sink_picture(p) for p in SINK_PICTURES}
 
 
 def to_rgb(array: npt.ArrayLike) -> npt.NDArray[np.uint8]:

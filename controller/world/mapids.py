@@ -15,6 +15,9 @@ __all__ = [
     "BRUSH_OFFSET",
     "BRUSH_PICTURES",
     "brush_map_id",
+    "SINK_OFFSET",
+    "SINK_PICTURES",
+    "sink_map_id",
     "LAST_OFFSET",
 ]
 
@@ -39,9 +42,19 @@ def picture_key(k: int) -> tuple[Shape, TileClass]:
 # base+20..24 reserved for crosses (docs/world-format.md, "Paint rooms: map ids").
 BRUSH_OFFSET = 32
 BRUSH_PICTURES = ("row", "col", "clear")
-LAST_OFFSET = BRUSH_OFFSET + len(BRUSH_PICTURES) - 1
+
+# Sink rooms' fixed pictures: base+40 (the fixed source), base+41 (the sink, dry), base+42 (the
+# sink, wet), past the brushes and base+35..39 left free (docs/world-format.md, "Sink rooms").
+SINK_OFFSET = 40
+SINK_PICTURES = ("source", "sink_dry", "sink_wet")
+LAST_OFFSET = SINK_OFFSET + len(SINK_PICTURES) - 1
 
 
 def brush_map_id(base: int, axis: str) -> int:
     """The map id of a brush picture: `axis` is "row", "col" or "clear"."""
     return base + BRUSH_OFFSET + BRUSH_PICTURES.index(axis)
+
+
+def sink_map_id(base: int, picture: str) -> int:
+    """The map id of a sink room's fixed picture: "source", "sink_dry" or "sink_wet"."""
+    return base + SINK_OFFSET + SINK_PICTURES.index(picture)

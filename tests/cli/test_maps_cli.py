@@ -16,8 +16,13 @@ from controller.cli import app as pipesctl
 from controller.cli.maps import CACHE_WARNING, app
 from controller.errors import ExitCode
 from controller.maps import Layout, atomic_save, map_file, map_path, probe, read_colors
-from controller.world.mapart import DEFAULT_MAP_ID_BASE, PICTURE_COUNT, all_pictures
-from controller.world.mapids import BRUSH_OFFSET, BRUSH_PICTURES
+from controller.world.mapart import (
+    DEFAULT_MAP_ID_BASE,
+    PICTURE_COUNT,
+    all_pictures,
+    render_sink_picture,
+)
+from controller.world.mapids import BRUSH_OFFSET, BRUSH_PICTURES, SINK_OFFSET, SINK_PICTURES
 from controller.world.paintart import render_brush
 from tests.support.imports import heavy_modules_after
 from tests.support.map_worlds import write_level_dat
@@ -37,8 +42,13 @@ worlds:
 """
 
 
-# The pipe pictures and the paint rooms' brush pictures (docs/world-format.md).
-OFFSETS = [*range(PICTURE_COUNT), *range(BRUSH_OFFSET, BRUSH_OFFSET + len(BRUSH_PICTURES))]
+# The pipe pictures, the paint rooms' brush pictures and the sink rooms' fixed pictures
+# (docs/world-format.md).
+OFFSETS = [
+    *range(PICTURE_COUNT),
+    *range(BRUSH_OFFSET, BRUSH_OFFSET + len(BRUSH_PICTURES)),
+    *range(SINK_OFFSET, SINK_OFFSET + len(SINK_PICTURES)),
+]
 
 
 def ids_in(folder: Path) -> list[str]:
@@ -58,6 +68,10 @@ def test_install_writes_all_pictures_and_warns_about_caching(tmp_path: Path) -> 
     for k, axis in enumerate(BRUSH_PICTURES):
         shown = read_colors(folder / f"{base + BRUSH_OFFSET + k}.dat")
         assert np.array_equal(shown, render_brush(axis))
+    assert f"sink room map ids {base + 40}..{base + 42}" in result.output
+    for k, picture in enumerate(SINK_PICTURES):
+        shown = read_colors(folder / f"{base + SINK_OFFSET + k}.dat")
+        assert np.array_equal(shown, render_sink_picture(picture))
     assert " ".join(CACHE_WARNING.split()) in " ".join(result.output.split())
 
     again = runner.invoke(app, ["install", "--world-dir", str(tmp_path), "--create"])

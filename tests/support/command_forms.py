@@ -33,6 +33,17 @@ GOOD = [
     "setblock 3 61 7 minecraft:pumpkin",
     "setblock 3 62 7 minecraft:shroomlight",
     "setblock 3 62 7 minecraft:verdant_froglight",
+    "setblock 3 63 -1 minecraft:cauldron",
+    "setblock 3 63 -1 minecraft:water_cauldron[level=3]",
+    "fill 3 63 -1 3 63 -1 minecraft:water_cauldron[level=3]",
+    "summon minecraft:item_frame 3 63 0 {Facing:1b,Invulnerable:1b,Fixed:1b,Invisible:0b,"
+    'ItemRotation:2b,UUID:[I;1,-2,3,4],CustomName:"pipes:lobby:3:0",'
+    'Tags:["pipes","pipes.lobby","pipes.r2","pipes.fixed"],Item:' + ITEM + "}",
+    f"data merge entity {U} "
+    '{ItemRotation:1b,Silent:1b,Fixed:1b,Tags:["pipes","pipes.lobby","pipes.r1","pipes.fixed"],'
+    "Item:" + ITEM + "}",
+    "execute if entity @e[type=minecraft:item_frame,tag=pipes.lobby,tag=pipes.fixed,"
+    "nbt={Fixed:1b}]",
     "summon minecraft:item_frame 3 63 7 {Facing:1b,Invulnerable:1b,Fixed:0b,Invisible:0b,"
     'ItemRotation:2b,UUID:[I;1,-2,3,4],CustomName:"pipes:lobby:3:7",'
     'Tags:["pipes","pipes.lobby","pipes.r2","pipes.ae"],Item:' + ITEM + "}",

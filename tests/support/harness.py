@@ -12,11 +12,12 @@ from typing import Any
 
 from controller.config import Config, parse_config
 from controller.puzzle.flow import compute_flow
-from controller.puzzle.model import Direction, map_id
+from controller.puzzle.model import Board, Direction, TileClass, map_id
 from controller.runtime.daemon import Daemon
 from controller.runtime.pipes_room import PipesRoom
 from controller.sandbox import Sandbox
-from controller.world.geometry import EDGE_OFF, EDGE_ON, state_block
+from controller.world.geometry import EDGE_OFF, EDGE_ON, SINK_EMPTY, SINK_FULL, state_block
+from controller.world.mapids import sink_map_id
 
 __all__ = ["Harness", "make_config", "world_mismatches"]
 
@@ -66,8 +67,19 @@ def _same_block(got: str, want: str) -> bool:
     return got == want or ("[" not in want and got.split("[")[0] == want)
 
 
+def _picture(base: int, board: Board, idx: int, cls: int) -> int:
+    """The map id a tile must show (docs/world-format.md; sink rooms' fixed pictures)."""
+    if board.mode == "sink" and board.sink is not None:
+        if idx == board.source_index:
+            return sink_map_id(base, "source")
+        if idx == board.index(*board.sink):
+            return sink_map_id(base, "sink_dry" if cls == TileClass.DRY else "sink_wet")
+    return map_id(base, board.shapes[idx], cls)
+
+
 def world_mismatches(sb: Sandbox, room: PipesRoom) -> list[str]:
-    """Every block and frame of the room that differs from a full recompute of its board."""
+    """Every block and frame of the room that differs from a full recompute of its board (a
+    sink room's cauldron and `Fixed` flags included)."""
     board = room.board
     flow = compute_flow(board)
     geom = room.geom
@@ -81,12 +93,15 @@ def world_mismatches(sb: Sandbox, room: PipesRoom) -> list[str]:
         expected[geom.south_pos(i, j)] = EDGE_ON if south else EDGE_OFF
         frames[idx] = (
             board.rotations[idx],
-            map_id(room.cfg.map_id_base, board.shapes[idx], flow.classes[idx]),
+            _picture(room.cfg.map_id_base, board, idx, flow.classes[idx]),
         )
     for x in range(geom.x0 - 1, geom.x0 + board.width + 1):
         for z in (geom.z0 - 1, geom.z0 + board.height):
             for y in range(geom.y0 - 3, geom.y0):
                 expected[(x, y, z)] = "minecraft:oak_log"
+    if board.sink is not None:
+        wet = flow.classes[board.index(*board.sink)] != TileClass.DRY
+        expected[geom.sink_pos(*board.sink)] = SINK_FULL if wet else SINK_EMPTY
 
     def read(game: Any) -> tuple[dict[tuple[int, int, int], str], dict[int, Any]]:
         blocks = {pos: game.block(*pos) for pos in expected}
@@ -109,4 +124,8 @@ def world_mismatches(sb: Sandbox, room: PipesRoom) -> list[str]:
         tags = {str(t) for t in nbt.get("Tags", [])}
         if (got_rot, got_map) != (rotation, mid) or f"pipes.r{rotation}" not in tags:
             problems.append(f"frame {idx}: rot {got_rot} map {got_map} tags {sorted(tags)}")
+        if ("pipes.fixed" in tags) != (idx in board.fixed):
+            problems.append(f"frame {idx}: tags {sorted(tags)}")
+        if int(nbt.get("Fixed", 0)) != (idx in board.fixed):
+            problems.append(f"frame {idx}: Fixed {int(nbt.get('Fixed', 0))}")
     return problems

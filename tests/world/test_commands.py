@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 import re
+import uuid
 
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -134,8 +136,28 @@ def _sample_commands() -> list[str]:
         cmd.trigger_enable(str(uid), "pipes_hint"),
         cmd.score_set(str(uid), "pipes_hint", 0),
         *_paint_commands(),
+        *_sink_commands(room, uid),
     ]
     return out
+
+
+def _sink_commands(room: Room, uid: uuid.UUID) -> list[str]:
+    """A sink room's own forms: fixed frames, the cauldron, air around it."""
+    keep = room.sink_pos(30, 4)
+    return [
+        cmd.summon_frame(
+            room, 0, 3, uid=uid, rotation=1, map_id=1_000_040, source=True, fixed=True
+        ),
+        cmd.turn_frame(
+            uid, 5, room=room.name, rotation=1, source=False, map_id=1_000_041, fixed=True
+        ),
+        cmd.set_frame(uid, room=room.name, rotation=2, source=False, map_id=1_000_009, fixed=False),
+        cmd.count_fixed_frames(room, "glow_item_frame"),
+        cmd.setblock(keep, "minecraft:water_cauldron[level=3]"),
+        cmd.setblock(keep, "minecraft:cauldron"),
+        *cmd.fill_box(keep, keep, "minecraft:water_cauldron[level=3]"),
+        *cmd.air_fills(room, keep),
+    ]
 
 
 def _paint_commands() -> list[str]:
@@ -192,6 +214,54 @@ def test_commands_fit_the_rcon_limit() -> None:
 
 def test_commands_are_valid_vanilla_grammar() -> None:
     assert_valid_commands(_sample_commands())
+
+
+@settings(max_examples=150, deadline=None)
+@given(
+    st.tuples(st.integers(-3, 3), st.integers(-3, 3), st.integers(-3, 3)),
+    st.tuples(st.integers(0, 4), st.integers(0, 4), st.integers(0, 4)),
+    st.tuples(st.integers(-4, 8), st.integers(-4, 8), st.integers(-4, 8)),
+)
+def test_box_without_covers_the_box_but_the_hole_exactly_once(
+    lo: tuple[int, int, int], size: tuple[int, int, int], hole: tuple[int, int, int]
+) -> None:
+    hi = (lo[0] + size[0], lo[1] + size[1], lo[2] + size[2])
+    seen: list[tuple[int, int, int]] = []
+    for a, b in cmd.box_without(lo, hi, hole):
+        seen += [
+            (x, y, z)
+            for x in range(a[0], b[0] + 1)
+            for y in range(a[1], b[1] + 1)
+            for z in range(a[2], b[2] + 1)
+        ]
+    want = {
+        (x, y, z)
+        for x in range(lo[0], hi[0] + 1)
+        for y in range(lo[1], hi[1] + 1)
+        for z in range(lo[2], hi[2] + 1)
+    } - {hole}
+    assert len(seen) == len(set(seen)) and set(seen) == want
+
+
+def test_sink_frames_and_merges_carry_fixed_only_in_sink_rooms() -> None:
+    room = Room("lobby", (0, 64, 0), 7, 7)
+    uid = frame_uuid("lobby", 0, 3)
+    c = cmd.summon_frame(room, 0, 3, uid=uid, rotation=1, map_id=1_000_040, source=True, fixed=True)
+    assert (
+        "Fixed:1b," in c
+        and 'Tags:["pipes","pipes.lobby","pipes.r1","pipes.source","pipes.fixed"]' in c
+    )
+    tree = cmd.set_frame(uid, room="lobby", rotation=1, source=False, map_id=1)
+    assert "Fixed" not in tree  # tree rooms write exactly what they wrote before
+    assert "Fixed:0b," in cmd.set_frame(
+        uid, room="lobby", rotation=1, source=False, map_id=1, fixed=False
+    )
+    merge = cmd.turn_frame(uid, 5, room="lobby", rotation=1, source=True, map_id=1, fixed=True)
+    assert "{ItemRotation:1b,Silent:1b,Fixed:1b,Tags:" in merge and "pipes.fixed" in merge
+    assert room.sink_pos(3, 0) == (3, 64, -1) and room.sink_pos(3, 6) == (3, 64, 7)
+    assert room.sink_pos(0, 3) == (-1, 64, 3) and room.sink_pos(6, 3) == (7, 64, 3)
+    with pytest.raises(ValueError, match="not on the board's edge"):
+        room.sink_pos(3, 3)
 
 
 def test_summon_carries_the_full_frame_nbt() -> None:

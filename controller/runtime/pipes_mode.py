@@ -1,0 +1,162 @@
+"""What differs between a tree room and a sink room (docs/world-format.md, "Sink rooms").
+
+A `PipesRoom` asks its `Rules` when the puzzle is solved, which tile to hint, which picture a
+tile shows, which frames are fixed and which extra block the room has. `TreeRules` is the
+classic room (every tile wet); `SinkRules` the source → sink room (water reaches the sink,
+whose cauldron beside the board fills).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+
+from controller.puzzle.model import Board, TileClass, map_id
+from controller.puzzle.play import PlayState, TileChange
+from controller.runtime.state import SINK_WORLD_FORMAT, WORLD_FORMAT
+from controller.world import commands as cmd
+from controller.world.geometry import Pos, sink_block
+from controller.world.geometry import Room as Geometry
+from controller.world.mapids import SINK_PICTURES, sink_map_id
+
+__all__ = ["Rules", "TreeRules", "SinkRules", "rules_for", "picture_ids"]
+
+
+def picture_ids(base: int, mode: str = "tree") -> list[int]:
+    """Every map id a room can show: shapes 0..3 in classes 0..4, without ring ends; a sink
+    room adds its three fixed pictures."""
+    ids = [
+        map_id(base, shape, cls)
+        for cls in TileClass
+        for shape in range(4)
+        if not (shape == 0 and cls in (TileClass.RING, TileClass.SOURCE_RING))
+    ]
+    if mode == "sink":
+        ids += [sink_map_id(base, p) for p in SINK_PICTURES]
+    return ids
+
+
+class Rules:
+    """The tree room: solved when every tile is wet; no fixed frames, no extra block."""
+
+    mode = "tree"
+    world_format = WORLD_FORMAT
+
+    def __init__(self, geom: Geometry, base: int) -> None:
+        self.geom = geom
+        self.base = base
+
+    def solved(self, board: Board, play: PlayState) -> bool:
+        """Whether the puzzle is solved."""
+        return play.solved
+
+    def hint(self, board: Board) -> tuple[int, int] | None:
+        """The next tile to turn and its rotation, None when solved."""
+        from controller.puzzle.solver import hint
+
+        return hint(board)
+
+    def par(self, board: Board) -> int | None:
+        """The fewest clicks from here, when the room tells players (tree rooms do not)."""
+        return None
+
+    def map_id(self, board: Board, idx: int, cls: int) -> int:
+        """The picture of tile `idx` in class `cls`."""
+        return map_id(self.base, board.shapes[idx], cls)
+
+    def fixed(self, board: Board, idx: int) -> bool | None:
+        """Whether the frame is Fixed (None: the room writes no `Fixed` in merges)."""
+        return None
+
+    def sink_pos(self, board: Board) -> Pos | None:
+        """Where the sink block stands, if the room has one."""
+        return None
+
+    def block_commands(self, board: Board, classes: Sequence[int]) -> list[str]:
+        """Idempotent commands that set the room's extra blocks for these tile classes."""
+        return []
+
+    def block_update(
+        self, board: Board, shown: Sequence[int], tiles: Iterable[TileChange]
+    ) -> list[str]:
+        """Commands for the extra blocks when `tiles` change from the `shown` classes."""
+        return []
+
+    def frames_check(self, kind: str) -> tuple[str, int] | None:
+        """A count command and the count it must give for the fixed frames, if any."""
+        return None
+
+
+TreeRules = Rules
+
+
+class SinkRules(Rules):
+    """The sink room: solved when water reaches the sink; source and sink frames are Fixed and
+    show their own pictures; a cauldron beside the sink fills with the water."""
+
+    mode = "sink"
+    world_format = SINK_WORLD_FORMAT
+
+    @staticmethod
+    def _sink(board: Board) -> int:
+        if board.sink is None:
+            raise ValueError("sink: the board has no sink")
+        return board.index(*board.sink)
+
+    def solved(self, board: Board, play: PlayState) -> bool:
+        """The sink tile is wet: the water reaches it (the same as `flow.sink_reached`)."""
+        return play.classes[self._sink(board)] != TileClass.DRY
+
+    def hint(self, board: Board) -> tuple[int, int] | None:
+        """Greedy from the source along the cheapest route (`sink.sink_hint`)."""
+        from controller.puzzle.sink import sink_hint
+
+        return sink_hint(board)
+
+    def par(self, board: Board) -> int | None:
+        """The fewest clicks until water reaches the sink (`sink.sink_par`)."""
+        from controller.puzzle.sink import sink_par
+
+        return sink_par(board)
+
+    def map_id(self, board: Board, idx: int, cls: int) -> int:
+        """The fixed source and sink show their own pictures; the others the pipe pictures."""
+        if idx == board.source_index:
+            return sink_map_id(self.base, "source")
+        if idx == self._sink(board):
+            return sink_map_id(self.base, "sink_dry" if cls == TileClass.DRY else "sink_wet")
+        return map_id(self.base, board.shapes[idx], cls)
+
+    def fixed(self, board: Board, idx: int) -> bool | None:
+        """Source and sink frames are Fixed; every merge says so either way."""
+        return idx in board.fixed
+
+    def sink_pos(self, board: Board) -> Pos | None:
+        """The border block at the frames' level beside the sink tile."""
+        i, j = board.sink if board.sink is not None else (0, 0)
+        return self.geom.sink_pos(i, j)
+
+    def block_commands(self, board: Board, classes: Sequence[int]) -> list[str]:
+        """One idempotent `fill` of the sink block (its reply counts a repaired block)."""
+        pos = self.geom.sink_pos(*(board.sink or (0, 0)))
+        wet = classes[self._sink(board)] != TileClass.DRY
+        return cmd.fill_box(pos, pos, sink_block(wet))
+
+    def block_update(
+        self, board: Board, shown: Sequence[int], tiles: Iterable[TileChange]
+    ) -> list[str]:
+        """A `setblock` of the sink block only when the water arrives or leaves."""
+        k = self._sink(board)
+        for t in tiles:
+            if t.index == k and (t.cls == TileClass.DRY) != (shown[k] == TileClass.DRY):
+                pos = self.geom.sink_pos(*(board.sink or (0, 0)))
+                return [cmd.setblock(pos, sink_block(t.cls != TileClass.DRY))]
+        return []
+
+    def frames_check(self, kind: str) -> tuple[str, int] | None:
+        """The source and sink frames are both tagged fixed and `Fixed:1b`."""
+        return cmd.count_fixed_frames(self.geom, kind), 2
+
+
+def rules_for(mode: str, geom: Geometry, base: int) -> Rules:
+    """The rules of a room's mode (`tree` or `sink`)."""
+    return SinkRules(geom, base) if mode == "sink" else TreeRules(geom, base)
