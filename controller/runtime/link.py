@@ -3,11 +3,12 @@
 from __future__ import annotations
 
 import logging
+from collections.abc import Callable
 from typing import Protocol
 
 from controller.rcon.replies import normalize
 
-__all__ = ["CommandClient", "Link", "in_dimension"]
+__all__ = ["CommandClient", "Link", "in_dimension", "send_all_in"]
 
 log = logging.getLogger("controller.runtime")
 
@@ -25,6 +26,21 @@ def in_dimension(command: str, dimension: str) -> str:
     if dimension == "minecraft:overworld":
         return command
     return f"execute in {dimension} run {command}"
+
+
+def send_all_in(
+    link: Link,
+    dimension: str,
+    commands: list[str],
+    progress: Callable[[int, int], None] | None = None,
+) -> list[str]:
+    """Send commands in order in a room's dimension, reporting progress every 64 commands."""
+    out = []
+    for k, c in enumerate(commands):
+        out.append(link.send(in_dimension(c, dimension)))
+        if progress is not None and (k % 64 == 0 or k == len(commands) - 1):
+            progress(k + 1, len(commands))
+    return out
 
 
 class Link:

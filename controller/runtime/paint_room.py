@@ -19,7 +19,7 @@ from controller.errors import RoomError
 from controller.puzzle.paint import Canvas, PaintPuzzle, Stroke, generate, hint
 from controller.runtime.clock import SYSTEM_CLOCK, Clock
 from controller.runtime.feedback import Feedback, duration
-from controller.runtime.link import Link, in_dimension
+from controller.runtime.link import Link, in_dimension, send_all_in
 from controller.runtime.paint_state import PAINT_WORLD_FORMAT, PaintState
 from controller.runtime.repairs import Repairs
 from controller.runtime.requests import (
@@ -89,12 +89,7 @@ class PaintRoom:
         self, link: Link, commands: list[str], progress: Progress | None = None
     ) -> list[str]:
         """Send commands in order, reporting progress every 64 commands."""
-        out = []
-        for k, c in enumerate(commands):
-            out.append(self.send(link, c))
-            if progress is not None and (k % 64 == 0 or k == len(commands) - 1):
-                progress(k + 1, len(commands))
-        return out
+        return send_all_in(link, self.geom.dimension, commands, progress)
 
     def notify(self) -> None:
         """Tell the listeners (the live view) that something changed."""

@@ -17,12 +17,11 @@ from controller.puzzle.paint.serialize import game_from_dict
 from controller.runtime.state import (
     STATE_FORMAT,
     Solve,
-    StateError,
-    _broken,
     _float,
     _int,
     _origin,
     _solves,
+    parse_fields,
     read_state_json,
     write_atomic,
 )
@@ -74,31 +73,7 @@ class PaintState:
     @classmethod
     def from_dict(cls, data: Any, where: str = "state") -> PaintState:
         """Parse a state document; an error names the file, the field and what to do."""
-        if not isinstance(data, dict):
-            raise StateError(_broken(where, "(top level)", "is not a JSON object"))
-        if data.get("format") != STATE_FORMAT:
-            raise StateError(
-                _broken(
-                    where,
-                    "format",
-                    f"is {data.get('format')!r}; this pipesctl reads state format {STATE_FORMAT}",
-                )
-            )
-        if data.get("kind") != "paint":
-            raise StateError(
-                _broken(where, "kind", f"is {data.get('kind', 'pipes')!r}, not a paint room's")
-            )
-        fields: dict[str, Any] = {}
-        for key, parse, required in _FIELDS:
-            if key not in data:
-                if required:
-                    raise StateError(_broken(where, key, "is missing"))
-                continue
-            try:
-                fields[key] = parse(data[key])
-            except (KeyError, TypeError, ValueError) as exc:
-                detail = str(exc).strip("'\"") if isinstance(exc, KeyError) else str(exc)
-                raise StateError(_broken(where, key, f"is invalid ({detail})")) from None
+        fields = parse_fields(data, where, _FIELDS, kind="paint")
         puzzle, canvas = fields.pop("board")
         return cls(puzzle=puzzle, canvas=canvas, **fields)
 

@@ -23,7 +23,7 @@ from controller.runtime.daily import daily_seed, utc_date
 from controller.runtime.feedback import DAILY, Feedback, duration
 from controller.runtime.guard import RoomGuard
 from controller.runtime.ingame import InGame
-from controller.runtime.link import Link, in_dimension
+from controller.runtime.link import Link, in_dimension, send_all_in
 from controller.runtime.pipes_mode import picture_ids, rules_for
 from controller.runtime.reconciler import PipesReconciler
 from controller.runtime.repairs import Repairs
@@ -103,12 +103,7 @@ class PipesRoom:
         self, link: Link, commands: list[str], progress: Progress | None = None
     ) -> list[str]:
         """Send commands in order, reporting progress every 64 commands."""
-        out = []
-        for k, c in enumerate(commands):
-            out.append(self.send(link, c))
-            if progress is not None and (k % 64 == 0 or k == len(commands) - 1):
-                progress(k + 1, len(commands))
-        return out
+        return send_all_in(link, self.geom.dimension, commands, progress)
 
     # -- the puzzle -----------------------------------------------------------------------
     @property

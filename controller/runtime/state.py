@@ -16,6 +16,7 @@ from controller.puzzle.serialize import board_from_dict, board_to_dict
 from controller.runtime.records import PlayerRecord, records_from_json, records_to_json
 
 __all__ = [
+    "parse_fields",
     "STATE_FORMAT",
     "WORLD_FORMAT",
     "SINK_WORLD_FORMAT",
@@ -91,27 +92,7 @@ class RoomState:
     @classmethod
     def from_dict(cls, data: Any, where: str = "state") -> RoomState:
         """Parse a state document; an error names the file, the field and what to do."""
-        if not isinstance(data, dict):
-            raise StateError(_broken(where, "(top level)", "is not a JSON object"))
-        if data.get("format") != STATE_FORMAT:
-            raise StateError(
-                _broken(
-                    where,
-                    "format",
-                    f"is {data.get('format')!r}; this pipesctl reads state format {STATE_FORMAT}",
-                )
-            )
-        fields: dict[str, Any] = {}
-        for key, parse, required in _FIELDS:
-            if key not in data:
-                if required:
-                    raise StateError(_broken(where, key, "is missing"))
-                continue
-            try:
-                fields[key] = parse(data[key])
-            except (KeyError, TypeError, ValueError) as exc:
-                detail = str(exc).strip("'\"") if isinstance(exc, KeyError) else str(exc)
-                raise StateError(_broken(where, key, f"is invalid ({detail})")) from None
+        fields = parse_fields(data, where, _FIELDS)
         board = fields.pop("board")
         return cls(board=board, **fields)
 
@@ -222,6 +203,42 @@ def _board(value: Any) -> Board:
         return board_from_dict(value)
     except KeyError as exc:
         raise ValueError(f"{exc.args[0]}: missing") from None
+
+
+def parse_fields(
+    data: Any,
+    where: str,
+    fields: tuple[tuple[str, Any, bool], ...],
+    kind: str | None = None,
+) -> dict[str, Any]:
+    """The parsed fields of a state document (`fields`: key, parser, required), after checking
+    its format (and its room `kind`, when given); a StateError names the file and the field."""
+    if not isinstance(data, dict):
+        raise StateError(_broken(where, "(top level)", "is not a JSON object"))
+    if data.get("format") != STATE_FORMAT:
+        raise StateError(
+            _broken(
+                where,
+                "format",
+                f"is {data.get('format')!r}; this pipesctl reads state format {STATE_FORMAT}",
+            )
+        )
+    if kind is not None and data.get("kind") != kind:
+        raise StateError(
+            _broken(where, "kind", f"is {data.get('kind', 'pipes')!r}, not a {kind} room's")
+        )
+    out: dict[str, Any] = {}
+    for key, parse, required in fields:
+        if key not in data:
+            if required:
+                raise StateError(_broken(where, key, "is missing"))
+            continue
+        try:
+            out[key] = parse(data[key])
+        except (KeyError, TypeError, ValueError) as exc:
+            detail = str(exc).strip("'\"") if isinstance(exc, KeyError) else str(exc)
+            raise StateError(_broken(where, key, f"is invalid ({detail})")) from None
+    return out
 
 
 _FIELDS: tuple[tuple[str, Any, bool], ...] = (
