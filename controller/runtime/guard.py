@@ -25,9 +25,9 @@ from controller.world.replies import (
     fill_changed,
     killed_count,
     merge_applied,
-    parse_count,
     summoned,
     tag_added,
+    whole_count,
 )
 
 if TYPE_CHECKING:
@@ -114,7 +114,7 @@ class RoomGuard:
             full = players_near or now >= self.next_frame_check or not self.frames_in_box(link)
             if full:
                 self.next_frame_check = now + max(every, IDLE_FRAME_CHECK_S)
-                if not self.alive(link):
+                if self.alive(link) is False:
                     self.repair_frames(link)
             if players_near or now >= self.next_block_check:
                 self.next_block_check = now + max(every, IDLE_BLOCK_CHECK_S)
@@ -144,14 +144,16 @@ class RoomGuard:
         """The quick idle check: as many frames of the room's kind in its box as tiles."""
         room = self.room
         reply = self._send(link, cmd.count_frames_in_box(room.geom, room.frame_kind))
-        return parse_count(reply) == room.board.size
+        return whole_count(reply) == room.board.size
 
-    def alive(self, link: Link) -> bool:
-        """Whether every count is what the room should show (no serialization)."""
+    def alive(self, link: Link) -> bool | None:
+        """Whether every count is what the room should show (no serialization); None when a
+        reply was spoiled by another RCON connection (the next check asks again)."""
         size = self.room.board.size
-        tagged, own_kind, other_kind, filled = (
-            parse_count(self._send(link, c)) for c in self.liveness_commands()
-        )
+        counts = [whole_count(self._send(link, c)) for c in self.liveness_commands()]
+        if None in counts:
+            return None
+        tagged, own_kind, other_kind, filled = counts
         if self.room.frame_kind == "glow_item_frame":
             own_kind, other_kind = other_kind, own_kind
         return tagged == size and own_kind == size and other_kind == 0 and filled == size
@@ -259,8 +261,8 @@ class RoomGuard:
             reply = self._send(link, command)
             if expected < 0:
                 changed += fill_changed(reply)
-            elif parse_count(reply) != expected:
-                pictures_off = True
+            elif (seen := whole_count(reply)) is not None and seen != expected:
+                pictures_off = True  # a spoiled reply is asked again next cycle
         self.audit_at = (self.audit_at + n) % len(commands)
         if pictures_off:
             self.repair_frames(link)

@@ -19,8 +19,9 @@ from controller.errors import RoomError
 from controller.puzzle.paint import Canvas, PaintPuzzle, Stroke, generate, hint
 from controller.runtime.clock import SYSTEM_CLOCK, Clock
 from controller.runtime.feedback import Feedback, duration
-from controller.runtime.link import Link, in_dimension, send_all_in
+from controller.runtime.link import Link
 from controller.runtime.paint_state import PAINT_WORLD_FORMAT, PaintState
+from controller.runtime.placed import PlacedRoom
 from controller.runtime.repairs import Repairs
 from controller.runtime.requests import (
     CanvasRead,
@@ -50,10 +51,11 @@ log = logging.getLogger("controller.runtime")
 CHECK_CHUNK = 24  # blocks tested by one `execute if block …` chain (stays under the RCON limit)
 
 
-class PaintRoom:
+class PaintRoom(PlacedRoom):
     """One paint room on one server."""
 
     kind = "paint"
+    geom: Placement
 
     def __init__(
         self, name: str, cfg: WorldConfig, state_dir: Path, *, clock: Clock = SYSTEM_CLOCK
@@ -81,16 +83,6 @@ class PaintRoom:
         self.listeners: list[Callable[[Room], None]] = []
 
     # -- sending --------------------------------------------------------------------------
-    def send(self, link: Link, command: str) -> str:
-        """Send one command in the room's dimension."""
-        return link.send(in_dimension(command, self.geom.dimension))
-
-    def send_all(
-        self, link: Link, commands: list[str], progress: Progress | None = None
-    ) -> list[str]:
-        """Send commands in order, reporting progress every 64 commands."""
-        return send_all_in(link, self.geom.dimension, commands, progress)
-
     def notify(self) -> None:
         """Tell the listeners (the live view) that something changed."""
         for listener in self.listeners:
@@ -165,19 +157,6 @@ class PaintRoom:
             started_at=self.state.started_at,
             solved=puzzle.is_done(canvas),
         )
-
-    @property
-    def dimension(self) -> str:
-        """The dimension the room is built in."""
-        return self.geom.dimension
-
-    def bounds(self) -> tuple[Pos, Pos]:
-        """The inclusive box the room occupies."""
-        return self.geom.bounds()
-
-    def frame_count_command(self) -> str:
-        """A command whose `Test passed. Count: N` reply counts the room's brush frames."""
-        return in_dimension(cmd.count_frames(self.geom, self.frame_kind), self.geom.dimension)
 
     def block(self, colour: int) -> str:
         """The block of a colour (0 or 1)."""

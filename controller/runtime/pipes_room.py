@@ -23,8 +23,9 @@ from controller.runtime.daily import daily_seed, utc_date
 from controller.runtime.feedback import DAILY, Feedback, duration
 from controller.runtime.guard import RoomGuard
 from controller.runtime.ingame import InGame
-from controller.runtime.link import Link, in_dimension, send_all_in
+from controller.runtime.link import Link
 from controller.runtime.pipes_mode import picture_ids, rules_for
+from controller.runtime.placed import PlacedRoom
 from controller.runtime.reconciler import PipesReconciler
 from controller.runtime.repairs import Repairs
 from controller.runtime.requests import (
@@ -46,7 +47,6 @@ from controller.world import commands as cmd
 from controller.world.geometry import (
     EDGE_OFF,
     EDGE_ON,
-    Pos,
     frame_uuid,
     preload_uuid,
     state_block,
@@ -59,10 +59,11 @@ __all__ = ["PipesRoom", "picture_ids"]  # picture_ids: from pipes_mode, kept imp
 log = logging.getLogger("controller.runtime")
 
 
-class PipesRoom:
+class PipesRoom(PlacedRoom):
     """One pipes room on one server."""
 
     kind = "pipes"
+    geom: Geometry
 
     def __init__(
         self, name: str, cfg: WorldConfig, state_dir: Path, *, clock: Clock = SYSTEM_CLOCK
@@ -95,16 +96,6 @@ class PipesRoom:
         self.guard = RoomGuard(self)
 
     # -- sending --------------------------------------------------------------------------
-    def send(self, link: Link, command: str) -> str:
-        """Send one command in the room's dimension."""
-        return link.send(in_dimension(command, self.geom.dimension))
-
-    def send_all(
-        self, link: Link, commands: list[str], progress: Progress | None = None
-    ) -> list[str]:
-        """Send commands in order, reporting progress every 64 commands."""
-        return send_all_in(link, self.geom.dimension, commands, progress)
-
     # -- the puzzle -----------------------------------------------------------------------
     @property
     def board(self) -> Board:
@@ -312,19 +303,6 @@ class PipesRoom:
             )
             for k, mid in enumerate(self.pictures)
         ]
-
-    @property
-    def dimension(self) -> str:
-        """The dimension the room is built in."""
-        return self.geom.dimension
-
-    def bounds(self) -> tuple[Pos, Pos]:
-        """The inclusive box the room occupies."""
-        return self.geom.bounds()
-
-    def frame_count_command(self) -> str:
-        """A command whose `Test passed. Count: N` reply counts the room's tile frames."""
-        return in_dimension(cmd.count_frames(self.geom, self.frame_kind), self.geom.dimension)
 
     def verify_frames(self, link: Link) -> None:
         """Count the frames: a plugin may cancel a summon that still reports success (Paper)."""

@@ -13,6 +13,7 @@ from dataclasses import dataclass
 from controller.world.names import is_player_name
 
 __all__ = [
+    "whole_count",
     "FrameValue",
     "parse_frame_values",
     "parse_count",
@@ -66,6 +67,16 @@ def parse_count(reply: str) -> int:
     """The N of `Test passed. Count: N`; 0 for `Test failed` and anything else."""
     m = _COUNT.search(reply)
     return int(m.group(1)) if m else 0
+
+
+def whole_count(reply: str) -> int | None:
+    """The N of a reply that is exactly `Test passed. Count: N` (0 for `Test failed`); None for
+    a reply that another RCON connection emptied, replaced or mixed (docs/server-behaviour.md,
+    "Shared output buffer")."""
+    m = _COUNT.fullmatch(reply)
+    if m:
+        return int(m.group(1))
+    return 0 if reply == "Test failed" else None
 
 
 def fill_changed(reply: str) -> int:

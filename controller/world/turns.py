@@ -20,6 +20,7 @@ import re
 from collections.abc import Sequence
 
 from controller.world.geometry import Pos
+from controller.world.replies import whole_count
 
 __all__ = [
     "CLICKED",
@@ -46,7 +47,6 @@ SCAN = "pipes.scan"
 
 _REMOVED_MANY = re.compile(r"Removed tag '[^']*' from (\d+) entities")
 _REMOVED_ONE = re.compile(r"Removed tag '[^']*' from .+")
-_COUNT = re.compile(r"Test passed\. Count: (\d+)")
 
 
 def frame_selector(kinds: Sequence[str], *tags: str) -> str:
@@ -131,7 +131,4 @@ def tagged_count(reply: str) -> int | None:
 
 def scan_count(reply: str) -> int | None:
     """The count of a `count_tagged` reply (0 for `Test failed`); None for any other reply."""
-    m = _COUNT.fullmatch(reply)
-    if m:
-        return int(m.group(1))
-    return 0 if reply == "Test failed" else None
+    return whole_count(reply)

@@ -219,3 +219,24 @@ def test_reconcile_retags_an_untagged_frame_instead_of_a_refused_summon(
     assert any("re-tagged" in note for note in repairs.notes)
     assert not any("could not be summoned" in note for note in repairs.notes)
     assert world_mismatches(sb, room) == []
+
+
+def test_a_spoiled_count_reply_starts_no_repair(setup: tuple[Sandbox, Daemon, StepClock]) -> None:
+    """Another RCON connection may empty or replace a reply: an unreadable count is asked again,
+    never taken for a missing frame (a repair costs about three commands per tile)."""
+    sb, daemon, clock = setup
+    room = pipes_room(daemon)
+    guard = room.guard
+    link = daemon.links["main"]
+    real_send = link.send
+    link.send = lambda command: "" if "execute if" in command else real_send(command)  # type: ignore[method-assign]
+    try:
+        assert guard.alive(link) is None
+        before = len(guard.repairs)
+        for _ in range(40):
+            clock.now += 0.05
+            daemon.step()
+        assert len(guard.repairs) == before
+    finally:
+        link.send = real_send  # type: ignore[method-assign]
+    assert guard.alive(link) is True
