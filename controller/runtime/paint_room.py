@@ -208,22 +208,6 @@ class PaintRoom(PlacedRoom):
                 f"{list(now[2])} in {now[3]} ({now[4]}, target {now[5]})" + remove_first
             )
 
-    def wait_loaded(self, link: Link, timeout: float = 10.0) -> None:
-        """Wait until every chunk of the room is loaded (entities arrive a tick later)."""
-        pending = cmd.is_loaded(self.geom)
-        deadline = self.clock.monotonic() + timeout
-        while pending:
-            pending = [c for c in pending if not self.send(link, c).startswith("Test passed")]
-            if not pending:
-                return
-            if self.clock.monotonic() > deadline:
-                raise RoomError(
-                    f"room {self.name}: its chunks did not load within {timeout:g} s after "
-                    "`forceload add`; a vanilla server with nobody online may be paused "
-                    "(server.properties pause-when-empty-seconds: set it to -1, or join once)"
-                )
-            self.clock.sleep(0.05)
-
     def summon(self, brush: Brush) -> str:
         """The command that summons a brush frame as the format prescribes."""
         return cmd.summon_brush(

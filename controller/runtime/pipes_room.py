@@ -238,23 +238,6 @@ class PipesRoom(PlacedRoom):
                 f"says {list(self.geom.origin)} in {self.geom.dimension}" + remove_first
             )
 
-    def wait_loaded(self, link: Link, timeout: float = 10.0) -> None:
-        """Wait until every chunk of the room is loaded with its entities (vanilla loads them
-        a tick or more after `forceload add`)."""
-        pending = cmd.is_loaded(self.geom)
-        deadline = self.clock.monotonic() + timeout
-        while pending:
-            pending = [c for c in pending if not self.send(link, c).startswith("Test passed")]
-            if not pending:
-                return
-            if self.clock.monotonic() > deadline:
-                raise RoomError(
-                    f"room {self.name}: its chunks did not load within {timeout:g} s after "
-                    "`forceload add`; a vanilla server with nobody online may be paused "
-                    "(server.properties pause-when-empty-seconds: set it to -1, or join once)"
-                )
-            self.clock.sleep(0.05)
-
     def summon(self, idx: int, *, arms: int = 0) -> str:
         """The command that summons tile `idx`'s frame as the world format prescribes."""
         board = self.board

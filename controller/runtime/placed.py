@@ -1,11 +1,14 @@
 """What every room kind shares through its placement in the world: commands sent in its
-dimension, the box it occupies and the count of its frames (controller/runtime/room.py)."""
+dimension, the box it occupies, the count of its frames and waiting for its chunks
+(controller/runtime/room.py)."""
 
 from __future__ import annotations
 
 from collections.abc import Callable
 from typing import Protocol
 
+from controller.errors import RoomError
+from controller.runtime.clock import Clock
 from controller.runtime.link import Link, in_dimension, send_all_in
 from controller.world import commands as cmd
 from controller.world.geometry import Pos
@@ -25,6 +28,8 @@ class RoomPlacement(cmd.Placed, Protocol):
 class PlacedRoom:
     """A base of the room kinds: everything here follows from `geom` and `frame_kind`."""
 
+    name: str
+    clock: Clock
     geom: RoomPlacement
     frame_kind: str
 
@@ -53,3 +58,20 @@ class PlacedRoom:
     def frame_count_command(self) -> str:
         """A command whose `Test passed. Count: N` reply counts the room's frames."""
         return in_dimension(cmd.count_frames(self.geom, self.frame_kind), self.geom.dimension)
+
+    def wait_loaded(self, link: Link, timeout: float = 10.0) -> None:
+        """Wait until every chunk of the room is loaded with its entities (vanilla loads them
+        a tick or more after `forceload add`)."""
+        pending = cmd.is_loaded(self.geom)
+        deadline = self.clock.monotonic() + timeout
+        while pending:
+            pending = [c for c in pending if not self.send(link, c).startswith("Test passed")]
+            if not pending:
+                return
+            if self.clock.monotonic() > deadline:
+                raise RoomError(
+                    f"room {self.name}: its chunks did not load within {timeout:g} s after "
+                    "`forceload add`; a vanilla server with nobody online may be paused "
+                    "(server.properties pause-when-empty-seconds: set it to -1, or join once)"
+                )
+            self.clock.sleep(0.05)
