@@ -292,8 +292,8 @@ def main() -> None:
     print(
         "The sandbox and the daemon share one Python process, and a command whose selector "
         "walks the ~1,000 entities of the room costs the sandbox about 1.5 ms (`bench."
-        "sandbox_game`), so a mode that sends more commands per click (trigger: 7 to find it) "
-        "shows a longer delay here than the poll interval alone explains."
+        "sandbox_game`), so the commands that find a click (scan: 3, trigger: 3) add to the "
+        "delay beyond the poll interval."
     )
 
 

@@ -2,9 +2,10 @@
 
 Two modes (`servers.<name>.detect`):
 
-- **trigger** — the companion data pack marks a player who uses a room frame (and tags the
-  frames within reach at that moment); an idle poll is one command that examines online players
-  only and serializes nothing. After a click the marked frames are read back once each.
+- **trigger** — the companion data pack marks a player who uses a room frame, tags the frames
+  within reach at that moment and counts the click; an idle poll reads the count (one command,
+  no entity examined, nothing serialized). A changed count → the marked frames are read back
+  once each, and the pack's `done` function clears the marks if that read was whole.
 - **scan** — no data pack: the frames within reach of any player are tagged (no serialization)
   and read back once each; nobody near the frames → one command.
 
@@ -32,16 +33,17 @@ log = logging.getLogger("controller.runtime")
 Mode = Literal["trigger", "scan"]
 PACK_ID = "file/pipesctl"
 SLOW_INTERVAL_S = 1.0
+STUCK_ROUNDS = 4  # reads in a row the pack's `done` did not accept → clear the marks, read all
 
 
 def choose_mode(link: Link, wanted: str, server: str) -> Mode:
-    """The detection mode for a server: `trigger` or `scan` as configured, or for `auto`
-    trigger when the data pack is enabled (a clear log line says why not otherwise)."""
-    if wanted in ("trigger", "scan"):
-        return "trigger" if wanted == "trigger" else "scan"
-    if f"[{PACK_ID}" in link.send("datapack list enabled"):
-        log.info("server %s: data pack %s enabled: turns detected by trigger", server, PACK_ID)
-        return "trigger"
+    """The detection mode for a server: `scan` as configured; for `trigger` and `auto` trigger
+    when the data pack answers with the current protocol (for `auto` also only when it is
+    enabled). A clear log line says why not otherwise."""
+    if wanted == "scan":
+        return "scan"
+    if wanted == "trigger" or f"[{PACK_ID}" in link.send("datapack list enabled"):
+        return "trigger" if _pack_ready(link, server) else "scan"
     if f"[{PACK_ID}" in link.send("datapack list available"):
         log.warning(
             "server %s: data pack %s is installed but disabled; turns are detected by scanning "
@@ -56,6 +58,34 @@ def choose_mode(link: Link, wanted: str, server: str) -> Mode:
             server, PACK_ID,
         )  # fmt: skip
     return "scan"
+
+
+def _pack_ready(link: Link, server: str) -> bool:
+    """Whether the enabled pack speaks the current protocol; makes sure its counter exists."""
+    reply = link.send(turns.pack_version())
+    version = turns.function_result(reply, "version")
+    if version is None and not turns.function_unknown(reply, "version"):
+        version = turns.function_result(link.send(turns.pack_version()), "version")  # spoiled
+    if version != turns.PACK_PROTOCOL:
+        found = "no answer" if version is None else f"protocol {version}"
+        log.warning(
+            "server %s: data pack %s does not speak protocol %s (`%s`: %s; not installed, "
+            "disabled, or from an older pipesctl); turns are detected by scanning frames near "
+            "players. Run `pipesctl install --world-dir <world>` and `reload`",
+            server, PACK_ID, turns.PACK_PROTOCOL, turns.pack_version(), found,
+        )  # fmt: skip
+        return False
+    ensure_counter(link)
+    log.info("server %s: data pack %s enabled: turns detected by trigger", server, PACK_ID)
+    return True
+
+
+def ensure_counter(link: Link) -> None:
+    """Create the click counter if it is gone (the pack's load function makes it at load)."""
+    make_objective, add_zero = turns.create_counter()
+    if "Unknown scoreboard objective" in link.send(add_zero):
+        link.send(make_objective)
+        link.send(add_zero)
 
 
 class TurnDetector:
@@ -78,9 +108,10 @@ class TurnDetector:
         ]
         self.awake = True  # until the first presence check says otherwise
         self.awake_until = 0.0
-        self.pending_scan = False
         self.doubt = False
         self.slow_turn = 0
+        self.clicks_read: int | None = None  # the count whose marks the pack last cleared
+        self.stuck = 0
 
     @property
     def interval(self) -> float:
@@ -137,22 +168,36 @@ class TurnDetector:
         return seen
 
     def _poll_trigger(self, link: Link) -> list[FrameValue]:
-        # Ask without removing the marks: a reply lost to another RCON connection is asked
-        # again next poll. The marks go before the near frames move into the scan set, so a
-        # click in between keeps its mark and its frames for the next poll.
-        clicked = turns.someone_marked(link.send(turns.marked_players()))
-        if not (clicked or self.pending_scan):
+        # One command while nobody clicks. The marks stay in the world until the pack's `done`
+        # finds that no click came since the count was read and that the read named every
+        # marked frame; otherwise the count has moved and the next poll reads again. A spoiled
+        # reply anywhere only repeats a step (docs/turn-detection.md, "Trigger mode").
+        count = turns.parse_click_count(link.send(turns.click_count()))
+        if count == turns.MISSING:
+            log.warning("the click counter %s was gone; made again, every frame read", turns.CLICKS)
+            ensure_counter(link)
+            self.doubt, self.clicks_read = True, None
             return []
-        if clicked:
-            link.send(turns.take_clicks())
-        for command in turns.promote_near(self.kinds):
-            link.send(command)
-        seen = parse_frame_values(link.send(turns.read_tagged(self.kinds, turns.SCAN)), byte=True)
-        expected = turns.scan_count(link.send(turns.count_tagged(self.kinds, turns.SCAN)))
-        if expected is not None and len({(v.room, v.i, v.j) for v in seen}) == expected:
-            if expected:
-                link.send(turns.untag(self.kinds, turns.SCAN))
-            self.pending_scan = False
+        if not isinstance(count, int) or count == self.clicks_read:
+            return []
+        seen = parse_frame_values(link.send(turns.read_near()), byte=True)
+        frames = len({(v.room, v.i, v.j) for v in seen})
+        reply = link.send(turns.done(count, frames))
+        if turns.function_result(reply, "done") == 1:
+            self.clicks_read, self.stuck = count, 0
+        elif turns.function_unknown(reply, "done"):
+            log.warning(
+                "data pack %s no longer answers; turns are detected by scanning frames near "
+                "players from now on", PACK_ID,
+            )  # fmt: skip
+            self.mode, self.doubt = "scan", True
         else:
-            self.pending_scan = True  # keep the scan set; read it again next poll
+            self.stuck += 1
+            if self.stuck >= STUCK_ROUNDS:
+                # A frame marked near that the read cannot name (its name was changed?) would
+                # stop the pack from ever clearing: clear by hand, then read every frame.
+                log.warning("frames marked %s could not be read back whole; all read", turns.NEAR)
+                for command in turns.clear_marks():
+                    link.send(command)
+                self.doubt, self.clicks_read, self.stuck = True, count, 0
         return seen

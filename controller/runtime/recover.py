@@ -3,6 +3,9 @@
 Each tile frame names its tile (`pipes.<room>.<i>.<j>`), shows its shape and class in its map
 id (`base + shape + 4 * class`) and its rotation in `ItemRotation`; the source is the tile whose
 picture is of a source class. The solution is not in the world: the solver finds one.
+
+A sink room's source and sink show their own pictures (`base + 40`, `base + 41/42`, both an end;
+docs/world-format.md, "Sink rooms"); its solution is the cheapest route the sink solver finds.
 """
 
 from __future__ import annotations
@@ -10,7 +13,7 @@ from __future__ import annotations
 from typing import Any
 
 from controller.errors import RoomError
-from controller.puzzle.model import Board, TileClass
+from controller.puzzle.model import Board, Shape, TileClass
 from controller.puzzle.solver import solve
 from controller.runtime.paint_room import PaintRoom
 from controller.runtime.paint_state import PaintState
@@ -18,6 +21,7 @@ from controller.runtime.pipes_room import PipesRoom
 from controller.runtime.room import Room
 from controller.runtime.state import RoomState
 from controller.world import commands as cmd
+from controller.world.mapids import SINK_OFFSET, SINK_PICTURES
 from controller.world.replies import parse_frame_values
 
 __all__ = ["state_from_world"]
@@ -44,9 +48,7 @@ def state_from_world(room: Room, link: Any, salvaged: dict[str, Any]) -> RoomSta
         raise RoomError(f"room {room.name}: --from-world knows only pipes and paint rooms")
     cannot = f"room {room.name}: the board cannot be recovered from the world"
     hint = f"; `pipesctl repair -w {room.name} --reset` builds a new puzzle instead"
-    if room.cfg.mode == "sink":
-        # Reading a sink board back (fixed pictures, a route as solution) is not implemented.
-        raise RoomError(f"{cannot}: --from-world rebuilds tree rooms only, not sink rooms{hint}")
+    sink_mode = room.cfg.mode == "sink"
     room.send_all(link, cmd.forceload(room.geom))
     room.wait_loaded(link)
     w, h = room.cfg.width, room.cfg.height
@@ -58,8 +60,14 @@ def state_from_world(room: Room, link: Any, salvaged: dict[str, Any]) -> RoomSta
         raise RoomError(f"{cannot}: {found} of {size} tile frames found{hint}")
     shapes: list[int] = []
     sources: list[int] = []
+    sinks: list[int] = []
     for idx in range(size):
         offset = pictures[idx] - room.cfg.map_id_base
+        fixed = offset - SINK_OFFSET
+        if sink_mode and 0 <= fixed < len(SINK_PICTURES):
+            shapes.append(Shape.END)
+            (sources if fixed == 0 else sinks).append(idx)
+            continue
         if not 0 <= offset < 20:
             raise RoomError(f"{cannot}: tile {idx} shows map {pictures[idx]}, not a pipe{hint}")
         shapes.append(offset % 4)
@@ -67,13 +75,20 @@ def state_from_world(room: Room, link: Any, salvaged: dict[str, Any]) -> RoomSta
             sources.append(idx)
     if len(sources) != 1:
         raise RoomError(f"{cannot}: {len(sources)} source tiles found, not one{hint}")
+    if sink_mode and len(sinks) != 1:
+        raise RoomError(f"{cannot}: {len(sinks)} sink tiles found, not one{hint}")
     turned = [rotations[idx] % 4 for idx in range(size)]
     source = (sources[0] % w, sources[0] // w)
-    board = Board(w, h, source, shapes, turned, list(turned))
-    solution = solve(board)
-    if solution is None:
-        raise RoomError(f"{cannot}: the pieces in the frames have no solution{hint}")
-    board = Board(w, h, source, shapes, turned, solution, meta={"recovered": True})
+    if sink_mode:
+        board = _sink_board(w, h, source, sinks[0], shapes, turned)
+        if board is None:
+            raise RoomError(f"{cannot}: the pieces in the frames cannot reach the sink{hint}")
+    else:
+        board = Board(w, h, source, shapes, turned, list(turned))
+        solution = solve(board)
+        if solution is None:
+            raise RoomError(f"{cannot}: the pieces in the frames have no solution{hint}")
+        board = Board(w, h, source, shapes, turned, solution, meta={"recovered": True})
     return RoomState(
         room.name,
         board,
@@ -84,3 +99,26 @@ def state_from_world(room: Room, link: Any, salvaged: dict[str, Any]) -> RoomSta
         origin=room.geom.origin,
         dimension=room.geom.dimension,
     )
+
+
+def _sink_board(
+    w: int, h: int, source: tuple[int, int], sink: int, shapes: list[int], turned: list[int]
+) -> Board | None:
+    """The sink board the frames show, its solution the cheapest route to the sink (None when
+    no route exists)."""
+    from controller.puzzle.sink import sink_route
+
+    fixed = frozenset({source[1] * w + source[0], sink})
+    where = (sink % w, sink // w)
+    board = Board(w, h, source, shapes, turned, list(turned), mode="sink", sink=where, fixed=fixed)
+    try:
+        route = sink_route(board)
+    except ValueError:
+        return None
+    solution = list(turned)
+    for t, r in route:
+        solution[t] = r
+    return Board(
+        w, h, source, shapes, turned, solution, meta={"recovered": True},
+        mode="sink", sink=where, fixed=fixed,
+    )  # fmt: skip

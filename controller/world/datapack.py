@@ -3,8 +3,11 @@
 ``build(version)`` returns the pack's files as ``{relative_path: bytes}``: ``pack.mcmeta``, an
 advancement on the ``minecraft:player_interacted_with_entity`` trigger whose entity is an item
 frame or glow item frame carrying the rooms' tag, and its reward function, which tags the
-player and revokes the advancement so that the next turn fires it again. The advancement has no
-``display``: no toast, no chat message. Formats and folder names per version: docs/datapack.md.
+player and the frames within reach, counts the click and revokes the advancement so that the
+next turn fires it again. The advancement has no ``display``: no toast, no chat message. Three
+more functions serve the daemon: ``load`` (run by ``#minecraft:load``: the click counter's
+objective), ``done`` (clears the marks once the daemon has read the marked frames back whole)
+and ``version``. Formats, folder names and the protocol: docs/datapack.md.
 """
 
 from __future__ import annotations
@@ -13,14 +16,22 @@ import json
 import re
 from dataclasses import dataclass
 
+from controller.world import turns
+
 __all__ = [
     "SUPPORTED_VERSIONS",
     "DatapackConfig",
     "PackFormat",
     "build",
+    "PROTOCOL",
     "function_lines",
     "pack_format",
+    "pack_functions",
 ]
+
+# The version of what the functions do for the daemon (`function <ns>:version` returns it); a
+# pack from before the `done` protocol has no `version` function (docs/datapack.md, "Protocol").
+PROTOCOL = turns.PACK_PROTOCOL
 
 
 @dataclass(frozen=True)
@@ -57,17 +68,19 @@ SUPPORTED_VERSIONS: dict[str, PackFormat] = {
 _NAMESPACE = re.compile(r"[a-z0-9_.-]+")
 _PATH = re.compile(r"[a-z0-9_.-]+(/[a-z0-9_.-]+)*")
 _TAG = re.compile(r"[0-9A-Za-z_.+-]+")
+_DAEMON_FUNCTIONS = ("load", "done", "version")
 
 
 @dataclass(frozen=True)
 class DatapackConfig:
     """What the pack is called and which tags it reads and writes."""
 
-    namespace: str = "pipes"
+    namespace: str = turns.PACK_NAMESPACE
     advancement: str = "clicked"  # also the reward function's path
-    frame_tag: str = "pipes"  # every room frame carries it
-    clicked_tag: str = "pipes.clicked"  # given to the player who turned a frame
-    near_tag: str = "pipes.near"  # given to the room frames within reach at the click
+    frame_tag: str = turns.FRAME_TAG  # every room frame carries it
+    clicked_tag: str = turns.CLICKED  # given to the player who turned a frame
+    near_tag: str = turns.NEAR  # given to the room frames within reach at the click
+    clicks_objective: str = turns.CLICKS  # its score holder #clicks counts every click
     reach: float = 4.5  # blocks from the player's feet (docs/turn-detection.md, reach)
     description: str = "pipesctl: marks players who turn a pipes frame"
 
@@ -78,9 +91,11 @@ class DatapackConfig:
             raise ValueError(f"advancement {self.advancement!r}: use [a-z0-9_.-] and /")
         if not 0 < self.reach <= 64:
             raise ValueError(f"reach {self.reach}: must be in (0, 64]")
-        for name in (self.frame_tag, self.clicked_tag, self.near_tag):
+        for name in (self.frame_tag, self.clicked_tag, self.near_tag, self.clicks_objective):
             if not _TAG.fullmatch(name):
                 raise ValueError(f"tag {name!r}: use [0-9A-Za-z_.+-]")
+        if self.advancement in _DAEMON_FUNCTIONS:
+            raise ValueError(f"advancement {self.advancement!r}: that name is one of the pack's")
 
     @property
     def advancement_id(self) -> str:
@@ -127,13 +142,53 @@ def _advancement(config: DatapackConfig) -> dict[str, object]:
 
 
 def function_lines(config: DatapackConfig = DatapackConfig()) -> list[str]:
-    """The reward function's commands (run as the player, at the player, output suppressed)."""
+    """The reward function's commands (run as the player, at the player, output suppressed):
+    mark the player and the frames within reach, count the click, fire again next time."""
     frames = f"@e[tag={config.frame_tag},distance=..{config.reach:g}]"
     return [
         f"tag @s add {config.clicked_tag}",
         f"execute at @s run tag {frames} add {config.near_tag}",
+        f"scoreboard players add {turns.CLICK_HOLDER} {config.clicks_objective} 1",
         f"advancement revoke @s only {config.advancement_id}",
     ]
+
+
+def _load_lines(config: DatapackConfig) -> list[str]:
+    """`#minecraft:load`: the counter exists from the first load on (an existing objective is
+    an error, silent inside a function; adding 0 creates the score without changing it)."""
+    return [
+        f"scoreboard objectives add {config.clicks_objective} dummy",
+        f"scoreboard players add {turns.CLICK_HOLDER} {config.clicks_objective} 0",
+    ]
+
+
+def _done_lines(config: DatapackConfig) -> list[str]:
+    """`function <ns>:done {clicks:C,frames:N}`, sent once the daemon has read the near frames:
+    the marks go only when no click came since the counter read C and the world holds exactly
+    the N near frames the daemon read; a short read bumps the counter so the next poll reads
+    again. Returns 1 when the marks went, else 0 (docs/datapack.md, "Protocol")."""
+    obj, clicks, near = config.clicks_objective, turns.CLICK_HOLDER, turns.NEAR_HOLDER
+    frames = f"@e[tag={config.frame_tag},tag={config.near_tag}]"
+    return [
+        f"execute store result score {near} {obj} if entity {frames}",
+        f"$execute unless score {clicks} {obj} matches $(clicks) run return 0",
+        f"$execute unless score {near} {obj} matches $(frames) run "
+        f"scoreboard players add {clicks} {obj} 1",
+        f"$execute unless score {near} {obj} matches $(frames) run return 0",
+        f"tag {frames} remove {config.near_tag}",
+        f"tag @a[tag={config.clicked_tag}] remove {config.clicked_tag}",
+        "return 1",
+    ]
+
+
+def pack_functions(config: DatapackConfig = DatapackConfig()) -> dict[str, list[str]]:
+    """Every function of the pack by path: the reward, `load`, `done` and `version`."""
+    return {
+        config.advancement: function_lines(config),
+        "load": _load_lines(config),
+        "done": _done_lines(config),
+        "version": [f"return {PROTOCOL}"],
+    }
 
 
 def _json(doc: dict[str, object]) -> bytes:
@@ -144,10 +199,18 @@ def build(version: str, config: DatapackConfig = DatapackConfig()) -> dict[str, 
     """The pack's files for ``version`` (folder names are singular since 1.21)."""
     fmt = pack_format(version)
     ns, path = config.namespace, config.advancement
-    header = [f"# {config.advancement_id}: a player turned a frame tagged {config.frame_tag}"]
-    function = "\n".join(header + function_lines(config)) + "\n"
-    return {
+    headers = {
+        path: f"a player turned a frame tagged {config.frame_tag}",
+        "load": "run by #minecraft:load: the click counter",
+        "done": "pipesctl read the near frames back: clear the marks (macro: clicks, frames)",
+        "version": "the protocol this pack speaks with pipesctl",
+    }
+    files = {
         "pack.mcmeta": _json(_mcmeta(fmt, config.description)),
         f"data/{ns}/advancement/{path}.json": _json(_advancement(config)),
-        f"data/{ns}/function/{path}.mcfunction": function.encode("utf-8"),
+        "data/minecraft/tags/function/load.json": _json({"values": [f"{ns}:load"]}),
     }
+    for name, lines in pack_functions(config).items():
+        text = "\n".join([f"# {ns}:{name}: {headers[name]}", *lines]) + "\n"
+        files[f"data/{ns}/function/{name}.mcfunction"] = text.encode("utf-8")
+    return files

@@ -3,12 +3,14 @@
 Tags used (all start with `pipes.`, as the world format allows):
 
 - `pipes.clicked` on a player: the data pack's reward function marks a player who used a room
-  frame (trigger mode); the mark is removed only once the poll has seen it;
+  frame (trigger mode); the mark goes only when the pack's `done` function finds the frames
+  around them read back whole;
 - `pipes.near` on a frame: within reach of a player who clicked (set by the reward function at
-  the moment of the click) or of any player (scan mode);
-- `pipes.scan` on a frame: in the set being read back now (trigger mode). A frame keeps it until a
-  reply naming every frame of the set has been read, so a reply wiped by another RCON connection
-  loses nothing.
+  the moment of the click) or of any player (scan mode).
+
+Trigger mode also counts clicks in the score of `#clicks` on objective `pipes.clicks`: an idle
+poll reads that one score (no selector, no entity examined), and only a changed count leads to
+reading the near frames (docs/turn-detection.md, "Trigger mode").
 
 None of these commands serializes an entity except the `data get` reads, which serialize each
 frame of the set once (docs/server-behaviour.md, "Selector and NBT cost").
@@ -20,33 +22,53 @@ import re
 from collections.abc import Sequence
 
 from controller.world.geometry import Pos
-from controller.world.replies import whole_count
 
 __all__ = [
     "CLICKED",
     "NEAR",
-    "SCAN",
+    "FRAME_TAG",
+    "CLICKS",
+    "CLICK_HOLDER",
+    "NEAR_HOLDER",
+    "PACK_NAMESPACE",
+    "PACK_PROTOCOL",
+    "MISSING",
     "frame_selector",
     "presence",
-    "marked_players",
-    "take_clicks",
+    "click_count",
+    "parse_click_count",
+    "create_counter",
+    "read_near",
+    "done",
+    "pack_version",
+    "function_result",
+    "function_unknown",
+    "clear_marks",
     "mark_near_players",
-    "promote_near",
     "read_tagged",
-    "count_tagged",
     "untag",
-    "someone_marked",
     "tagged_count",
-    "scan_count",
     "union_box",
 ]
 
+FRAME_TAG = "pipes"
 CLICKED = "pipes.clicked"
 NEAR = "pipes.near"
-SCAN = "pipes.scan"
+CLICKS = "pipes.clicks"
+CLICK_HOLDER = "#clicks"
+NEAR_HOLDER = "#near"
+PACK_NAMESPACE = "pipes"
+PACK_PROTOCOL = 2
+MISSING = "missing"  # the click counter's objective or score is gone
 
 _REMOVED_MANY = re.compile(r"Removed tag '[^']*' from (\d+) entities")
 _REMOVED_ONE = re.compile(r"Removed tag '[^']*' from .+")
+# `<holder> has <score> [<display name>]`; the display name is the objective's unless renamed
+_CLICK_COUNT = re.compile(re.escape(CLICK_HOLDER) + r" has (-?\d+) \[.*\]")
+_COUNTER_GONE = (
+    f"Unknown scoreboard objective '{CLICKS}'",
+    f"Can't get value of {CLICKS} for {CLICK_HOLDER}; none is set",
+)
 
 
 def frame_selector(kinds: Sequence[str], *tags: str) -> str:
@@ -70,17 +92,66 @@ def presence(box: tuple[Pos, Pos]) -> str:
     return f"execute if entity @a[x={xa},y={ya},z={za},dx={xb - xa},dy={yb - ya},dz={zb - za}]"
 
 
-def marked_players() -> str:
-    """List the tags of every player the data pack marked; nobody marked → an empty reply.
-
-    Leaves the marks in place, so a reply lost to another RCON connection is asked again at the
-    next poll (docs/turn-detection.md, "Trigger mode")."""
-    return f"execute as @a[tag={CLICKED}] run tag @s list"
+def click_count() -> str:
+    """The trigger-mode poll: the number of clicks the data pack has counted (no selector: no
+    entity examined, nothing serialized; docs/turn-detection.md, "Trigger mode")."""
+    return f"scoreboard players get {CLICK_HOLDER} {CLICKS}"
 
 
-def take_clicks() -> str:
-    """Remove the click mark from every marked player (sent once `marked_players` saw one)."""
-    return f"tag @a[tag={CLICKED}] remove {CLICKED}"
+def parse_click_count(reply: str) -> int | str | None:
+    """The count of a `click_count` reply; `MISSING` when the objective or the score is gone;
+    None for a reply another RCON connection emptied, replaced or mixed."""
+    m = _CLICK_COUNT.fullmatch(reply)
+    if m:
+        return int(m.group(1))
+    return MISSING if reply in _COUNTER_GONE else None
+
+
+def create_counter() -> list[str]:
+    """Make the click counter exist (the pack's load function does the same at every load)."""
+    return [
+        f"scoreboard objectives add {CLICKS} dummy",
+        f"scoreboard players add {CLICK_HOLDER} {CLICKS} 0",
+    ]
+
+
+def read_near() -> str:
+    """Every frame marked near a click reports its ItemRotation by name, each serialized once;
+    the selector is exactly the one the pack's `done` counts with."""
+    return f"execute as @e[tag={FRAME_TAG},tag={NEAR}] run data get entity @s ItemRotation"
+
+
+def done(clicks: int, frames: int) -> str:
+    """Ask the pack to clear the marks: it does only when the counter still reads `clicks` and
+    exactly `frames` frames are marked near (docs/datapack.md, "Protocol")."""
+    return f"function {PACK_NAMESPACE}:done {{clicks:{clicks},frames:{frames}}}"
+
+
+def pack_version() -> str:
+    """Ask the pack which protocol it speaks (its `version` function returns it)."""
+    return f"function {PACK_NAMESPACE}:version"
+
+
+def function_result(reply: str, name: str) -> int | None:
+    """The value a pack function returned, from a whole `function <ns>:<name>` reply
+    (`Running function …` then `Function … returned N`, no separator); None otherwise."""
+    fid = re.escape(f"{PACK_NAMESPACE}:{name}")
+    m = re.fullmatch(f"Running function {fid}Function {fid} returned (-?\\d+)", reply)
+    return int(m.group(1)) if m else None
+
+
+def function_unknown(reply: str, name: str) -> bool:
+    """Whether the server has no such pack function (pack removed, disabled or outdated)."""
+    return reply.startswith(f"Unknown function {PACK_NAMESPACE}:{name}")
+
+
+def clear_marks() -> list[str]:
+    """Remove every click mark at once (after the pack's `done` kept failing; a full read
+    follows, so no turn is lost)."""
+    return [
+        f"tag @e[tag={FRAME_TAG},tag={NEAR}] remove {NEAR}",
+        f"tag @a[tag={CLICKED}] remove {CLICKED}",
+    ]
 
 
 def mark_near_players(kinds: Sequence[str], reach: float) -> str:
@@ -89,33 +160,14 @@ def mark_near_players(kinds: Sequence[str], reach: float) -> str:
     return f"execute at @a run tag {frames} add {NEAR}"
 
 
-def promote_near(kinds: Sequence[str]) -> list[str]:
-    """Move the frames marked near into the scan set: add `pipes.scan`, then drop `pipes.near`
-    from the scan set (a click between the two keeps its frames for the next poll)."""
-    return [
-        f"tag {frame_selector(kinds, NEAR)} add {SCAN}",
-        f"tag {frame_selector(kinds, SCAN)} remove {NEAR}",
-    ]
-
-
 def read_tagged(kinds: Sequence[str], tag: str) -> str:
     """Every frame with `tag` reports its ItemRotation by name (one serialization each)."""
     return f"execute as {frame_selector(kinds, 'pipes', tag)} run data get entity @s ItemRotation"
 
 
-def count_tagged(kinds: Sequence[str], tag: str) -> str:
-    """Count the room frames with `tag` (no serialization)."""
-    return f"execute if entity {frame_selector(kinds, 'pipes', tag)}"
-
-
 def untag(kinds: Sequence[str], tag: str) -> str:
     """Remove `tag` from every frame that has it; the reply counts them."""
     return f"tag {frame_selector(kinds, tag)} remove {tag}"
-
-
-def someone_marked(reply: str) -> bool:
-    """Whether a `marked_players` reply names a marked player."""
-    return CLICKED in reply
 
 
 def tagged_count(reply: str) -> int | None:
@@ -127,8 +179,3 @@ def tagged_count(reply: str) -> int | None:
     if _REMOVED_ONE.fullmatch(reply):
         return 1
     return 0 if reply == "No entity was found" else None
-
-
-def scan_count(reply: str) -> int | None:
-    """The count of a `count_tagged` reply (0 for `Test failed`); None for any other reply."""
-    return whole_count(reply)

@@ -228,9 +228,43 @@ def test_win_waves_leave_the_fixed_frames_alone(sink: Harness) -> None:
         assert str(room.uuids[idx]) not in written and room.shown_class[idx] == shown[idx]
 
 
-def test_repair_from_world_says_it_does_not_rebuild_sink_rooms(sink: Harness) -> None:
+def test_repair_from_world_rebuilds_a_sink_room_from_its_frames(sink: Harness) -> None:
+    from dataclasses import replace
+
+    from controller.puzzle.flow import sink_reached
+    from controller.runtime.recover import state_from_world
+
+    room = sink.room
+    sink.click(*_free_tile(room))  # a turn the state must carry
+    sink.daemon.poll("main")
+    board = room.board
+    state = state_from_world(room, sink.daemon.links["main"], {"moves": 1})
+    got = state.board
+    assert (got.mode, got.sink, got.fixed, got.source) == (
+        "sink",
+        board.sink,
+        board.fixed,
+        board.source,
+    )
+    assert got.shapes == board.shapes and got.rotations == board.rotations
+    assert sink_reached(replace(got, rotations=list(got.solution)))
+    assert state.moves == 1 and got.meta["recovered"]
+
+
+def test_repair_from_world_refuses_a_sink_room_without_its_sink_picture(sink: Harness) -> None:
     from controller.errors import RoomError
     from controller.runtime.recover import state_from_world
 
-    with pytest.raises(RoomError, match="--from-world rebuilds tree rooms only, not sink rooms"):
-        state_from_world(sink.room, sink.daemon.links["main"], {})
+    room = sink.room
+    k = room.board.index(*room.board.sink)  # type: ignore[misc]
+    pipe = room.cfg.map_id_base + room.board.shapes[k]
+    path = 'Item.components."minecraft:map_id"'
+    sink.sb.call(lambda g: g.execute(f"data modify entity {room.uuids[k]} {path} set value {pipe}"))
+    with pytest.raises(RoomError, match="0 sink tiles found, not one"):
+        state_from_world(room, sink.daemon.links["main"], {})
+
+
+def _free_tile(room: PipesRoom) -> tuple[int, int]:
+    """A tile that is neither the source nor the sink."""
+    k = next(t for t in range(room.board.size) if t not in room.board.fixed)
+    return k % room.board.width, k // room.board.width

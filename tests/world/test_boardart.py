@@ -33,3 +33,30 @@ def test_a_turn_changes_only_that_tile() -> None:
     assert changed.size  # a quarter turn changes the picture of every shape
     rows, cols = changed[:, 0] // SIZE, changed[:, 1] // SIZE
     assert set(rows.tolist()) == {1} and set(cols.tolist()) == {1}
+
+
+def test_a_sink_boards_source_and_sink_show_their_fixed_pictures() -> None:
+    import random
+
+    from controller.puzzle.model import TileClass
+    from controller.puzzle.sink import sink_board
+    from controller.world.mapart import render_sink_picture
+
+    board = sink_board(6, 5, (2, 2), 0.4, random.Random(4))
+    assert board.sink is not None
+    sink = board.index(*board.sink)
+
+    def tile(picture: np.ndarray, idx: int) -> np.ndarray:
+        i, j = idx % board.width, idx // board.width
+        return picture[j * SIZE : (j + 1) * SIZE, i * SIZE : (i + 1) * SIZE]
+
+    for wet, name in ((TileClass.DRY, "sink_dry"), (TileClass.WET, "sink_wet")):
+        classes = [int(TileClass.DRY)] * board.size
+        classes[board.source_index], classes[sink] = TileClass.SOURCE, wet
+        picture = board_picture(board, classes)
+        for idx, want in ((board.source_index, "source"), (sink, name)):
+            turned = np.rot90(render_sink_picture(want), k=-board.rotations[idx])
+            assert np.array_equal(tile(picture, idx), turned), (idx, want)
+        other = next(k for k in range(board.size) if k not in (board.source_index, sink))
+        expected = render_picture(board.shapes[other], classes[other])
+        assert np.array_equal(tile(picture, other), np.rot90(expected, k=-board.rotations[other]))

@@ -10,12 +10,14 @@ import pytest
 from controller.sandbox.datapacks import PackInfo, load_content, pack_compatibility
 from controller.sandbox.game import Game
 from controller.world.datapack import (
+    PROTOCOL,
     SUPPORTED_VERSIONS,
     DatapackConfig,
     PackFormat,
     build,
     function_lines,
     pack_format,
+    pack_functions,
 )
 from tests.support.grammar import assert_valid_commands
 
@@ -86,10 +88,17 @@ def test_unknown_versions_are_refused(version: str) -> None:
 def test_files_use_singular_folders() -> None:
     """docs/datapack.md "Layout": advancement/ and function/ since 1.21."""
     assert sorted(build("26.1")) == [
+        "data/minecraft/tags/function/load.json",
         "data/pipes/advancement/clicked.json",
         "data/pipes/function/clicked.mcfunction",
+        "data/pipes/function/done.mcfunction",
+        "data/pipes/function/load.mcfunction",
+        "data/pipes/function/version.mcfunction",
         "pack.mcmeta",
     ]
+    assert json.loads(build("26.1")["data/minecraft/tags/function/load.json"]) == {
+        "values": ["pipes:load"]
+    }
 
 
 def test_advancement_matches_tagged_frames_without_display() -> None:
@@ -106,21 +115,41 @@ def test_advancement_matches_tagged_frames_without_display() -> None:
     }
 
 
-def test_function_tags_the_player_and_revokes() -> None:
+def _commands(text: str) -> list[str]:
+    return [line for line in text.splitlines() if line and not line.startswith("#")]
+
+
+def test_function_tags_the_player_counts_and_revokes() -> None:
     text = build("26.1")["data/pipes/function/clicked.mcfunction"].decode()
-    commands = [line for line in text.splitlines() if line and not line.startswith("#")]
-    assert commands == [
+    assert _commands(text) == [
         "tag @s add pipes.clicked",
         "execute at @s run tag @e[tag=pipes,distance=..4.5] add pipes.near",
+        "scoreboard players add #clicks pipes.clicks 1",
         "advancement revoke @s only pipes:clicked",
     ]
-    assert commands == function_lines()
+    assert _commands(text) == function_lines()
+
+
+def test_every_function_file_holds_its_lines() -> None:
+    files = build("26.1")
+    for name, lines in pack_functions().items():
+        assert _commands(files[f"data/pipes/function/{name}.mcfunction"].decode()) == lines
+    assert pack_functions()["version"] == [f"return {PROTOCOL}"]
+
+
+def _substituted(line: str) -> str:
+    """A macro line with sample arguments in place (what the server parses at a call)."""
+    return line[1:].replace("$(clicks)", "17").replace("$(frames)", "5") if line[0] == "$" else line
 
 
 def test_function_lines_are_valid_commands() -> None:
-    """Every function line passes vanilla's grammar (mecha) for default and custom names."""
+    """Every line of every function passes vanilla's grammar (mecha), macro lines with their
+    arguments substituted, for default and custom names."""
     custom = DatapackConfig(namespace="my_rooms", advancement="turn/frame", clicked_tag="t.x+1")
-    assert_valid_commands(function_lines() + function_lines(custom))
+    lines = [line for c in (DatapackConfig(), custom) for f in pack_functions(c).values()
+             for line in f]  # fmt: skip
+    assert any(line.startswith("$") for line in lines)
+    assert_valid_commands([_substituted(line) for line in lines])
 
 
 def test_custom_names_move_files_and_ids() -> None:
@@ -136,7 +165,14 @@ def test_custom_names_move_files_and_ids() -> None:
 
 @pytest.mark.parametrize(
     "kwargs",
-    [{"namespace": "Pipes"}, {"advancement": "a b"}, {"frame_tag": "a/b"}, {"clicked_tag": ""}],
+    [
+        {"namespace": "Pipes"},
+        {"advancement": "a b"},
+        {"frame_tag": "a/b"},
+        {"clicked_tag": ""},
+        {"advancement": "done"},
+        {"clicks_objective": "a b"},
+    ],
 )
 def test_bad_names_are_refused(kwargs: dict[str, str]) -> None:
     with pytest.raises(ValueError):
@@ -155,6 +191,13 @@ def test_the_sandbox_loads_the_pack(tmp_path: pathlib.Path) -> None:
     assert crit.checkable and crit.entity is not None
     assert crit.entity.types == {"minecraft:item_frame", "minecraft:glow_item_frame"}
     assert content.functions["pipes:clicked"] == function_lines()
+    assert sorted(content.functions) == [
+        "pipes:clicked",
+        "pipes:done",
+        "pipes:load",
+        "pipes:version",
+    ]
+    assert content.function_tags["minecraft:load"] == ["pipes:load"]
 
 
 def test_pack_format_dataclass() -> None:

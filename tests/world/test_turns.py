@@ -3,6 +3,8 @@ by another RCON connection read as unknown, never as a count (docs/turn-detectio
 
 from __future__ import annotations
 
+import pytest
+
 from controller.sandbox.game import Game
 from controller.world import turns
 from tests.support.grammar import assert_valid_commands
@@ -15,30 +17,55 @@ def test_every_detection_command_is_vanilla_grammar() -> None:
     assert_valid_commands(
         [
             turns.presence(box),
-            turns.marked_players(),
-            turns.take_clicks(),
+            turns.click_count(),
+            *turns.create_counter(),
+            turns.read_near(),
+            turns.done(0, 0),
+            turns.done(2147483647, 61),
+            turns.pack_version(),
+            *turns.clear_marks(),
             turns.mark_near_players(KINDS, 4.5),
-            *turns.promote_near(KINDS),
-            turns.read_tagged(KINDS, turns.SCAN),
-            turns.count_tagged(KINDS, turns.SCAN),
             turns.untag(KINDS, turns.NEAR),
             turns.read_tagged(["item_frame", "glow_item_frame"], turns.NEAR),
         ]
     )
 
 
-def test_marked_players_replies_nothing_until_someone_is_marked_and_keeps_the_mark() -> None:
+def test_the_click_count_poll_examines_no_entity_and_reads_every_state() -> None:
     game = Game()
     game.join("Alex", (0.5, 64, 0.5))
-    game.join("Bea", (3.5, 64, 0.5))
-    assert game.execute(turns.marked_players()) == []
-    game.execute(f"tag Bea add {turns.CLICKED}")
-    reply = "".join(game.execute(turns.marked_players()))
-    assert turns.someone_marked(reply)
-    assert turns.someone_marked("".join(game.execute(turns.marked_players())))  # still marked
-    assert game.execute(turns.take_clicks()) == [f"Removed tag '{turns.CLICKED}' from Bea"]
-    assert game.execute(turns.marked_players()) == []
-    assert not turns.someone_marked("There are 2 of a max of 20 players online: Alex, Bea")
+    reply = "".join(game.execute(turns.click_count()))
+    assert turns.parse_click_count(reply) == turns.MISSING  # no objective yet
+    make_objective, add_zero = turns.create_counter()
+    game.execute(make_objective)
+    assert turns.parse_click_count("".join(game.execute(turns.click_count()))) == turns.MISSING
+    game.execute(add_zero)
+    assert turns.parse_click_count("".join(game.execute(turns.click_count()))) == 0
+    game.execute(f"scoreboard players add {turns.CLICK_HOLDER} {turns.CLICKS} 17")
+    examined = dict(game.cost)
+    assert turns.parse_click_count("".join(game.execute(turns.click_count()))) == 17
+    assert game.cost == examined  # no entity examined, nothing serialized
+
+
+@pytest.mark.parametrize(
+    "spoiled",
+    ["", "#clicks has 17 [pipes.clicks]There are 0 of a max of 20 players online: ",
+     "There are 0 of a max of 20 players online: ", "#clicks has 1", "Alex has 3 [pipes.clicks]"],
+)  # fmt: skip
+def test_a_spoiled_click_count_is_unknown(spoiled: str) -> None:
+    assert turns.parse_click_count(spoiled) is None
+
+
+def test_function_results_are_read_only_from_whole_replies() -> None:
+    whole = "Running function pipes:doneFunction pipes:done returned 1"
+    assert turns.function_result(whole, "done") == 1
+    assert turns.function_result(whole.replace("1", "0"), "done") == 0
+    assert turns.function_result(whole, "version") is None
+    for spoiled in ("", "Running function pipes:done", whole + "There are 0 of a max",
+                    "Function pipes:done returned 1", whole[:-1] + "x"):  # fmt: skip
+        assert turns.function_result(spoiled, "done") is None
+    assert turns.function_unknown("Unknown function pipes:done", "done")
+    assert not turns.function_unknown(whole, "done")
 
 
 def test_counts_are_read_only_from_whole_replies() -> None:
@@ -47,12 +74,3 @@ def test_counts_are_read_only_from_whole_replies() -> None:
     assert turns.tagged_count("No entity was found") == 0
     for spoiled in ("", "There are 0 of a max of 20 players online: ", "Test failed"):
         assert turns.tagged_count(spoiled) is None
-        assert (
-            turns.scan_count(spoiled if spoiled != "Test failed" else "No entity was found") is None
-        )
-    assert turns.scan_count("Test passed. Count: 7") == 7
-    assert turns.scan_count("Test failed") == 0
-    assert (
-        turns.scan_count("Test passed. Count: 7There are 1 of a max of 20 players online: A")
-        is None
-    )
