@@ -437,6 +437,10 @@ def _kind_checks(name: str, world: WorldConfig) -> list[str]:
         for key in _PIPES_ONLY
         if key in world.model_fields_set
     ]
+    if world.seed == "daily":
+        problems.append(f"worlds.{name}.seed: `daily` is only for pipes rooms; give a number")
+    if world.on_win.command is not None:
+        problems.append(f"worlds.{name}.on_win.command: only for pipes rooms")
     paint = world.paint_keys
     cells = world.width * world.height
     if paint.cells is not None and paint.generator != "walk":
