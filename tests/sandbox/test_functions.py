@@ -43,6 +43,8 @@ FUNCTIONS = {
     "if_score": "execute if score #a obj matches 1.. run return 1\n"
     "execute unless score #a obj matches 1.. run return 2\n",
     "store_inside": "execute store result score #in obj run function t:ret5\nreturn 1\n",
+    "each_noret": "return run execute as @a run function t:noret\n",
+    "each_ret": "execute as @a run function t:ret5\nreturn 8\n",
     "macro": "$scoreboard players set #m obj $(v)\n$return $(r)\n",
     "macro_mixed": "scoreboard players add #mixed obj 1\n$scoreboard players set #m obj $(v)\n",
 }
@@ -212,6 +214,17 @@ def test_execute_as_several_sources_queues_calls(game: Game) -> None:
         "Running function t:ret5Running function t:ret5"
         "Function t:ret5 returned 5Function t:ret5 returned 5"
     )
+    # plain calls: each callee's return ends only itself
+    assert (
+        reply(game, "function t:each_ret")
+        == "Running function t:each_retFunction t:each_ret returned 8"
+    )
+    # inside `return run` the first callee's fallthrough ends the caller: the second call is
+    # dropped from the queue
+    assert reply(game, "function t:each_noret") == (
+        "Running function t:each_noretFunction t:each_noret returned 0"
+    )
+    assert score(game, "#calls") == 1
 
 
 # ---------------------------------------------------------------------------- §4b macros
@@ -293,7 +306,7 @@ def test_macro_values_are_stringified_like_vanilla(snbt: str, text: str) -> None
 
 
 def test_function_with_storage_arguments(game: Game) -> None:
-    """§4b: `function … with storage <id> [<path>]`; the path must name a compound."""
+    """§4b: `function … with storage|entity … [<path>]`; the path must name a compound."""
     rows = [
         ("data merge storage t:a {args:{v:8,r:4},n:1}", "Modified storage t:a", "data"),
         (
@@ -315,6 +328,13 @@ def test_function_with_storage_arguments(game: Game) -> None:
     ]
     check_rows(game, rows)
     assert score(game, "#m") == 8
+    game.join("Alex", (0.5, 64.0, 0.5))
+    game.tick()
+    reply(game, "summon minecraft:marker 0 64 0 {Tags:[args],data:{v:6,r:3}}")
+    assert reply(game, "function t:macro with entity @e[tag=args,limit=1] data") == (
+        "Running function t:macroFunction t:macro returned 3"
+    )
+    assert score(game, "#m") == 6
 
 
 # ---------------------------------------------------------------------------- §4c load, tick
