@@ -30,8 +30,12 @@ __all__ = [
     "EntityCondition",
     "PackInfo",
     "discover",
+    "function_lines",
     "load_content",
+    "macro_parameters",
+    "macro_template",
     "pack_compatibility",
+    "substitute",
 ]
 
 logger = logging.getLogger("controller.sandbox")
@@ -253,8 +257,8 @@ def _merge_tags(target: dict[str, list[str]], files: dict[str, bytes], folder: s
 def function_lines(text: str) -> list[str]:
     """CommandFunction.fromLines: trimmed lines, `\\` continuations joined, comments skipped.
 
-    Raises ValueError for lines vanilla refuses at load (a leading `/`) and for macro lines
-    (`$`), which the sandbox does not run.
+    Macro lines keep their leading `$`. Raises ValueError for lines vanilla refuses at load: a
+    leading `/`, or a macro line that is not a valid template (macro_template).
     """
     out: list[str] = []
     raw = text.splitlines()
@@ -275,8 +279,68 @@ def function_lines(text: str) -> list[str]:
                 f"(did you mean '{hint}'? Do not use a preceding forwards slash.)"
             )
         if line.startswith("$"):
-            raise ValueError(f"macro line {number} (macros are not run by the sandbox)")
+            try:
+                macro_template(line[1:])
+            except ValueError as ex:  # wording of the wrapper: unverified
+                raise ValueError(f"Can't parse function line {number}: '{line}': {ex}") from ex
         out.append(line)
+    return out
+
+
+def _is_variable_name(name: str) -> bool:
+    """StringTemplate.isValidVariableName: letters, digits and `_` (the empty name passes)."""
+    return all(c.isalpha() or c.isdigit() or c == "_" for c in name)
+
+
+def macro_template(text: str) -> tuple[list[str], list[str]]:
+    """StringTemplate.fromString: the text segments and the `$(name)` variables between them.
+
+    Raises ValueError with vanilla's messages (`Unterminated macro variable`, `Invalid macro
+    variable name '…'`, `No variables in macro`). A `$` not followed by `(` is plain text.
+    """
+    segments: list[str] = []
+    variables: list[str] = []
+    start = 0
+    index = text.find("$")
+    while index != -1:
+        if index == len(text) - 1 or text[index + 1] != "(":
+            index = text.find("$", index + 1)
+            continue
+        segments.append(text[start:index])
+        end = text.find(")", index + 1)
+        if end == -1:
+            raise ValueError("Unterminated macro variable")
+        name = text[index + 2 : end]
+        if not _is_variable_name(name):
+            raise ValueError(f"Invalid macro variable name '{name}'")
+        variables.append(name)
+        start = end + 1
+        index = text.find("$", start)
+    if start == 0:
+        raise ValueError("No variables in macro")
+    if start != len(text):
+        segments.append(text[start:])
+    return segments, variables
+
+
+def substitute(segments: list[str], variables: list[str], values: dict[str, str]) -> str:
+    """StringTemplate.substitute: segments and values interleaved."""
+    out = "".join(segments[i] + values[v] for i, v in enumerate(variables))
+    if len(segments) > len(variables):
+        out += segments[-1]
+    return out
+
+
+def macro_parameters(lines: list[str]) -> list[str] | None:
+    """The variables of a macro function in order of first use, or None for a plain function."""
+    if not any(line.startswith("$") for line in lines):
+        return None
+    out: list[str] = []
+    for line in lines:
+        if line.startswith("$"):
+            for name in macro_template(line[1:])[1]:
+                if name not in out:
+                    out.append(name)
     return out
 
 
@@ -394,6 +458,8 @@ def load_content(
             try:
                 lines = function_lines(data.decode("utf-8"))
                 for n, line in enumerate(lines, 1):
+                    if line.startswith("$"):  # macro lines are parsed when instantiated
+                        continue
                     error = check_line(line) if check_line is not None else None
                     if error is not None:
                         raise ValueError(f"Whilst parsing command on line {n}: {error}")

@@ -20,7 +20,7 @@ from typing import Any, Literal
 import nbtlib
 from nbtlib import tag as nbt
 
-from .commands import Ctx, Node, Source, flatten, get_parse_exception, lit, parse, run_chain
+from .commands import Ctx, Frame, Node, Source, flatten, get_parse_exception, lit, parse, run_chain
 from .entities import GAME_MODES, Entity, ItemFrame, Player, create_entity, uuid_from_ints
 from .packmanager import PackManager
 from .reader import CommandSyntaxError
@@ -55,6 +55,7 @@ class Game:
         # costs of work no command asked for (advancement checks on clicks)
         self.background_cost: dict[str, int] = dict.fromkeys(_COST_KEYS, 0)
         self.packs = PackManager(self)
+        self.frames: list[Frame] = []  # the running function calls (ExecutionContext frames)
         self.root = self._build_tree()
 
     # ------------------------------------------------------------------ tree
@@ -172,9 +173,22 @@ class Game:
         run_chain(self, chain, self.rcon_source())
 
     def tick(self) -> None:
-        """Advance one game tick (20 per second); a requested data pack reload completes first."""
+        """Advance one game tick (20 per second).
+
+        A requested data pack reload completes first; then ServerFunctionManager.tick runs
+        `#minecraft:load` once after a (re)load and `#minecraft:tick` every tick, before the
+        world's levels tick (MinecraftServer.tickChildren order), not while the server is paused.
+        Their costs count as background.
+        """
         self.packs.finish_pending()
-        self.world.tick()
+        self.world.tick(before_levels=self._tick_functions)
+
+    def _tick_functions(self) -> None:
+        saved = self._background()
+        try:
+            self.packs.tick_functions()
+        finally:
+            self._end_background(saved)
 
     def configure_datapacks(self, datapack_dir: pathlib.Path | None) -> None:
         """Server start: discover `<world>/datapacks`, select packs, load them (blocking)."""

@@ -1,9 +1,10 @@
 """The server side of data packs: the pack repository, reloads, advancements and functions.
 
 Mirrors PackRepository + MinecraftServer.configurePackRepository/reloadResources,
-PlayerAdvancements.award/revoke, AdvancementRewards.grant and ServerFunctionManager.execute as
-docs/sandbox-datapacks.md describes them. Feedback of everything a function runs is suppressed
-(the function source is ``withSuppressedOutput``).
+PlayerAdvancements.award/revoke, AdvancementRewards.grant, ServerFunctionManager (execute, the
+`#minecraft:load` and `#minecraft:tick` tags), CommandFunction/MacroFunction.instantiate and
+CallFunction as docs/sandbox-datapacks.md describes them. Feedback of everything a function runs
+is suppressed (the function source is ``withSuppressedOutput``).
 """
 
 from __future__ import annotations
@@ -12,7 +13,13 @@ import logging
 import pathlib
 from collections.abc import Iterator
 from contextlib import contextmanager
+from dataclasses import replace
+from decimal import ROUND_HALF_EVEN, Context, Decimal
 from typing import TYPE_CHECKING, Any
+
+from nbtlib import tag as nbt
+
+from controller.nbt.printer import compact
 
 from .datapacks import (
     INTERACT_TRIGGER,
@@ -23,19 +30,76 @@ from .datapacks import (
     PackInfo,
     discover,
     load_content,
+    macro_parameters,
+    macro_template,
+    substitute,
 )
 from .entities import Entity, Player
 from .reader import CommandSyntaxError
+from .registry import tr
 
 if TYPE_CHECKING:
-    from .commands import Source
+    from .commands import Ctx, Frame, Source
     from .game import Game
 
-__all__ = ["PackManager"]
+__all__ = ["InstantiationError", "PackManager", "macro_value"]
 
 logger = logging.getLogger("controller.sandbox")
 
 _MAX_FUNCTION_DEPTH = 64
+LOAD_TAG = "minecraft:load"
+TICK_TAG = "minecraft:tick"
+_DECIMAL = Context(prec=1000, rounding=ROUND_HALF_EVEN)
+_FIFTEEN_PLACES = Decimal(1).scaleb(-15)
+
+
+class InstantiationError(Exception):
+    """FunctionInstantiationException: why a function could not be instantiated."""
+
+    def __init__(self, message: str) -> None:
+        super().__init__(message)
+        self.message = message
+
+
+def _decimal_format(value: float) -> str:
+    """DecimalFormat("#") with 15 fraction digits, Locale.ROOT (MacroFunction.DECIMAL_FORMAT).
+
+    Starts from the shortest decimal of the double (derived: DecimalFormat formats the digits
+    of FloatingDecimal, which can differ from Python's repr in rare last-digit cases), rounds
+    half-even to 15 places, and drops the integer zero (`0.5` → `.5`, the pattern has no
+    minimum integer digit).
+    """
+    d = Decimal(repr(value)).quantize(_FIFTEEN_PLACES, context=_DECIMAL)
+    text = format(d, "f")
+    negative = text.startswith("-")
+    digits = text.lstrip("-")
+    if "." in digits:
+        digits = digits.rstrip("0").rstrip(".")
+    if digits.startswith("0."):
+        digits = digits[1:]
+    if digits in ("", "0"):
+        digits = "0"
+    return ("-" if negative else "") + digits
+
+
+def macro_value(tag: Any) -> str:
+    """MacroFunction.stringify: numbers without suffix, strings raw, other tags as SNBT."""
+    if isinstance(tag, nbt.Float | nbt.Double):
+        return _decimal_format(float(tag))
+    if isinstance(tag, nbt.Byte | nbt.Short | nbt.Int | nbt.Long):
+        return str(int(tag))
+    if isinstance(tag, nbt.String):
+        return str(tag)
+    return compact(tag)
+
+
+def _brigadier_message(error: CommandSyntaxError) -> str:
+    """CommandSyntaxException.getMessage: the message, then ` at position N: …<--[HERE]`."""
+    if error.command is None or error.cursor < 0:
+        return error.message
+    cursor = min(error.cursor, len(error.command))
+    context = ("..." if cursor > 10 else "") + error.command[max(0, cursor - 10) : cursor]
+    return f"{error.message} at position {cursor}: {context}<--[HERE]"
 
 
 class PackManager:
@@ -50,6 +114,7 @@ class PackManager:
         self.config_disabled: list[str] = []  # level.dat DataPacks.Disabled
         self.content = Content()
         self.pending: list[str] | None = None
+        self.post_reload = False  # ServerFunctionManager.postReload: run #minecraft:load
         self._depth = 0
 
     # ------------------------------------------------------------------ repository
@@ -111,6 +176,7 @@ class PackManager:
         self.config_disabled = [p for p in self.available if p not in selected]
         packs = [self.available[p] for p in selected]
         self.content = load_content(packs, self._check_line)
+        self.post_reload = True
         known = self.content.advancements
         for progress in self.game.world.advancements.values():
             for aid in [a for a in progress if a not in known]:
@@ -219,33 +285,106 @@ class PackManager:
         if function not in self.content.functions:
             return
         source = self.game.rcon_source().with_entity(player).at(player)
-        self.run_function(function, source)
+        self.execute_function(function, source)
 
-    def run_function(self, function: str, source: Source) -> int:
-        """ServerFunctionManager.execute: each line through the dispatcher, output suppressed."""
-        from .commands import flatten, get_parse_exception, parse, run_chain
+    def tick_functions(self) -> None:
+        """ServerFunctionManager.tick: `#minecraft:load` after a (re)load, `#minecraft:tick`."""
+        if self.post_reload:
+            self.post_reload = False
+            self._run_tag(LOAD_TAG)
+        self._run_tag(TICK_TAG)
 
-        lines = self.content.functions.get(function, [])
+    def _run_tag(self, tag: str) -> None:
+        """executeTagFunctions with the game loop sender (the server's source, suppressed)."""
+        if tag not in self.content.function_tags:
+            return
+        for fid in self.function_ids(tag, True):
+            self.execute_function(fid, self.game.rcon_source())
+
+    def execute_function(self, function: str, source: Source) -> None:
+        """ServerFunctionManager.execute: instantiate without arguments and run, silently.
+
+        A macro function fails to instantiate and is skipped. Vanilla queues the call into a
+        command that is running (depth 0 of its context); the sandbox runs it at once in a
+        frame of its own (unverified for a `return` inside such a call).
+        """
+        from .commands import Frame, ignore_result
+
+        if function not in self.content.functions:
+            return
+        try:
+            chains = self.instantiate(function, None)
+        except InstantiationError:
+            return
+        depth = self.game.frames[-1].depth + 1 if self.game.frames else 0
+        frame = Frame(depth, ignore_result, depth)
+        self.call(chains, replace(source, silent=True, callbacks=()), frame)
+
+    def instantiate(self, function: str, arguments: Any) -> list[list[Ctx] | None]:
+        """CommandFunction.instantiate: each line's parsed chain, macro lines substituted.
+
+        A plain function ignores `arguments`. A macro function needs a compound holding every
+        variable; the substituted lines are parsed now (InstantiationError with vanilla's
+        `commands.function.error.*` messages).
+        """
+        from .commands import flatten, get_parse_exception, parse
+
+        lines = self.content.functions[function]
+        parameters = macro_parameters(lines)
+        values: dict[str, str] = {}
+        if parameters is not None:
+            if arguments is None:
+                raise InstantiationError(tr("commands.function.error.missing_arguments", function))
+            for name in parameters:
+                if name not in arguments:
+                    raise InstantiationError(
+                        tr("commands.function.error.missing_argument", function, name)
+                    )
+                values[name] = macro_value(arguments[name])
+        chains: list[list[Ctx] | None] = []
+        for line in lines:
+            macro = line.startswith("$")
+            text = substitute(*macro_template(line[1:]), values) if macro else line
+            result = parse(self.game.root, text)
+            error = get_parse_exception(result)
+            chain = flatten(result.ctx) if error is None else None
+            if error is None and chain is None:
+                error = result.reader.error(tr("command.unknown.command"))
+            if error is not None and macro:
+                raise InstantiationError(
+                    tr("commands.function.error.parse", function, text, _brigadier_message(error))
+                )
+            chains.append(chain)
+        return chains
+
+    def call(self, chains: list[list[Ctx] | None], source: Source, frame: Frame) -> None:
+        """CallFunction: run the lines in a new frame with output suppressed, until discarded.
+
+        A failing line does not stop the function. Nesting deeper than 64 calls is refused
+        (a sandbox limit; vanilla bounds the commands run instead, maxCommandChainLength).
+        """
+        from .commands import run_chain
+
         if self._depth >= _MAX_FUNCTION_DEPTH:
-            logger.warning("function %s nested too deep; not run", function)
-            return 0
+            logger.warning("function nested too deep; not run")
+            return
         self._depth += 1
-        ran = 0
+        self.game.frames.append(frame)
+        epoch = frame.epoch
         try:
             with self.suppressed():
-                for line in lines:
-                    result = parse(self.game.root, line)
-                    chain = flatten(result.ctx) if get_parse_exception(result) is None else None
+                for chain in chains:
+                    if frame.epoch != epoch:
+                        break
                     if chain is None:
                         continue
                     try:
                         run_chain(self.game, chain, source)
                     except CommandSyntaxError:
                         pass
-                    ran += 1
         finally:
+            self.game.frames.pop()
             self._depth -= 1
-        return ran
 
     @contextmanager
     def suppressed(self) -> Iterator[None]:

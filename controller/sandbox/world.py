@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import math
 import uuid as uuidlib
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -597,13 +597,16 @@ class World:
         limit = self.pause_when_empty_seconds * 20
         return limit > 0 and self.empty_ticks >= limit
 
-    def tick(self) -> None:
-        """One game tick: entity loading, tickets, entity ticks (nothing while paused)."""
+    def tick(self, before_levels: Callable[[], None] | None = None) -> None:
+        """One game tick: `before_levels` (the server's functions), entity loading, tickets,
+        entity ticks; nothing while paused (MinecraftServer.tickServer returns early)."""
         if self.pause_when_empty_seconds > 0:
             self.empty_ticks = 0 if self.players else self.empty_ticks + 1
             if self.paused:
                 return
         self.tick_count += 1
+        if before_levels is not None:
+            before_levels()
         self._promote_pending()
         if self.levels_dirty or any(t <= self.tick_count for t in self.delayed_unloads.values()):
             self.update_levels()

@@ -206,12 +206,20 @@ def test_function_command_runs_silently(game: Game, packs_dir: pathlib.Path) -> 
 
 @pytest.mark.parametrize(
     "body",
-    [b"/say hi\n", b"say hi\nnot_a_command\n", b"$say $(x)\n", b"tag @s add\n"],
+    [
+        b"/say hi\n",
+        b"say hi\nnot_a_command\n",
+        b"tag @s add\n",
+        b"$say hi\n",  # StringTemplate: no variables in macro
+        b"$say $(x\n",  # unterminated macro variable
+        b"$say $(a-b)\n",  # invalid macro variable name
+        b"$say $(x)\nnot_a_command\n",  # plain lines of a macro function are checked at load
+    ],
 )
 def test_functions_that_do_not_parse_are_not_loaded(
     game: Game, packs_dir: pathlib.Path, body: bytes
 ) -> None:
-    """§4: a leading `/`, an unknown command or a macro line keeps the function out."""
+    """§4: a leading `/`, an unknown command or a malformed macro line keeps the function out."""
     write_pack(packs_dir / "bad", {"pack.mcmeta": mcmeta(),
                                    "data/bad/function/f.mcfunction": body})  # fmt: skip
     reply(game, "reload")

@@ -4,7 +4,9 @@ Parsing mirrors ``CommandDispatcher.parseNodes`` / ``getRelevantNodes`` and vani
 ``Commands.getParseException`` so that parse errors carry vanilla's message and cursor
 (docs/server-behaviour.md, "Parse errors"). Execution mirrors 26.1's ``BuildContexts``: redirect
 modifiers fan the source out, forked chains (``execute as/at/if ...``) swallow command errors
-("Errors while running").
+("Errors while running"). Function calls and ``return`` follow the frames of 26.1's
+``ExecutionContext`` (docs/sandbox-datapacks.md §4a): ``Custom`` commands (``function``,
+``return``) steer execution instead of producing a result.
 """
 
 from __future__ import annotations
@@ -21,15 +23,21 @@ if TYPE_CHECKING:
     from ..game import Game
 
 __all__ = [
+    "Control",
     "Ctx",
+    "Custom",
+    "Frame",
     "Node",
     "ParseResult",
     "Source",
     "arg",
     "flatten",
     "get_parse_exception",
+    "ignore_result",
     "lit",
     "parse",
+    "return_run",
+    "run_chain",
 ]
 
 
@@ -42,6 +50,7 @@ class Source:
     rot: tuple[float, float]  # (yaw, pitch)
     dimension: str
     callbacks: tuple[Callable[[bool, int], None], ...] = ()
+    silent: bool = False  # withSuppressedOutput: a function's source
 
     def with_entity(self, e: Entity) -> Source:
         """source.withEntity(e)."""
@@ -54,6 +63,80 @@ class Source:
 
 Command = Callable[["Ctx", Source], int]
 Modifier = Callable[["Ctx", Source], list[Source]]
+ResultCallback = Callable[[bool, int], None]
+
+
+def ignore_result(success: bool, result: int) -> None:
+    """CommandResultCallback.EMPTY."""
+
+
+class Frame:
+    """Frame: a call's depth, where its return value goes, and the depth `return` discards.
+
+    ``control`` is the FrameControl: a function called by ``return run function`` shares its
+    caller's, so its ``return`` ends the caller too. ``epoch`` counts discards: work queued in
+    this frame before a discard is dropped (ExecutionContext.discardAtDepthOrHigher).
+    """
+
+    def __init__(self, depth: int, on_return: ResultCallback, control: int) -> None:
+        self.depth = depth
+        self.on_return = on_return
+        self.control = control
+        self.epoch = 0
+
+
+def discard(game: Game, depth: int) -> None:
+    """FrameControl.discard: drop the queued work of every frame at `depth` or deeper."""
+    for frame in game.frames:
+        if frame.depth >= depth:
+            frame.epoch += 1
+
+
+class Control:
+    """ExecutionControl: the current frame, the chain's modifiers, and the work queued next.
+
+    Queued work runs once every source of the custom command has run (queueNext), unless a
+    `return` discarded the frame meanwhile.
+    """
+
+    def __init__(self, game: Game, frame: Frame, returning: bool, forked: bool) -> None:
+        self.game = game
+        self.frame = frame
+        self.returning = returning  # ChainModifiers.isReturn: inside `return run`
+        self.forked = forked
+        self._queued: list[tuple[int, Callable[[], None]]] = []
+
+    def queue(self, task: Callable[[], None]) -> None:
+        """ExecutionControl.queueNext."""
+        self._queued.append((self.frame.epoch, task))
+
+    def discard(self) -> None:
+        """The current frame's FrameControl.discard."""
+        discard(self.game, self.frame.control)
+
+    def fallthrough(self) -> None:
+        """FallthroughTask: `return run` that ran nothing returns failure."""
+        self.frame.on_return(False, 0)
+        self.discard()
+
+    def flush(self) -> None:
+        """Run the queued work whose frame was not discarded since it was queued."""
+        for epoch, task in self._queued:
+            if self.frame.epoch == epoch:
+                task()
+        self._queued.clear()
+
+
+class Custom:
+    """CustomCommandExecutor: a command that drives execution (`function`, `return`)."""
+
+    def __init__(self, run: Callable[[Ctx, Source, Control], None]) -> None:
+        self.run = run
+
+
+def return_run(ctx: Ctx, source: Source) -> list[Source]:
+    """The `return run` modifier; run_chain handles it as ReturnFromCommandCustomModifier."""
+    return [source]
 
 
 class Node:
@@ -63,7 +146,7 @@ class Node:
         self.name = name
         self.parser = parser
         self.children: dict[str, Node] = {}
-        self.command: Command | None = None
+        self.command: Command | Custom | None = None
         self.redirect: Node | None = None
         self.modifier: Modifier | None = None
         self.fork = False
@@ -79,7 +162,7 @@ class Node:
             self.children[n.name] = n
         return self
 
-    def executes(self, command: Command) -> Node:
+    def executes(self, command: Command | Custom) -> Node:
         """Set the command run when parsing ends here."""
         self.command = command
         return self
@@ -103,7 +186,7 @@ class Node:
         return [n for n in self.children.values() if not n.is_literal]
 
 
-def lit(name: str, *children: Node, run: Command | None = None) -> Node:
+def lit(name: str, *children: Node, run: Command | Custom | None = None) -> Node:
     """A literal node."""
     node = Node(name).then(*children)
     node.command = run
@@ -111,7 +194,10 @@ def lit(name: str, *children: Node, run: Command | None = None) -> Node:
 
 
 def arg(
-    name: str, parser: Callable[[StringReader], Any], *children: Node, run: Command | None = None
+    name: str,
+    parser: Callable[[StringReader], Any],
+    *children: Node,
+    run: Command | Custom | None = None,
 ) -> Node:
     """An argument node."""
     node = Node(name, parser).then(*children)
@@ -127,7 +213,7 @@ class Ctx:
     start: int
     args: dict[str, Any] = field(default_factory=dict)
     ranges: list[tuple[int, int]] = field(default_factory=list)
-    command: Command | None = None
+    command: Command | Custom | None = None
     modifier: Modifier | None = None
     forks: bool = False
     child: Ctx | None = None
@@ -251,14 +337,40 @@ def flatten(ctx: Ctx) -> list[Ctx] | None:
 
 
 def run_chain(game: Game, chain: list[Ctx], source: Source) -> None:
-    """BuildContexts.execute + ExecuteCommand: modifiers, forks, error handling, store callbacks."""
-    sources = [source]
-    forked = False
-    for ctx in chain[:-1]:
+    """Run a command in the current frame (a new top frame when none is running)."""
+    if game.frames:
+        _run_stages(game, chain, [source], game.frames[-1], False, False)
+        return
+    top = Frame(0, ignore_result, 0)
+    game.frames.append(top)
+    try:
+        _run_stages(game, chain, [source], top, False, False)
+    finally:
+        game.frames.pop()
+
+
+def _run_stages(
+    game: Game,
+    chain: list[Ctx],
+    sources: list[Source],
+    frame: Frame,
+    returning: bool,
+    forked: bool,
+) -> None:
+    """BuildContexts.execute + ExecuteCommand: modifiers, forks, errors, store callbacks, return."""
+    for i, ctx in enumerate(chain[:-1]):
         if ctx.forks:
             forked = True
         if ctx.modifier is None:
             continue
+        if ctx.modifier is return_run:
+            # ReturnFromCommandCustomModifier: without sources nothing returns; else the rest
+            # of the frame is discarded and the command after `run` returns its result
+            if not sources:
+                break
+            discard(game, frame.control)
+            _run_stages(game, chain[i + 1 :], sources, frame, True, forked)
+            return
         nxt: list[Source] = []
         for s in sources:
             try:
@@ -273,6 +385,25 @@ def run_chain(game: Game, chain: list[Ctx], source: Source) -> None:
             return
     last = chain[-1]
     assert last.command is not None
+    if not sources:
+        if returning:
+            Control(game, frame, returning, forked).fallthrough()
+        return
+    if isinstance(last.command, Custom):
+        control = Control(game, frame, returning, forked)
+        for s in sources:
+            try:
+                last.command.run(last, s, control)
+            except CommandSyntaxError as ex:  # CustomCommandExecutor.WithErrorHandling
+                if not forked:
+                    game.send(ex.message)
+                for cb in s.callbacks:
+                    cb(False, 0)
+        control.flush()
+        return
+    if returning:  # only the first source runs, and its result is the frame's return value
+        first = sources[0]
+        sources = [replace(first, callbacks=first.callbacks + (frame.on_return,))]
     for s in sources:
         try:
             result = last.command(last, s)

@@ -13,7 +13,7 @@ from ..entities import plain_text
 from ..reader import CommandSyntaxError, StringReader
 from ..registry import registry, strip_namespace, tr
 from ..world import GAMERULE_BOUNDS, GAMERULES
-from . import Ctx, Node, Source, arg, lit
+from . import Ctx, Custom, Node, Source, arg, lit
 from .entity import entities_parser, get_players
 
 if TYPE_CHECKING:
@@ -434,6 +434,6 @@ def _tag_source(node: Node) -> None:
         if id(n) in seen:
             continue
         seen.add(id(n))
-        if n.command is not None:
+        if n.command is not None and not isinstance(n.command, Custom):
             n.command = wrap(n.command)
         stack.extend(n.children.values())

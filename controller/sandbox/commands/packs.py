@@ -1,20 +1,26 @@
-"""datapack, reload, function and advancement (docs/sandbox-datapacks.md).
+"""datapack, reload, function, return and advancement (docs/sandbox-datapacks.md).
 
-Messages and errors follow 26.1's DataPackCommand, ReloadCommand, FunctionCommand and
-AdvancementCommands. ``advancement … everything|from|until|through`` are not modelled: the
-sandbox has no vanilla advancements, so their counts could not match a real server.
+Messages and errors follow 26.1's DataPackCommand, ReloadCommand, FunctionCommand,
+ReturnCommand and AdvancementCommands. ``advancement … everything|from|until|through`` are not
+modelled: the sandbox has no vanilla advancements, so their counts could not match a real
+server.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import TYPE_CHECKING
+from dataclasses import replace
+from typing import TYPE_CHECKING, Any
 
-from ..arguments import parse_identifier
+from nbtlib import tag as nbt
+
+from ..arguments import parse_block_pos, parse_compound, parse_identifier
 from ..entities import Player
+from ..packmanager import InstantiationError
 from ..reader import CommandSyntaxError, StringReader
 from ..registry import tr
-from . import Ctx, Node, Source, arg, lit
+from . import Control, Ctx, Custom, Frame, Node, ResultCallback, Source, arg, lit, return_run
+from .data import accessor_for, parse_path
 from .entity import entities_parser, get_players
 
 if TYPE_CHECKING:
@@ -126,8 +132,62 @@ def _reload(game: Game) -> Callable[[Ctx, Source], int]:
     return run
 
 
-def _function(game: Game) -> Callable[[Ctx, Source], int]:
-    def run(ctx: Ctx, source: Source) -> int:
+def _no_arguments(game: Game, ctx: Ctx, source: Source) -> nbt.Compound | None:
+    return None
+
+
+def _compound_arguments(game: Game, ctx: Ctx, source: Source) -> nbt.Compound | None:
+    """`function <name> <arguments>`: CompoundTagArgument."""
+    value: nbt.Compound = ctx["arguments"]
+    return value
+
+
+def _data_arguments(kind: str, with_path: bool) -> Callable[[Game, Ctx, Source], nbt.Compound]:
+    """`function <name> with <kind> <target> [<path>]`: the data, or the one tag at the path."""
+
+    def arguments(game: Game, ctx: Ctx, source: Source) -> nbt.Compound:
+        from controller.nbt import path as nbtpath
+
+        data = accessor_for(game, ctx, source, kind, prefix="w_").get_data()
+        if not with_path:
+            return data
+        tag, _ = nbtpath.data_get(data, ctx["path"])
+        if not isinstance(tag, nbt.Compound):
+            # TagType.getName of the tag (unverified wording of the type name)
+            raise CommandSyntaxError(
+                tr("commands.function.error.argument_not_compound", _tag_type_name(tag))
+            )
+        return tag
+
+    return arguments
+
+
+_TAG_TYPE_NAMES = {
+    nbt.Byte: "BYTE",
+    nbt.Short: "SHORT",
+    nbt.Int: "INT",
+    nbt.Long: "LONG",
+    nbt.Float: "FLOAT",
+    nbt.Double: "DOUBLE",
+    nbt.ByteArray: "BYTE[]",
+    nbt.String: "STRING",
+    nbt.List: "LIST",
+    nbt.IntArray: "INT[]",
+    nbt.LongArray: "LONG[]",
+}
+
+
+def _tag_type_name(tag: Any) -> str:
+    for cls, name in _TAG_TYPE_NAMES.items():
+        if isinstance(tag, cls):
+            return name
+    return "END"
+
+
+def _function(game: Game, arguments: Callable[[Game, Ctx, Source], nbt.Compound | None]) -> Custom:
+    """FunctionCommand.FunctionCustomExecutor: `Running function …`, then queue the calls."""
+
+    def run(ctx: Ctx, source: Source, control: Control) -> None:
         is_tag, name = ctx["name"]
         try:
             ids = game.packs.function_ids(name, is_tag)
@@ -136,16 +196,107 @@ def _function(game: Game) -> Callable[[Ctx, Source], int]:
             raise CommandSyntaxError(tr(key, name)) from None
         if not ids:
             raise CommandSyntaxError(tr("commands.function.scheduled.no_functions", name))
+        args = arguments(game, ctx, source)
         if len(ids) == 1:
             game.send(tr("commands.function.scheduled.single", ids[0]))
         else:
             game.send(tr("commands.function.scheduled.multiple", ", ".join(ids)))
-        ran = 0
-        for fid in ids:
-            ran += game.packs.run_function(fid, source)
-        return ran
+        _queue_functions(game, ids, args, source, control)
 
-    return run
+    return Custom(run)
+
+
+def _queue_functions(
+    game: Game, ids: list[str], args: nbt.Compound | None, source: Source, control: Control
+) -> None:
+    """FunctionCommand.queueFunctions: instantiate each function and queue its call.
+
+    The function source is the caller's, silent and without callbacks
+    (modifySenderForExecution, clearCallbacks). A caller that is not silent is told each
+    function's return value (`Function … returned …`) when the function returns; a function
+    that ends without `return` reports nothing. Inside `return run` the calls share the
+    caller's frame control and the caller returns what they return (or fails when none does).
+    """
+    function_source = replace(source, silent=True, callbacks=())
+    out = game.out  # where the caller's messages go (signalResult sends to the caller)
+    frame = control.frame
+
+    def original(success: bool, result: int) -> None:
+        for cb in source.callbacks:
+            cb(success, result)
+
+    def decorate(fid: str, then: ResultCallback) -> ResultCallback:
+        """decorateOutputIfNeeded."""
+        if source.silent:
+            return then
+
+        def signal(success: bool, result: int) -> None:
+            out.append(tr("commands.function.result", fid, result))
+            then(success, result)
+
+        return signal
+
+    def enqueue(fid: str, collector: ResultCallback, return_parent: bool) -> None:
+        try:
+            chains = game.packs.instantiate(fid, args)
+        except InstantiationError as ex:
+            raise CommandSyntaxError(
+                tr("commands.function.instantiationFailure", fid, ex.message)
+            ) from None
+        depth = frame.depth + 1
+        callee = Frame(depth, collector, frame.control if return_parent else depth)
+        control.queue(lambda: game.packs.call(chains, function_source, callee))
+
+    if control.returning:
+
+        def returned(success: bool, result: int) -> None:
+            original(success, result)
+            frame.on_return(success, result)
+
+        for fid in ids:
+            enqueue(fid, decorate(fid, returned), True)
+        control.queue(control.fallthrough)
+        return
+    if len(ids) == 1 or not source.callbacks:
+        for fid in ids:
+            enqueue(fid, decorate(fid, original), False)
+        return
+    total = [False, 0]  # several functions and a callback: the sum of their results
+
+    def add(success: bool, result: int) -> None:
+        total[0] = True
+        total[1] += result
+
+    for fid in ids:
+        enqueue(fid, decorate(fid, add), False)
+
+    def report() -> None:
+        if total[0]:
+            original(True, int(total[1]))
+
+    control.queue(report)
+
+
+def _return_value(ctx: Ctx, source: Source, control: Control) -> None:
+    """ReturnValueCustomExecutor: the callbacks get the value, the frame returns it and ends."""
+    value: int = ctx["value"]
+    for cb in source.callbacks:
+        cb(True, value)
+    control.frame.on_return(True, value)
+    control.discard()
+
+
+def _return_fail(ctx: Ctx, source: Source, control: Control) -> None:
+    """ReturnFailCustomExecutor: failure to the callbacks and the frame, which ends."""
+    for cb in source.callbacks:
+        cb(False, 0)
+    control.frame.on_return(False, 0)
+    control.discard()
+
+
+def _int(reader: StringReader) -> int:
+    """IntegerArgumentType.integer()."""
+    return reader.read_int()
 
 
 def _target(players: list[Player]) -> tuple[str, object]:
@@ -227,7 +378,43 @@ def register(root: Node, game: Game) -> None:
         )
     )
     root.then(lit("reload", run=_reload(game)))
-    root.then(lit("function", arg("name", _function_name, run=_function(game))))
+    sources = lit("with")
+    for kind, parser in (
+        ("block", parse_block_pos),
+        ("entity", entities_parser(single=True)),
+        ("storage", parse_identifier),
+    ):
+        sources.then(
+            lit(
+                kind,
+                arg(
+                    "w_target",
+                    parser,
+                    arg("path", parse_path, run=_function(game, _data_arguments(kind, True))),
+                    run=_function(game, _data_arguments(kind, False)),
+                ),
+            )
+        )
+    root.then(
+        lit(
+            "function",
+            arg(
+                "name",
+                _function_name,
+                arg("arguments", parse_compound, run=_function(game, _compound_arguments)),
+                sources,
+                run=_function(game, _no_arguments),
+            ),
+        )
+    )
+    root.then(
+        lit(
+            "return",
+            arg("value", _int, run=Custom(_return_value)),
+            lit("fail", run=Custom(_return_fail)),
+            lit("run").redirects(root, return_run),
+        )
+    )
     players = entities_parser(players=True)
     advancement = lit("advancement")
     for action, grant in (("grant", True), ("revoke", False)):
