@@ -130,7 +130,10 @@ class TurnDetector:
         its settled rotation). `everywhere`: every frame (after a gap or a doubtful reply)."""
         if everywhere or self.doubt:
             self.doubt = False
-            return self._read_everywhere(link)
+            # Trigger mode takes the marks first (a read of the near frames and `done` when
+            # the count moved), so the full read after it sees every turn made before.
+            seen = self._poll_trigger(link) if self.mode == "trigger" else []
+            return seen + self._read_everywhere(link)
         now = self.clock.monotonic()
         if now >= self.awake_until:
             if self.awake or self.mode == "scan":
