@@ -27,6 +27,7 @@ from controller.runtime.detection import TurnDetector, choose_mode
 from controller.runtime.lease import (
     LEASE_TICKS,
     RENEW_EVERY_S,
+    RENEW_IDLE_S,
     Lease,
     new_owner_id,
     previous_owner,
@@ -174,8 +175,10 @@ class Daemon:
         over is no longer run (and never written to) by this one."""
         link = self.links[server]
         now = self.clock.monotonic()
+        detector = self.detectors.get(server)
+        every = RENEW_EVERY_S if detector is None or detector.awake else RENEW_IDLE_S
         for room in self.active(server):
-            if now - self.last_renew.get(room.name, -RENEW_EVERY_S) < RENEW_EVERY_S:
+            if now - self.last_renew.get(room.name, -every) < every:
                 continue
             self.last_renew[room.name] = now
             lease = self.leases[room.name]

@@ -10,7 +10,7 @@ Two modes (`servers.<name>.detect`):
   and read back once each; nobody near the frames → one command.
 
 Both poll at the rooms' `poll_interval_ms` only while a player is within `wake_distance` of a
-room; otherwise once a second, one command (docs/turn-detection.md).
+room; otherwise one command every 2 s (docs/turn-detection.md, "Adaptive rate").
 """
 
 from __future__ import annotations
@@ -32,7 +32,7 @@ log = logging.getLogger("controller.runtime")
 
 Mode = Literal["trigger", "scan"]
 PACK_ID = "file/pipesctl"
-SLOW_INTERVAL_S = 1.0
+SLOW_INTERVAL_S = 2.0  # nobody near: one command every 2 s (docs/turn-detection.md)
 STUCK_ROUNDS = 4  # reads in a row the pack's `done` did not accept → clear the marks, read all
 
 
@@ -140,7 +140,7 @@ class TurnDetector:
                 if not self.check_presence(link):
                     return []
             else:
-                # Asleep in trigger mode: one command a second, presence and clicks in turn.
+                # Asleep in trigger mode: one command every 2 s, presence and clicks in turn.
                 self.slow_turn ^= 1
                 if self.slow_turn and not self.check_presence(link):
                     return []
@@ -148,7 +148,10 @@ class TurnDetector:
         elif not self.awake:
             return []
         if self.mode == "trigger":
-            return self._poll_trigger(link)
+            seen = self._poll_trigger(link)
+            if seen and not self.awake:
+                self.awake = True  # a click means someone is near: poll fast until the check
+            return seen
         return self._poll_scan(link)
 
     def _read_everywhere(self, link: Link) -> list[FrameValue]:

@@ -47,11 +47,13 @@ log = logging.getLogger("controller.runtime")
 # Nobody near the room (docs/reliability.md, "Tampering"): one count of the room's kind of frame
 # in its box every IDLE_QUICK_CHECK_S (a killed, popped or added frame), the two block commands
 # that close holes every IDLE_BLOCK_CHECK_S, all four frame counts every IDLE_FRAME_CHECK_S,
-# and the sliced audit waits (the full audit of `audit_interval_s` still runs): about 0.5
-# commands a second beside the one of turn detection.
-IDLE_QUICK_CHECK_S = 5.0
-IDLE_BLOCK_CHECK_S = 10.0
-IDLE_FRAME_CHECK_S = 30.0
+# and the sliced audit waits (the full audit of `audit_interval_s` still runs): about 0.27
+# commands a second, so that with the turn detection (one command every 2 s) and the lease (one
+# every 10 s) an idle server gets fewer than one command a second (docs/turn-detection.md,
+# "Adaptive rate").
+IDLE_QUICK_CHECK_S = 10.0
+IDLE_BLOCK_CHECK_S = 20.0
+IDLE_FRAME_CHECK_S = 60.0
 
 
 @dataclass

@@ -25,6 +25,7 @@ from controller.world.replies import parse_game_time, parse_score
 __all__ = [
     "LEASE_TICKS",
     "RENEW_EVERY_S",
+    "RENEW_IDLE_S",
     "Lease",
     "new_owner_id",
     "holding",
@@ -37,6 +38,7 @@ log = logging.getLogger("controller.runtime")
 
 LEASE_TICKS = 400  # 20 s at 20 TPS: four missed renewals
 RENEW_EVERY_S = 5.0
+RENEW_IDLE_S = 10.0  # with nobody near the server's rooms: still two renewals per lease
 
 
 def new_owner_id() -> int:

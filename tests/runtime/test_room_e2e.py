@@ -12,6 +12,7 @@ from controller.puzzle.model import TileClass
 from controller.runtime.connect import connect_server
 from controller.runtime.daemon import Daemon
 from controller.runtime.demo import next_click, solution_order
+from controller.runtime.detection import SLOW_INTERVAL_S
 from controller.runtime.state import RoomState
 from controller.sandbox import Sandbox
 from controller.world.replies import parse_count
@@ -168,7 +169,9 @@ def test_idle_scan_poll_serializes_each_frame_near_players_at_most_once(
     assert _poll_cost(harness)[2] == serialized
 
 
-def test_nobody_near_costs_one_command_a_second_and_no_serialization(harness: Harness) -> None:
+def test_nobody_near_costs_one_command_every_two_seconds_and_no_serialization(
+    harness: Harness,
+) -> None:
     sb, daemon = harness.sb, harness.daemon
     daemon.poll("main")
     sb.leave("Alex")
@@ -177,7 +180,7 @@ def test_nobody_near_costs_one_command_a_second_and_no_serialization(harness: Ha
     detector.awake_until = 0.0  # the presence check is due now
     commands, _, serialized = _poll_cost(harness)
     assert (commands, serialized) == (1, 0)
-    assert not detector.awake and detector.interval == 1.0
+    assert not detector.awake and detector.interval == SLOW_INTERVAL_S == 2.0
     for _ in range(3):
         detector.awake_until = 0.0
         commands, _, serialized = _poll_cost(harness)
