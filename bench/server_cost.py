@@ -138,6 +138,50 @@ def per_second_table(window_s: float) -> str:
     return "\n".join(rows + [""] + [f"- {n}" for n in notes])
 
 
+IDLE_WINDOW_S = 60.0
+
+
+def idle_table(window_s: float = IDLE_WINDOW_S) -> str:
+    """Every command a room's daemon sends with nobody online, over a long window (the idle
+    schedules run every 2 to 60 s), grouped by what sends it."""
+    rows = [
+        "| mode | commands/s | detection | tamper guard | lease | other | serializations |",
+        "|---|---:|---:|---:|---:|---:|---:|",
+    ]
+    for mode in ("scan", "trigger"):
+        with setup(mode, SIZE) as s:
+            s.daemon.poll("main")
+            with running(s, measure=False):
+                place(s, None)
+                time.sleep(SETTLE_S)
+                first, ser = len(s.sb.command_log), serializations(s.sb)
+                t0 = time.perf_counter()
+                time.sleep(window_s)
+                elapsed = time.perf_counter() - t0
+                sent = [e.command for e in s.sb.log_entries()[first:]]
+                ser = serializations(s.sb) - ser
+        kinds = {"detection": 0, "guard": 0, "lease": 0, "other": 0}
+        for c in sent:
+            kinds[_idle_kind(c)] += 1
+        rate = {k: f"{v / elapsed:.2f}" for k, v in kinds.items()}
+        rows.append(
+            f"| {mode} | {len(sent) / elapsed:.2f} | {rate['detection']} | {rate['guard']} "
+            f"| {rate['lease']} | {rate['other']} | {ser} |"
+        )
+    return "\n".join(rows)
+
+
+def _idle_kind(command: str) -> str:
+    """Which part of the daemon sent an idle command (by its form)."""
+    if command.startswith("scoreboard players get") or command.startswith("execute if entity @a["):
+        return "detection"
+    if "pipes_lease" in command:
+        return "lease"
+    if command.startswith(("fill ", "execute if entity @e[", "execute if items ")):
+        return "guard"
+    return "other"
+
+
 def per_click_table(clicks: int = 40) -> str:
     rows = [
         "| mode | clicks | frames within reach of the clicker, median (max) | detection "
@@ -287,6 +331,7 @@ def main() -> None:
     )
     print(BEFORE_QUOTED)
     section("Per second and per poll", lambda: per_second_table(window))
+    section(f"Nobody online, {IDLE_WINDOW_S:g} s, every command by sender", idle_table)
     section("Per click (one player on the room, 40 clicks along the solution)", per_click_table)
     section("Click → last write, one player on the room (daemon loop)", latency_table)
     print(
