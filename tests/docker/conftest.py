@@ -3,8 +3,8 @@
 Every test marked ``docker`` is skipped with "Docker engine not available" when
 ``docker.from_env().ping()`` fails; the rest of the suite is unaffected. The session fixture
 ``mc_server`` starts one server for the whole run (pinned version, flat world, offline mode, small
-view distance), with the map art installed into the bound ``/data/world`` BEFORE the server starts
-(the server caches map lookups, misses included).
+view distance), with the map art and the companion data pack installed into the bound
+``/data/world`` BEFORE the server starts (the server caches map lookups, misses included).
 """
 
 from __future__ import annotations
@@ -24,6 +24,7 @@ from tests.support.docker_server import (
     McServer,
     docker_available,
     free_port,
+    install_data_pack,
     install_map_art,
 )
 
@@ -47,6 +48,7 @@ def mc_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[McServer]:
     data = tmp_path_factory.mktemp("mcdata")
     world = data / "world"  # LEVEL defaults to "world"
     map_paths = install_map_art(world, MC_VERSION, MAP_ID_BASE)
+    install_data_pack(world, MC_VERSION)  # a new world enables it at its first start
     container = (
         DockerContainer(MC_IMAGE)
         .with_envs(

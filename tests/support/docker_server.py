@@ -24,6 +24,7 @@ __all__ = [
     "McServer",
     "docker_available",
     "free_port",
+    "install_data_pack",
     "install_map_art",
     "rcon_cli",
 ]
@@ -82,6 +83,14 @@ def install_map_art(world_dir: Path, version: str, base: int) -> dict[int, Path]
     target = resolve_target(world_dir, version)
     plan = install_pictures(world_dir, all_pictures(base), target)
     return {item.map_id: item.path for item in plan}
+
+
+def install_data_pack(world_dir: Path, version: str) -> None:
+    """Write the companion data pack the way `pipesctl install` does."""
+    from controller.maps.datapack import PACK_FOLDER, install_pack
+    from controller.world.datapack import build
+
+    install_pack(world_dir / "datapacks" / PACK_FOLDER, build(version))
 
 
 @dataclass(frozen=True)
