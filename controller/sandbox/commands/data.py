@@ -35,9 +35,26 @@ from .entity import entities_parser, get_entity, normalize_entity_nbt
 if TYPE_CHECKING:
     from ..game import Game
 
-__all__ = ["Accessor", "accessor_for", "count_matching", "parse_path", "register"]
+__all__ = [
+    "Accessor",
+    "accessor_for",
+    "count_matching",
+    "data_sources",
+    "parse_path",
+    "register",
+]
 
 _T = TypeVar("_T")
+
+
+def data_sources() -> list[tuple[str, Callable[[StringReader], Any]]]:
+    """The three data sources (`block <pos>`, `entity <target>`, `storage <id>`) with their
+    parsers, as `data`, `execute if data`, `execute store` and `function … with` take them."""
+    return [
+        ("block", parse_block_pos),
+        ("entity", entities_parser(single=True)),
+        ("storage", parse_identifier),
+    ]
 
 
 def parse_path(reader: StringReader) -> Any:

@@ -26,7 +26,7 @@ from ..registry import tr
 from ..world import DIMENSIONS
 from . import Ctx, Node, Source, arg, lit
 from .blocks import loaded_block_pos
-from .data import accessor_for, count_matching, parse_path
+from .data import accessor_for, count_matching, data_sources, parse_path
 from .entity import entities_parser, get_optional_entities
 from .scoreboard import compare_scores, get_objective, holders, matches_score, score_holder_parser
 
@@ -317,11 +317,7 @@ def _if_branch(game: Game, execute: Node, expected: bool) -> Node:
         )
     )
     data = lit("data")
-    for kind, parser in (
-        ("block", parse_block_pos),
-        ("entity", entities_parser(single=True)),
-        ("storage", parse_identifier),
-    ):
+    for kind, parser in data_sources():
         data.then(
             lit(
                 kind,
@@ -475,11 +471,7 @@ def _store_branch(game: Game, execute: Node) -> Node:
                 ),
             )
         )
-        for kind, parser in (
-            ("block", parse_block_pos),
-            ("entity", entities_parser(single=True)),
-            ("storage", parse_identifier),
-        ):
+        for kind, parser in data_sources():
             types = [
                 lit(t, arg("scale", _double).redirects(execute, data_mod(kind, t)))
                 for t in _NUMERIC

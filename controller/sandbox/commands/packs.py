@@ -14,13 +14,13 @@ from typing import TYPE_CHECKING, Any
 
 from nbtlib import tag as nbt
 
-from ..arguments import parse_block_pos, parse_compound, parse_identifier
+from ..arguments import parse_compound, parse_identifier
 from ..entities import Player
 from ..packmanager import InstantiationError
 from ..reader import CommandSyntaxError, StringReader
 from ..registry import tr
 from . import Control, Ctx, Custom, Frame, Node, ResultCallback, Source, arg, lit, return_run
-from .data import accessor_for, parse_path
+from .data import accessor_for, data_sources, parse_path
 from .entity import entities_parser, get_players
 
 if TYPE_CHECKING:
@@ -379,11 +379,7 @@ def register(root: Node, game: Game) -> None:
     )
     root.then(lit("reload", run=_reload(game)))
     sources = lit("with")
-    for kind, parser in (
-        ("block", parse_block_pos),
-        ("entity", entities_parser(single=True)),
-        ("storage", parse_identifier),
-    ):
+    for kind, parser in data_sources():
         sources.then(
             lit(
                 kind,
