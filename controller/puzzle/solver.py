@@ -37,6 +37,7 @@ from .deduce import (
     State,
     fix,
     initial_state,
+    local_state,
     masks_of,
     neighbour_table,
     propagate,
@@ -69,13 +70,24 @@ __all__ = [
 ]
 
 
-def deduction(board: Board, rules: int = ALL_RULES) -> State | None:
-    """Deduction only, from the shapes, with the given rules; None when it finds no solution."""
-    st = initial_state(board.width, board.height, [SHAPE_SET[s] for s in board.shapes])
-    if 0 in st.cand:  # a shape that fits nowhere (a tee in a corner)
-        return None
+def deduction(board: Board, rules: int = ALL_RULES, *, revisions: bool = False) -> State | None:
+    """Deduction only, from the shapes, with the given rules; None when it finds no solution.
+
+    The local rules run first over the whole board as bitboards, then the tile-by-tile loop
+    adds the other rules; with ``revisions`` the tile-by-tile loop does all of it, so the
+    state's ``steps``, ``sweeps`` and ``elims`` count every tile revision from scratch (the
+    difficulty figure). Both reach the same state.
+    """
+    sets = [SHAPE_SET[s] for s in board.shapes]
     try:
-        propagate(st, list(range(st.n - 1, -1, -1)), rules)
+        if revisions:
+            st = initial_state(board.width, board.height, sets)
+            if 0 in st.cand:  # a shape that fits nowhere (a tee in a corner)
+                return None
+            queue = list(range(st.n - 1, -1, -1))
+        else:
+            st, queue = local_state(board.width, board.height, sets)
+        propagate(st, queue, rules)
     except Contradiction:
         return None
     return st
@@ -413,7 +425,7 @@ def difficulty(board: Board) -> float:
     """Deduction steps per tile: tile revisions of the solver from scratch (the shuffled state
     gives it nothing: it reasons from shapes only), search revisions counted twice, divided by
     the number of tiles. Raises ValueError when the board has no solution."""
-    st = deduction(board)
+    st = deduction(board, revisions=True)
     if st is None:
         raise ValueError("board: has no solution")
     steps = st.steps
@@ -534,15 +546,14 @@ def make_unique(
     proved = True
     free = bytearray(n)
     while True:
-        if full:
-            st = initial_state(w, h, [_SHAPE_SET_OF_MASK[m] for m in arms])
-            queue = list(range(n - 1, -1, -1))
-            wake = None
-        else:
-            st = state_from_tree(w, h, arms, free)
-            queue = tree_state_queue(st, free)
-            wake = queue[:]
         try:
+            if full:
+                st, queue = local_state(w, h, [_SHAPE_SET_OF_MASK[m] for m in arms])
+                wake = None
+            else:
+                st = state_from_tree(w, h, arms, free)
+                queue = tree_state_queue(st, free)
+                wake = queue[:]
             propagate(st, queue, rules, wake)
         except Contradiction as exc:  # pragma: no cover - arms is a solution
             raise AssertionError("solver found no solution for a tree") from exc
@@ -611,9 +622,9 @@ def make_unique_by_search(board: Board, rng: random.Random, max_rounds: int = 60
     before: list[int] | None = None
     spot: list[int] = []
     for _ in range(max_rounds):
-        st = initial_state(w, h, [_SHAPE_SET_OF_MASK[m] for m in arms])
         try:
-            propagate(st, list(range(n - 1, -1, -1)))
+            st, queue = local_state(w, h, [_SHAPE_SET_OF_MASK[m] for m in arms])
+            propagate(st, queue)
         except Contradiction as exc:  # pragma: no cover - arms is a solution
             raise AssertionError("solver found no solution for a tree") from exc
         if st.nund == 0:
