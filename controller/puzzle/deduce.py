@@ -35,6 +35,7 @@ from __future__ import annotations
 import sys
 from array import array
 from collections.abc import Iterable, Sequence
+from itertools import compress
 
 from .model import SHAPE_MASK, mask_of, rotate_mask
 
@@ -111,6 +112,7 @@ def _fill_tables() -> None:
 _fill_tables()
 
 _ALL = 0xFFFF
+_BIT: tuple[int, ...] = tuple(1 << m for m in range(16))
 # _KEEP[dec << 4 | opn]: the masks agreeing with those decided and open edges.
 _KEEP: list[int] = [
     sum(1 << m for m in range(16) if m & dm == om) if om & ~dm == 0 else 0
@@ -306,60 +308,132 @@ def state_from_tree(w: int, h: int, arms: Sequence[int], free: Sequence[int]) ->
     """A state where every tile not flagged in ``free`` is fixed to its tree arms (edges between
     fixed tiles decided, classes from the tree) and flagged tiles may take any mask of their
     shape agreeing with the fixed edges; revisit the returned state's flagged tiles and the
-    tiles next to them (see :func:`tree_state_queue`)."""
+    tiles next to them (see :func:`tree_state_queue`).
+
+    The work grows with the flagged tiles, not with the board: the classes of the fixed tiles
+    are the pieces the flagged tiles cut the tree into, found by searches from the fixed tiles
+    next to a flagged one, run in turns so that the largest piece is never walked (whatever no
+    finished search reached belongs to it).
+    """
     st = _empty_state(w, h)
     n = st.n
     nb = st.nb
-    cand = [1 << m for m in arms]
+    bits = _BIT
+    cand = list(map(bits.__getitem__, arms))
     dec = [15] * n
     opn = list(arms)
+    csz = [1] * n
+    ex = [0] * n
     nund = 0
-    edge = bytearray(n)  # tiles with an edge to a flagged tile: their knowledge is partial
-    for t in range(n):
-        if free[t]:
-            edge[t] = 1
-            for u in nb[4 * t : 4 * t + 4]:
-                if u >= 0:
-                    edge[u] = 1
-    for t in range(n):
-        if not edge[t]:
-            continue
+    flagged = list(compress(range(n), free))
+    edge: list[int] = []  # fixed tiles with an edge to a flagged tile: their knowledge is partial
+    marked = bytearray(n)
+    for t in flagged:
+        marked[t] = 1
+    for t in flagged:
+        for u in nb[4 * t : 4 * t + 4]:
+            if u >= 0 and not marked[u]:
+                marked[u] = 1
+                edge.append(u)
+    for t in flagged:
         m = arms[t]
-        known = 0
         k = 4 * t
+        known = 0
         for d in range(4):
-            u = nb[k + d]
-            if u < 0 or not (free[t] or free[u]):
+            if nb[k + d] < 0:
                 known |= 1 << d
-        if free[t]:
-            c = SHAPE_SET[_SHAPE_OF_MASK[m]] & _KEEP[known << 4 | (m & known)]
-            cand[t] = c
-            if SET_POP[c] > 1:
-                nund += 1
+        c = SHAPE_SET[_SHAPE_OF_MASK[m]] & _KEEP[known << 4 | (m & known)]
+        cand[t] = c
+        if SET_POP[c] > 1:
+            nund += 1
         opn[t] = m & known
         dec[t] = known
-    lab = list(range(n))
-    csz = [1] * n
-    ex = [MASK_ARMS[arms[t]] - MASK_ARMS[opn[t]] for t in range(n)]
-    seen = bytearray(n)
-    for r in range(n):
-        if seen[r] or not opn[r]:
+        ex[t] = MASK_ARMS[m]
+    for t in edge:
+        m = arms[t]
+        k = 4 * t
+        known = 0
+        for d in range(4):
+            u = nb[k + d]
+            if u < 0 or not free[u]:
+                known |= 1 << d
+        opn[t] = m & known
+        dec[t] = known
+        ex[t] = MASK_ARMS[m] - MASK_ARMS[m & known]
+    # The pieces of the tree among the fixed tiles, searched in turns from the edge tiles.
+    owner = [-1] * n
+    root: list[int] = []  # search id -> the id it was merged into (itself while it leads)
+    todo: list[list[int]] = []
+    members: list[list[int]] = []
+    for t in edge:
+        if owner[t] < 0:
+            owner[t] = len(root)
+            root.append(len(root))
+            todo.append([t])
+            members.append([t])
+    dirs = MASK_DIRS
+    running = list(range(len(root)))
+    done: list[int] = []
+    while len(running) > 1:
+        still = []
+        for i in running:
+            if root[i] != i:
+                continue
+            work = todo[i]
+            if not work:
+                done.append(i)
+                continue
+            x = work.pop()
+            k = 4 * x
+            for d in dirs[opn[x]]:
+                y = nb[k + d]
+                j = owner[y]
+                if j < 0:
+                    owner[y] = i
+                    work.append(y)
+                    members[i].append(y)
+                    continue
+                while root[j] != j:
+                    j = root[j]
+                if j != i:  # the same piece: the bigger search takes the other over
+                    big, small = (i, j) if len(members[i]) >= len(members[j]) else (j, i)
+                    root[small] = big
+                    todo[big].extend(todo[small])
+                    members[big].extend(members[small])
+                    todo[small] = []
+                    members[small] = []
+                    i = big
+                    work = todo[i]
+            if todo[i]:
+                still.append(i)
+            else:
+                done.append(i)
+        running = [i for i in dict.fromkeys(still) if root[i] == i]
+    # Whatever no finished search reached is the one piece still being searched.
+    g = members[running[0]][0] if running else 0
+    lab = [g] * n
+    fixed_tiles = n - len(flagged)
+    fixed_ends = 0
+    for t in edge:
+        fixed_ends += ex[t]
+    for t in flagged:
+        lab[t] = t
+    for i in dict.fromkeys(done):  # a search may finish twice in a turn (taken over, then itself)
+        if root[i] != i:
             continue
-        seen[r] = 1
-        stack = [r]
-        size, rem = 0, 0
-        while stack:
-            x = stack.pop()
+        piece = members[i]
+        r = piece[0]
+        rem = 0
+        for x in piece:
             lab[x] = r
-            size += 1
             rem += ex[x]
-            for d in MASK_DIRS[opn[x]]:
-                y = nb[4 * x + d]
-                if not seen[y]:
-                    seen[y] = 1
-                    stack.append(y)
-        csz[r] = size
+        csz[r] = len(piece)
         ex[r] = rem
+        fixed_tiles -= len(piece)
+        fixed_ends -= rem
+    if fixed_tiles:
+        csz[g] = fixed_tiles
+        ex[g] = fixed_ends
     st.cand, st.dec, st.opn, st.lab, st.csz, st.cex = cand, dec, opn, lab, csz, ex
     st.de = [n + 1] * (4 * n)
     st.bnd = [0] * n
@@ -373,12 +447,11 @@ def tree_state_queue(st: State, free: Sequence[int]) -> list[int]:
     nb = st.nb
     out: list[int] = []
     seen = bytearray(st.n)
-    for t in range(st.n - 1, -1, -1):
-        if free[t]:
-            for u in (t, *nb[4 * t : 4 * t + 4]):
-                if u >= 0 and not seen[u]:
-                    seen[u] = 1
-                    out.append(u)
+    for t in reversed(list(compress(range(st.n), free))):
+        for u in (t, *nb[4 * t : 4 * t + 4]):
+            if u >= 0 and not seen[u]:
+                seen[u] = 1
+                out.append(u)
     return out
 
 
@@ -455,6 +528,7 @@ def propagate(
     sweeps = st.sweeps
     changes = 0
     swept_at = -1
+    open_tiles: list[int] | None = None
     # The (mask set, bounded arms) each tile last gave dead-end bounds for.
     dsig = [-1] * n
     try:
@@ -676,11 +750,16 @@ def propagate(
                         push(t)
                 swept_at = -1
                 continue
-            # The work ran dry: revisit every undetermined tile once more.
+            # The work ran dry: revisit every undetermined tile once more (only tiles open at
+            # the last sweep, or at the start, can be).
             swept_at = changes
             sweeps += 1
-            for t in range(n - 1, -1, -1):
-                if POP[cand[t]] > 1 and not inq[t]:
+            if open_tiles is None:
+                open_tiles = [t for t in range(n - 1, -1, -1) if POP[cand[t]] > 1]
+            else:
+                open_tiles = [t for t in open_tiles if POP[cand[t]] > 1]
+            for t in open_tiles:
+                if not inq[t]:
                     inq[t] = 1
                     push(t)
     finally:

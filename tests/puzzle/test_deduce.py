@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import random
+
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
@@ -15,11 +17,13 @@ from controller.puzzle.deduce import (
     initial_state,
     local_state,
     propagate,
+    state_from_tree,
+    tree_state_queue,
 )
 from controller.puzzle.generators import generate
 from controller.puzzle.model import Board
 from controller.puzzle.solver import deduction
-from tests.support.brute_force import random_tree_board
+from tests.support.brute_force import neighbour, random_tree_board
 
 
 def _tile_by_tile(board: Board, rules: int) -> State | None:
@@ -107,3 +111,68 @@ def test_deduction_counts_revisions_only_when_asked() -> None:
     assert fast is not None and slow is not None
     assert fast.cand == slow.cand and fast.solved
     assert slow.steps >= board.size > fast.steps
+
+
+def _pieces(w: int, h: int, arms: list[int], free: bytearray) -> set[frozenset[int]]:
+    """Oracle: flagged tiles alone, the rest split into the pieces of the tree between them."""
+    n = w * h
+    out: set[frozenset[int]] = set()
+    seen = [False] * n
+    for r in range(n):
+        if seen[r]:
+            continue
+        seen[r] = True
+        piece = {r}
+        stack = [r]
+        while stack and not free[r]:
+            x = stack.pop()
+            for d in range(4):
+                y = neighbour(w, h, x, d)
+                if arms[x] >> d & 1 and not free[y] and not seen[y]:
+                    seen[y] = True
+                    piece.add(y)
+                    stack.append(y)
+        out.add(frozenset(piece))
+    return out
+
+
+@settings(max_examples=120, deadline=None)
+@given(st.integers(3, 20), st.integers(3, 20), st.integers(0, 2**32), st.floats(0.0, 0.5))
+def test_tree_state_classes_are_the_pieces_of_the_tree(
+    w: int, h: int, seed: int, share: float
+) -> None:
+    """Property: the classes of a tree state are the flagged tiles alone and the pieces the
+    flagged tiles cut the tree into, with their sizes and open ends (arms towards flagged
+    tiles, all arms of a flagged tile); fixed tiles keep their arms, flagged ones their shape."""
+    board = random_tree_board(w, h, seed)
+    n = w * h
+    arms = [board.solved_mask(t) for t in range(n)]
+    free = bytearray(n)
+    rng = random.Random(seed)
+    for _ in range(1 + int(share * n)):
+        free[rng.randrange(n)] = 1
+    state = state_from_tree(w, h, arms, free)
+    assert _classes(state) == _pieces(w, h, arms, free)
+    size: dict[int, int] = {}
+    ends: dict[int, int] = {}
+    for x in range(n):
+        label = state.lab[x]
+        size[label] = size.get(label, 0) + 1
+        for d in range(4):
+            y = neighbour(w, h, x, d)
+            if arms[x] >> d & 1 and (free[x] or free[y]):
+                ends[label] = ends.get(label, 0) + 1
+    for label, count in size.items():
+        assert state.csz[label] == count
+        assert state.cex[label] == ends.get(label, 0)
+    for t in range(n):
+        if free[t]:
+            assert state.cand[t] & ~SHAPE_SET[board.shapes[t]] == 0
+            assert state.cand[t] >> arms[t] & 1
+        else:
+            assert state.cand[t] == 1 << arms[t]
+    queue = tree_state_queue(state, free)
+    near = {t for t in range(n) if free[t]} | {
+        neighbour(w, h, t, d) for t in range(n) if free[t] for d in range(4)
+    } - {-1}
+    assert sorted(queue) == sorted(near) and len(set(queue)) == len(queue)
