@@ -55,6 +55,21 @@ DEFAULT_COVERAGE = 0.6
 _POP = (0, 1, 1, 2, 1, 2, 2, 3, 1, 2, 2, 3, 2, 3, 3, 4)  # arms per mask
 
 
+def _mask_table(part: int) -> tuple[int, ...]:
+    """Per arm mask, the shape (part 0) or smallest rotation (part 1) showing it; -1 for none."""
+    out = []
+    for m in range(16):
+        try:
+            out.append(shape_of_mask(m)[part])
+        except KeyError:
+            out.append(-1)
+    return tuple(out)
+
+
+_SHAPE_OF_MASK = _mask_table(0)
+_ROTATION_OF_MASK = _mask_table(1)
+
+
 class TreeStuck(RuntimeError):
     """Growth found no legal edge before the tree spanned the board (never expected)."""
 
@@ -179,13 +194,19 @@ def _grow_frontier(
                     if m >= 0 and not in_tree[m]:
                         where[c * 4 + d] = len(poss)
                         poss.append(c * 4 + d)
-    randrange = rng.randrange
+    bits = rng.getrandbits
     append = poss.append
     pop = poss.pop
     while remaining:
-        if not poss:
+        size = len(poss)
+        if not size:
             raise TreeStuck(f"frontier growth stuck with {remaining} tiles left")
-        p = poss[randrange(len(poss))]
+        # rng.randrange(size), drawing the same bits: bit_length bits until one fits.
+        k = size.bit_length()
+        r = bits(k)
+        while r >= size:
+            r = bits(k)
+        p = poss[r]
         u = p >> 2
         d = p & 3
         v = nb[p]
@@ -429,16 +450,15 @@ def board_from_arms(
     meta: dict[str, object] | None = None,
 ) -> Board:
     """A Board whose solution has these arms; rotations start equal to the solution."""
-    shapes: list[int] = []
-    solution: list[int] = []
-    for idx, mask in enumerate(arms):
-        try:
-            shape, rot = shape_of_mask(mask)
-        except KeyError:
-            i, j = idx % width, idx // width
-            raise ValueError(f"arms: tile ({i}, {j}) has mask {mask:#06b}, not a pipe") from None
-        shapes.append(shape)
-        solution.append(rot)
+    try:
+        shapes = [_SHAPE_OF_MASK[m] for m in arms]
+        solution = [_ROTATION_OF_MASK[m] for m in arms]
+    except (IndexError, TypeError):
+        shapes = [-1]
+    if -1 in shapes or (arms and min(arms) < 0):
+        idx = next(t for t, m in enumerate(arms) if not 0 <= m < 16 or _SHAPE_OF_MASK[m] < 0)
+        i, j = idx % width, idx // width
+        raise ValueError(f"arms: tile ({i}, {j}) has mask {arms[idx]:#06b}, not a pipe")
     return Board(
         width,
         height,
