@@ -50,6 +50,8 @@ __all__ = [
     "propagate",
     "local_fixpoint",
     "local_state",
+    "arm_boards",
+    "grid_masks",
     "fix",
     "masks_of",
     "SHAPE_SET",
@@ -795,7 +797,7 @@ _FROM_ASCII: tuple[bytes, ...] = tuple(bytes.maketrans(b"01", bytes((0, 1 << k))
 _GRID_CACHE: dict[tuple[int, int], tuple[int, int, int, int, int]] = {}
 
 
-def _grid_masks(w: int, h: int) -> tuple[int, int, int, int, int]:
+def grid_masks(w: int, h: int) -> tuple[int, int, int, int, int]:
     """(all tiles, all but the first column, all but the last column, the first row, the last
     row) as bitboards, cached by size."""
     key = (w, h)
@@ -828,6 +830,13 @@ def _boards_of(sets: Sequence[int], n: int) -> list[int]:
     return boards
 
 
+def arm_boards(masks: Sequence[int]) -> tuple[int, int, int, int]:
+    """Per direction (N, E, S, W), the bitboard of the tiles whose mask (0..15) has that arm."""
+    data = bytes(masks)
+    out = [int(data.translate(_TO_ASCII[d])[::-1], 2) for d in range(4)]
+    return out[0], out[1], out[2], out[3]
+
+
 def _per_tile(n: int, parts: Iterable[tuple[int, int]]) -> bytes:
     """One byte per tile: the sum of ``1 << k`` over the (bitboard, k) pairs holding the tile
     (each k at most once)."""
@@ -843,7 +852,7 @@ def local_fixpoint(w: int, h: int, boards: list[int]) -> bool:
     """Apply the local rules to ``boards`` (see above) until nothing changes; False when some
     tile is left with no mask (no solution)."""
     n = w * h
-    every, not_first, not_last, top, bottom = _grid_masks(w, h)
+    every, not_first, not_last, top, bottom = grid_masks(w, h)
     with_d = _MASKS_WITH
     without_d = _MASKS_WITHOUT
     ends = boards[1] | boards[2] | boards[4] | boards[8]
@@ -922,7 +931,7 @@ def local_state(w: int, h: int, sets: Sequence[int]) -> tuple[State, list[int]]:
     boards = _boards_of(sets, n)
     if not local_fixpoint(w, h, boards):
         raise Contradiction
-    every = _grid_masks(w, h)[0]
+    every = grid_masks(w, h)[0]
     lo = _per_tile(n, ((boards[m], m) for m in range(1, 8)))
     hi = _per_tile(n, ((boards[m], m - 8) for m in range(8, 15)))
     both = bytearray(2 * n)

@@ -35,7 +35,9 @@ from .deduce import (
     SHAPE_SET,
     Contradiction,
     State,
+    arm_boards,
     fix,
+    grid_masks,
     initial_state,
     local_state,
     masks_of,
@@ -162,32 +164,43 @@ def _search(
 def is_solution(board: Board, masks: Sequence[int]) -> bool:
     """Whether arm masks (one per tile, of the board's shapes) form a solution."""
     w, h, n = board.width, board.height, board.size
-    nb = neighbour_table(w, h)
-    edges = 0
-    for t in range(n):
-        m = masks[t]
-        if not (SHAPE_SET[board.shapes[t]] >> m & 1):
-            return False
-        for d in MASK_DIRS[m]:
-            u = nb[4 * t + d]
-            if u < 0 or not (masks[u] >> (d ^ 2) & 1):
-                return False
-            edges += 1
-    if edges != 2 * (n - 1):
+    if len(masks) != n or min(masks) < 0 or max(masks) > 15:
         return False
+    fits = _FITS
+    if not all(fits[s << 4 | m] for s, m in zip(board.shapes, masks, strict=True)):
+        return False
+    # Every arm faces an arm (bitboards: north t - w, east t + 1, south t + w, west t - 1).
+    north, east, south, west = arm_boards(masks)
+    _, not_first, not_last, _, _ = grid_masks(w, h)
+    if (
+        north & ~(south << w)
+        or south & ~(north >> w)
+        or east & ~(west >> 1 & not_last)
+        or west & ~(east << 1 & not_first)
+    ):
+        return False
+    if east.bit_count() + south.bit_count() != n - 1:
+        return False
+    # n - 1 edges: a spanning tree exactly when they connect every tile.
+    nb = neighbour_table(w, h)
+    dirs = MASK_DIRS
     seen = bytearray(n)
     seen[0] = 1
     stack = [0]
     reached = 1
     while stack:
         t = stack.pop()
-        for d in MASK_DIRS[masks[t]]:
-            u = nb[4 * t + d]
+        k = 4 * t
+        for d in dirs[masks[t]]:
+            u = nb[k + d]
             if not seen[u]:
                 seen[u] = 1
                 reached += 1
                 stack.append(u)
     return reached == n
+
+
+_FITS: tuple[bool, ...] = tuple(bool(SHAPE_SET[s] >> m & 1) for s in range(4) for m in range(16))
 
 
 # ---------------------------------------------------------------------------------------------
@@ -535,7 +548,7 @@ def make_unique(
     """
     w, h, n = board.width, board.height, board.size
     nb = neighbour_table(w, h)
-    arms = [mask_of(s, r) for s, r in zip(board.shapes, board.solution, strict=True)]
+    arms = solution_arms(board)
     if not is_solution(board, arms):
         raise ValueError("solution: is not a spanning tree of the board's shapes")
     if any(MASK_ARMS[m] > 3 for m in arms):
@@ -594,6 +607,15 @@ def make_unique(
     return proved
 
 
+def solution_arms(board: Board) -> list[int]:
+    """The arm masks of the board's solution."""
+    table = _MASK_OF
+    return [table[s << 2 | r] for s, r in zip(board.shapes, board.solution, strict=True)]
+
+
+_MASK_OF: tuple[int, ...] = tuple(mask_of(s, r) for s in range(4) for r in range(4))
+
+
 def _apply_arms(board: Board, arms: Sequence[int], original: Sequence[int]) -> None:
     """Give the changed tiles their new shape, with the solution rotation as current rotation."""
     for t in range(board.size):
@@ -615,7 +637,7 @@ def make_unique_by_search(board: Board, rng: random.Random, max_rounds: int = 60
     """
     w, h, n = board.width, board.height, board.size
     nb = neighbour_table(w, h)
-    arms = [mask_of(s, r) for s, r in zip(board.shapes, board.solution, strict=True)]
+    arms = solution_arms(board)
     if not is_solution(board, arms):
         raise ValueError("solution: is not a spanning tree of the board's shapes")
     original = arms[:]
