@@ -197,6 +197,7 @@ class State:
         "elims",
         "sweeps",
         "dead_ends",
+        "members",
     )
 
     w: int
@@ -221,6 +222,9 @@ class State:
     """Passes over every undetermined tile after the work ran dry."""
     dead_ends: bool
     """Whether the dead-end rule is in play (it starts once the other rules are stuck)."""
+    members: dict[int, list[int]] | None
+    """The tiles of some classes by label (a class left out is found by walking its open
+    edges); not copied by ``clone``."""
 
     def clone(self) -> State:
         """An independent copy."""
@@ -239,6 +243,7 @@ class State:
         st.elims = self.elims[:]
         st.sweeps = self.sweeps
         st.dead_ends = self.dead_ends
+        st.members = None
         return st
 
     @property
@@ -259,6 +264,7 @@ def _empty_state(w: int, h: int) -> State:
     st.elims = [0, 0, 0, 0]
     st.sweeps = 0
     st.dead_ends = False
+    st.members = None
     return st
 
 
@@ -420,6 +426,7 @@ def state_from_tree(w: int, h: int, arms: Sequence[int], free: Sequence[int]) ->
         fixed_ends += ex[t]
     for t in flagged:
         lab[t] = t
+    pieces: dict[int, list[int]] = {}
     for i in dict.fromkeys(done):  # a search may finish twice in a turn (taken over, then itself)
         if root[i] != i:
             continue
@@ -431,6 +438,7 @@ def state_from_tree(w: int, h: int, arms: Sequence[int], free: Sequence[int]) ->
             rem += ex[x]
         csz[r] = len(piece)
         ex[r] = rem
+        pieces[r] = piece
         fixed_tiles -= len(piece)
         fixed_ends -= rem
     if fixed_tiles:
@@ -440,6 +448,7 @@ def state_from_tree(w: int, h: int, arms: Sequence[int], free: Sequence[int]) ->
     st.de = [n + 1] * (4 * n)
     st.bnd = [0] * n
     st.nund = nund
+    st.members = pieces
     return st
 
 
@@ -528,6 +537,9 @@ def propagate(
     steps = st.steps
     e_local, e_loop, e_island, e_dead = st.elims
     sweeps = st.sweeps
+    mem = st.members
+    if mem is None:
+        mem = st.members = {}
     changes = 0
     swept_at = -1
     open_tiles: list[int] | None = None
@@ -644,12 +656,23 @@ def propagate(
                             # whose undecided edges now meet the merged class twice (or run
                             # inside it): a tile of the merged class is labelled small or big.
                             lab[start] = big
-                            walk = [start]
-                            while walk:
-                                x = walk.pop()
-                                kx = 4 * x
+                            group = mem.get(small) if csz[small] > 1 else [start]
+                            if group is None:  # unknown members: walk the class's open edges
+                                group = [start]
+                                walk = [start]
+                                while walk:
+                                    x = walk.pop()
+                                    for e in DIRS[opn[x]]:
+                                        y = nb[4 * x + e]
+                                        if lab[y] == small:
+                                            lab[y] = big
+                                            walk.append(y)
+                                            group.append(y)
+                            for x in group:
+                                lab[x] = big
                                 fx = 15 ^ dec[x]
                                 if fx and loop_rule:
+                                    kx = 4 * x
                                     for e in DIRS[fx]:
                                         y = nb[kx + e]
                                         ly = lab[y]
@@ -670,11 +693,11 @@ def propagate(
                                             if hits > 1:
                                                 inq[y] = 1
                                                 push(y)
-                                for e in DIRS[opn[x]]:
-                                    y = nb[kx + e]
-                                    if lab[y] == small:
-                                        lab[y] = big
-                                        walk.append(y)
+                            joined = mem.get(big) if csz[big] > 1 else [big]
+                            if joined is not None:
+                                joined.extend(group)
+                                mem[big] = joined
+                            mem.pop(small, None)
                             opn[t] |= b
                             opn[u] |= ob
                             csz[big] += csz[small]
@@ -745,9 +768,13 @@ def propagate(
                 if dead_rule or not rules & DEADEND:
                     break
                 # Stuck without dead ends: switch them on; the woken tiles give their bounds.
+                # A determined tile gives one only with a single arm left unbounded (others
+                # are woken again when a bound reaches them), so only those and the open
+                # tiles are revisited.
                 dead_rule = st.dead_ends = True
                 for t in range(n - 1, -1, -1) if wake is None else wake:
-                    if not inq[t]:
+                    c = cand[t]
+                    if not inq[t] and (POP[c] > 1 or ONLY[MASKS[c][0] << 4 | bnd[t]] >= 0):
                         inq[t] = 1
                         push(t)
                 swept_at = -1
@@ -963,15 +990,18 @@ def local_state(w: int, h: int, sets: Sequence[int]) -> tuple[State, list[int]]:
     lab = list(range(n))
     csz = [1] * n
     seen = bytearray(n)
+    members: dict[int, list[int]] = {}
     for r in range(n):
         if seen[r] or not opn[r]:
             continue
         seen[r] = 1
         stack = [r]
+        piece = []
         size = rem = arm_ends = 0
         while stack:
             x = stack.pop()
             lab[x] = r
+            piece.append(x)
             size += 1
             o = opn[x]
             rem += ex[x]
@@ -986,10 +1016,12 @@ def local_state(w: int, h: int, sets: Sequence[int]) -> tuple[State, list[int]]:
             raise Contradiction
         csz[r] = size
         ex[r] = rem
+        members[r] = piece
     pop = SET_POP
     queue = [t for t in range(n - 1, -1, -1) if pop[cand[t]] > 1]
     st.cand, st.dec, st.opn, st.lab, st.csz, st.cex = cand, dec, opn, lab, csz, ex
     st.de = [n + 1] * (4 * n)
     st.bnd = [0] * n
     st.nund = len(queue)
+    st.members = members
     return st, queue

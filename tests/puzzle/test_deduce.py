@@ -49,10 +49,12 @@ def _with_local_pass(board: Board, rules: int) -> State | None:
 
 
 def _classes(st: State) -> set[frozenset[int]]:
-    """The classes of a state as sets of tiles."""
+    """The classes of a state as sets of tiles (checking the member lists the state keeps)."""
     by_label: dict[int, set[int]] = {}
     for t, label in enumerate(st.lab):
         by_label.setdefault(label, set()).add(t)
+    for label, tiles in (st.members or {}).items():
+        assert sorted(tiles) == sorted(by_label[label]), label
     return {frozenset(c) for c in by_label.values()}
 
 
