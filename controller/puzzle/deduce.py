@@ -821,6 +821,7 @@ _TO_ASCII: tuple[bytes, ...] = tuple(
 )
 # _FROM_ASCII[k]: "0" -> 0, "1" -> 1 << k.
 _FROM_ASCII: tuple[bytes, ...] = tuple(bytes.maketrans(b"01", bytes((0, 1 << k))) for k in range(8))
+_ARM_COUNT: bytes = bytes(MASK_ARMS[v & 15] for v in range(256))
 _GRID_CACHE: dict[tuple[int, int], tuple[int, int, int, int, int]] = {}
 
 
@@ -979,20 +980,28 @@ def local_state(w: int, h: int, sets: Sequence[int]) -> tuple[State, list[int]]:
             z |= boards[m]
         opened.append((every & ~z, d))
         decided.append((every & ~(a & z), d))
-    opn = list(_per_tile(n, opened))
+    opened_bytes = _per_tile(n, opened)
+    opn = list(opened_bytes)
     dec = list(_per_tile(n, decided))
+    # Open ends per tile: the shape's arms less the open ones (bytewise, never below 0).
+    one = boards[1] | boards[2] | boards[4] | boards[8]
+    two = boards[3] | boards[5] | boards[6] | boards[9] | boards[10] | boards[12]
+    three = boards[7] | boards[11] | boards[13] | boards[14]
+    shape_arms = _per_tile(n, ((one | three, 0), (two | three, 1)))
+    ends = int.from_bytes(shape_arms, "little") - int.from_bytes(
+        opened_bytes.translate(_ARM_COUNT), "little"
+    )
+    ex = list(ends.to_bytes(n, "little"))
     st = _empty_state(w, h)
     nb = st.nb
-    arms_of = _ARMS_OF
     arms = MASK_ARMS
     dirs = MASK_DIRS
-    ex = [arms_of[c] - arms[o] for c, o in zip(cand, opn, strict=True)]
     lab = list(range(n))
     csz = [1] * n
     seen = bytearray(n)
     members: dict[int, list[int]] = {}
-    for r in range(n):
-        if seen[r] or not opn[r]:
+    for r in compress(range(n), opened_bytes):
+        if seen[r]:
             continue
         seen[r] = 1
         stack = [r]
@@ -1017,8 +1026,14 @@ def local_state(w: int, h: int, sets: Sequence[int]) -> tuple[State, list[int]]:
         csz[r] = size
         ex[r] = rem
         members[r] = piece
-    pop = SET_POP
-    queue = [t for t in range(n - 1, -1, -1) if pop[cand[t]] > 1]
+    # The tiles with two masks or more, last first.
+    seen_once = several = 0
+    for m in _BOARD_MASKS:
+        b = boards[m]
+        several |= seen_once & b
+        seen_once |= b
+    flags = _per_tile(n, ((several, 0),))
+    queue = list(compress(range(n - 1, -1, -1), flags[::-1]))
     st.cand, st.dec, st.opn, st.lab, st.csz, st.cex = cand, dec, opn, lab, csz, ex
     st.de = [n + 1] * (4 * n)
     st.bnd = [0] * n

@@ -197,6 +197,8 @@ def _grow_frontier(
     bits = rng.getrandbits
     append = poss.append
     pop = poss.pop
+    arm_count = _POP
+    into, out = _frontier_tables(width, height)
     while remaining:
         size = len(poss)
         if not size:
@@ -208,25 +210,20 @@ def _grow_frontier(
             r = bits(k)
         p = poss[r]
         u = p >> 2
-        d = p & 3
         v = nb[p]
-        arms[u] |= 1 << d
-        arms[v] |= 1 << (d ^ 2)
+        arms[u] |= 1 << (p & 3)
+        arms[v] |= 1 << ((p & 3) ^ 2)
         in_tree[v] = True
         remaining -= 1
-        v4 = v * 4
-        for e in range(4):  # nothing may point into v any more
-            w = nb[v4 + e]
-            if w >= 0 and in_tree[w]:
-                q = w * 4 + (e ^ 2)
-                k = where[q]
-                if k >= 0:
-                    last = pop()
-                    if last != q:
-                        poss[k] = last
-                        where[last] = k
-                    where[q] = -1
-        if _POP[arms[u]] == 3:  # u's 4th possibility goes: no crosses
+        for q in into[v]:  # nothing may point into v any more
+            k = where[q]
+            if k >= 0:
+                last = pop()
+                if last != q:
+                    poss[k] = last
+                    where[last] = k
+                where[q] = -1
+        if arm_count[arms[u]] == 3:  # u's 4th possibility goes: no crosses
             for q in range(u * 4, u * 4 + 4):
                 k = where[q]
                 if k >= 0:
@@ -235,11 +232,32 @@ def _grow_frontier(
                         poss[k] = last
                         where[last] = k
                     where[q] = -1
-        for e in range(4):
-            w = nb[v4 + e]
-            if w >= 0 and not in_tree[w]:
-                where[v4 + e] = len(poss)
-                append(v4 + e)
+        for q in out[v]:
+            if not in_tree[nb[q]]:
+                where[q] = len(poss)
+                append(q)
+
+
+_FRONTIER_CACHE: dict[tuple[int, int], tuple[list[tuple[int, ...]], list[tuple[int, ...]]]] = {}
+
+
+def _frontier_tables(
+    width: int, height: int
+) -> tuple[list[tuple[int, ...]], list[tuple[int, ...]]]:
+    """Per tile v, the possibilities ``w * 4 + d`` of its neighbours that point into v, and its
+    own ones ``v * 4 + e`` that point onto the board, in direction order (cached by size)."""
+    key = (width, height)
+    got = _FRONTIER_CACHE.get(key)
+    if got is None:
+        nb = _neighbours(width, height)
+        n = width * height
+        into = [
+            tuple(nb[4 * v + e] * 4 + (e ^ 2) for e in range(4) if nb[4 * v + e] >= 0)
+            for v in range(n)
+        ]
+        out = [tuple(4 * v + e for e in range(4) if nb[4 * v + e] >= 0) for v in range(n)]
+        got = _FRONTIER_CACHE[key] = (into, out)
+    return got
 
 
 def tree_prim(width: int, height: int, source: tuple[int, int], rng: random.Random) -> list[int]:
