@@ -455,15 +455,29 @@ def state_from_tree(w: int, h: int, arms: Sequence[int], free: Sequence[int]) ->
 def tree_state_queue(st: State, free: Sequence[int]) -> list[int]:
     """The tiles to revisit in a :func:`state_from_tree` state: flagged ones and their
     neighbours."""
-    nb = st.nb
+    around = _around(st.w, st.h)
     out: list[int] = []
     seen = bytearray(st.n)
     for t in reversed(list(compress(range(st.n), free))):
-        for u in (t, *nb[4 * t : 4 * t + 4]):
-            if u >= 0 and not seen[u]:
+        for u in around[t]:
+            if not seen[u]:
                 seen[u] = 1
                 out.append(u)
     return out
+
+
+_AROUND_CACHE: dict[tuple[int, int], list[tuple[int, ...]]] = {}
+
+
+def _around(w: int, h: int) -> list[tuple[int, ...]]:
+    """Per tile: itself, then its neighbours in direction order (cached by size)."""
+    key = (w, h)
+    got = _AROUND_CACHE.get(key)
+    if got is None:
+        nb = neighbour_table(w, h)
+        got = [(t, *(u for u in nb[4 * t : 4 * t + 4] if u >= 0)) for t in range(w * h)]
+        _AROUND_CACHE[key] = got
+    return got
 
 
 def _shape_of_mask_table() -> list[int]:
@@ -878,11 +892,12 @@ def _per_tile(n: int, parts: Iterable[tuple[int, int]]) -> bytes:
 
 def local_fixpoint(w: int, h: int, boards: list[int]) -> bool:
     """Apply the local rules to ``boards`` (see above) until nothing changes; False when some
-    tile is left with no mask (no solution)."""
+    tile is left with no mask (no solution). Written out mask by mask: mask m keeps the tiles
+    where the edges of its arms may open and the others may close."""
     n = w * h
     every, not_first, not_last, top, bottom = grid_masks(w, h)
-    with_d = _MASKS_WITH
-    without_d = _MASKS_WITHOUT
+    first = every & ~not_first
+    last = every & ~not_last
     ends = boards[1] | boards[2] | boards[4] | boards[8]
     if n > 2:  # two single-arm tiles never link
         no_n = ~(ends & ends << w)
@@ -891,63 +906,54 @@ def local_fixpoint(w: int, h: int, boards: list[int]) -> bool:
         no_w = ~(ends & ends << 1)
     else:  # pragma: no cover - boards have at least 9 tiles
         no_n = no_e = no_s = no_w = -1
-    live = _BOARD_MASKS
+    _, b1, b2, b3, b4, b5, b6, b7, b8, b9, b10, b11, b12, b13, b14, _ = boards
     while True:
-        a0 = a1 = a2 = a3 = 0  # tiles that may have the arm
-        for m in with_d[0]:
-            a0 |= boards[m]
-        for m in with_d[1]:
-            a1 |= boards[m]
-        for m in with_d[2]:
-            a2 |= boards[m]
-        for m in with_d[3]:
-            a3 |= boards[m]
-        z0 = z1 = z2 = z3 = 0  # tiles that may lack it
-        for m in without_d[0]:
-            z0 |= boards[m]
-        for m in without_d[1]:
-            z1 |= boards[m]
-        for m in without_d[2]:
-            z2 |= boards[m]
-        for m in without_d[3]:
-            z3 |= boards[m]
+        # Tiles that may have (a) or lack (z) the arm of each direction.
+        low = b1 | b2 | b3
+        mid = b4 | b5 | b6 | b7
+        high = b8 | b9 | b10 | b11
+        top3 = b12 | b13 | b14
+        a0 = b1 | b3 | b5 | b7 | b9 | b11 | b13
+        z0 = b2 | b4 | b6 | b8 | b10 | b12 | b14
+        a1 = b2 | b3 | b6 | b7 | b10 | b11 | b14
+        z1 = b1 | b4 | b5 | b8 | b9 | b12 | b13
+        a2 = mid | top3
+        z2 = low | high
+        a3 = high | top3
+        z3 = low | mid
         # The neighbour's side: north t - w, east t + 1, south t + w, west t - 1.
-        may_open = (
-            a0 & a2 << w & no_n,
-            a1 & a3 >> 1 & not_last & no_e,
-            a2 & a0 >> w & no_s,
-            a3 & a1 << 1 & not_first & no_w,
+        o0 = a0 & a2 << w & no_n
+        o1 = a1 & a3 >> 1 & not_last & no_e
+        o2 = a2 & a0 >> w & no_s
+        o3 = a3 & a1 << 1 & not_first & no_w
+        c0 = z0 & (z2 << w | top)
+        c1 = z1 & (z3 >> 1 & not_last | last)
+        c2 = z2 & (z0 >> w | bottom)
+        c3 = z3 & (z1 << 1 & not_first | first)
+        # North and east edges, south and west edges: open (o) or closed (c).
+        ne_oo, ne_oc, ne_co, ne_cc = o0 & o1, o0 & c1, c0 & o1, c0 & c1
+        sw_oo, sw_oc, sw_co, sw_cc = o2 & o3, o2 & c3, c2 & o3, c2 & c3
+        new = (
+            b1 & ne_oc & sw_cc,
+            b2 & ne_co & sw_cc,
+            b3 & ne_oo & sw_cc,
+            b4 & ne_cc & sw_oc,
+            b5 & ne_oc & sw_oc,
+            b6 & ne_co & sw_oc,
+            b7 & ne_oo & sw_oc,
+            b8 & ne_cc & sw_co,
+            b9 & ne_oc & sw_co,
+            b10 & ne_co & sw_co,
+            b11 & ne_oo & sw_co,
+            b12 & ne_cc & sw_oo,
+            b13 & ne_oc & sw_oo,
+            b14 & ne_co & sw_oo,
         )
-        may_close = (
-            z0 & (z2 << w | top),
-            z1 & (z3 >> 1 & not_last | ~not_last),
-            z2 & (z0 >> w | bottom),
-            z3 & (z1 << 1 & not_first | ~not_first),
-        )
-        changed = False
-        still = []
-        for m in live:
-            b = boards[m]
-            if not b:
-                continue
-            still.append(m)
-            nb_ = (
-                b
-                & (may_open[0] if m & 1 else may_close[0])
-                & (may_open[1] if m & 2 else may_close[1])
-                & (may_open[2] if m & 4 else may_close[2])
-                & (may_open[3] if m & 8 else may_close[3])
-            )
-            if nb_ != b:
-                boards[m] = nb_
-                changed = True
-        live = tuple(still)
-        if not changed:
+        if new == (b1, b2, b3, b4, b5, b6, b7, b8, b9, b10, b11, b12, b13, b14):
             break
-    alive = 0
-    for m in live:
-        alive |= boards[m]
-    return alive == every
+        b1, b2, b3, b4, b5, b6, b7, b8, b9, b10, b11, b12, b13, b14 = new
+    boards[1:15] = new
+    return low | mid | high | top3 == every
 
 
 def local_state(w: int, h: int, sets: Sequence[int]) -> tuple[State, list[int]]:
