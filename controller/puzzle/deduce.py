@@ -343,13 +343,10 @@ def state_from_tree(w: int, h: int, arms: Sequence[int], free: Sequence[int]) ->
             if u >= 0 and not marked[u]:
                 marked[u] = 1
                 edge.append(u)
+    border = _border_tables(w, h, nb)[0]
     for t in flagged:
         m = arms[t]
-        k = 4 * t
-        known = 0
-        for d in range(4):
-            if nb[k + d] < 0:
-                known |= 1 << d
+        known = border[t]  # a flagged tile knows only its border edges
         c = SHAPE_SET[_SHAPE_OF_MASK[m]] & _KEEP[known << 4 | (m & known)]
         cand[t] = c
         if SET_POP[c] > 1:

@@ -25,6 +25,7 @@ import heapq
 import random
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
+from itertools import compress
 
 from .deduce import (
     ALL_RULES,
@@ -576,7 +577,7 @@ def make_unique(
             full = True  # the repairs look done: check the whole board
             continue
         rounds += 1
-        undecided = [t for t, c in enumerate(st.cand) if SET_POP[c] > 1]
+        undecided = list(compress(range(n), map(_OPEN_SET.__getitem__, st.cand)))
         if search and rounds % _SEARCH_EVERY == 0:
             if not full:
                 full = True
@@ -614,6 +615,7 @@ def solution_arms(board: Board) -> list[int]:
 
 
 _MASK_OF: tuple[int, ...] = tuple(mask_of(s, r) for s in range(4) for r in range(4))
+_OPEN_SET: bytes = bytes(p > 1 for p in SET_POP)  # per mask set: more than one mask left
 
 
 def _apply_arms(board: Board, arms: Sequence[int], original: Sequence[int]) -> None:
