@@ -38,7 +38,7 @@ def row(label: str, boards: list[Board], gen_times: list[float] | None) -> str:
     mix = [0, 0, 0, 0]
     for b in boards:
         steps.append(difficulty(b))
-        st = deduction(b)
+        st = deduction(b, revisions=True)
         assert st is not None
         sweeps.append(st.sweeps)
         total = sum(st.elims) or 1

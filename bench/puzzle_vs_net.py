@@ -10,7 +10,7 @@ Method (docs/net.md, "Command line"):
 * Net's solving: Net has no headless solve-only mode, so the user CPU time of the child
   process for ``--generate M --test-solve`` (which re-enters every id without its stored
   solution and runs Net's solver) minus that of ``--generate M`` alone, divided by M (the
-  least of 3-5 runs each; M = max(N, 6000 / S) boards up to 64², max(N, 2000 / S) above, so
+  least of 3-5 runs each; M = max(N, 6000 / S) boards up to 100², max(N, 2000 / S) above, so
   the difference stands out of the noise). This bounds the solver's time from above (it also
   parses the id and applies the solution); on a loaded machine it is the noisiest figure.
 * pipesctl, in this process: median ``generate(S, S, seed=k)`` (unique, prim: Net's tree) over
@@ -135,7 +135,7 @@ def main() -> None:
             net_boards = [_board_of(i) for i in ids]
             net_count = _median_time(count_solutions, net_boards)
             # Many boards so the solving time stands out of the generation time's noise.
-            many = max(boards, 6000 // size if size <= 64 else 2000 // size)
+            many = max(boards, 6000 // size if size <= 100 else 2000 // size)
             net_solve = net_solve_time(net, size, many, 5 if size <= 64 else 3)
         missing = "not installed" if net is None else "n/a"
         print(

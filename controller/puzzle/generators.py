@@ -55,6 +55,21 @@ DEFAULT_COVERAGE = 0.6
 _POP = (0, 1, 1, 2, 1, 2, 2, 3, 1, 2, 2, 3, 2, 3, 3, 4)  # arms per mask
 
 
+def _mask_table(part: int) -> tuple[int, ...]:
+    """Per arm mask, the shape (part 0) or smallest rotation (part 1) showing it; -1 for none."""
+    out = []
+    for m in range(16):
+        try:
+            out.append(shape_of_mask(m)[part])
+        except KeyError:
+            out.append(-1)
+    return tuple(out)
+
+
+_SHAPE_OF_MASK = _mask_table(0)
+_ROTATION_OF_MASK = _mask_table(1)
+
+
 class TreeStuck(RuntimeError):
     """Growth found no legal edge before the tree spanned the board (never expected)."""
 
@@ -179,33 +194,36 @@ def _grow_frontier(
                     if m >= 0 and not in_tree[m]:
                         where[c * 4 + d] = len(poss)
                         poss.append(c * 4 + d)
-    randrange = rng.randrange
+    bits = rng.getrandbits
     append = poss.append
     pop = poss.pop
+    arm_count = _POP
+    into, out = _frontier_tables(width, height)
     while remaining:
-        if not poss:
+        size = len(poss)
+        if not size:
             raise TreeStuck(f"frontier growth stuck with {remaining} tiles left")
-        p = poss[randrange(len(poss))]
+        # rng.randrange(size), drawing the same bits: bit_length bits until one fits.
+        k = size.bit_length()
+        r = bits(k)
+        while r >= size:
+            r = bits(k)
+        p = poss[r]
         u = p >> 2
-        d = p & 3
         v = nb[p]
-        arms[u] |= 1 << d
-        arms[v] |= 1 << (d ^ 2)
+        arms[u] |= 1 << (p & 3)
+        arms[v] |= 1 << ((p & 3) ^ 2)
         in_tree[v] = True
         remaining -= 1
-        v4 = v * 4
-        for e in range(4):  # nothing may point into v any more
-            w = nb[v4 + e]
-            if w >= 0 and in_tree[w]:
-                q = w * 4 + (e ^ 2)
-                k = where[q]
-                if k >= 0:
-                    last = pop()
-                    if last != q:
-                        poss[k] = last
-                        where[last] = k
-                    where[q] = -1
-        if _POP[arms[u]] == 3:  # u's 4th possibility goes: no crosses
+        for q in into[v]:  # nothing may point into v any more
+            k = where[q]
+            if k >= 0:
+                last = pop()
+                if last != q:
+                    poss[k] = last
+                    where[last] = k
+                where[q] = -1
+        if arm_count[arms[u]] == 3:  # u's 4th possibility goes: no crosses
             for q in range(u * 4, u * 4 + 4):
                 k = where[q]
                 if k >= 0:
@@ -214,11 +232,32 @@ def _grow_frontier(
                         poss[k] = last
                         where[last] = k
                     where[q] = -1
-        for e in range(4):
-            w = nb[v4 + e]
-            if w >= 0 and not in_tree[w]:
-                where[v4 + e] = len(poss)
-                append(v4 + e)
+        for q in out[v]:
+            if not in_tree[nb[q]]:
+                where[q] = len(poss)
+                append(q)
+
+
+_FRONTIER_CACHE: dict[tuple[int, int], tuple[list[tuple[int, ...]], list[tuple[int, ...]]]] = {}
+
+
+def _frontier_tables(
+    width: int, height: int
+) -> tuple[list[tuple[int, ...]], list[tuple[int, ...]]]:
+    """Per tile v, the possibilities ``w * 4 + d`` of its neighbours that point into v, and its
+    own ones ``v * 4 + e`` that point onto the board, in direction order (cached by size)."""
+    key = (width, height)
+    got = _FRONTIER_CACHE.get(key)
+    if got is None:
+        nb = _neighbours(width, height)
+        n = width * height
+        into = [
+            tuple(nb[4 * v + e] * 4 + (e ^ 2) for e in range(4) if nb[4 * v + e] >= 0)
+            for v in range(n)
+        ]
+        out = [tuple(4 * v + e for e in range(4) if nb[4 * v + e] >= 0) for v in range(n)]
+        got = _FRONTIER_CACHE[key] = (into, out)
+    return got
 
 
 def tree_prim(width: int, height: int, source: tuple[int, int], rng: random.Random) -> list[int]:
@@ -429,16 +468,15 @@ def board_from_arms(
     meta: dict[str, object] | None = None,
 ) -> Board:
     """A Board whose solution has these arms; rotations start equal to the solution."""
-    shapes: list[int] = []
-    solution: list[int] = []
-    for idx, mask in enumerate(arms):
-        try:
-            shape, rot = shape_of_mask(mask)
-        except KeyError:
-            i, j = idx % width, idx // width
-            raise ValueError(f"arms: tile ({i}, {j}) has mask {mask:#06b}, not a pipe") from None
-        shapes.append(shape)
-        solution.append(rot)
+    try:
+        shapes = [_SHAPE_OF_MASK[m] for m in arms]
+        solution = [_ROTATION_OF_MASK[m] for m in arms]
+    except (IndexError, TypeError):
+        shapes = [-1]
+    if -1 in shapes or (arms and min(arms) < 0):
+        idx = next(t for t, m in enumerate(arms) if not 0 <= m < 16 or _SHAPE_OF_MASK[m] < 0)
+        i, j = idx % width, idx // width
+        raise ValueError(f"arms: tile ({i}, {j}) has mask {arms[idx]:#06b}, not a pipe")
     return Board(
         width,
         height,

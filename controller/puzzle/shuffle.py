@@ -12,9 +12,10 @@ import random
 
 from controller.puzzle.model import Board, mask_of
 
-__all__ = ["MAX_ROUNDS", "loop_tiles", "matched_edges", "shuffle"]
+__all__ = ["MAX_ROUNDS", "loop_tiles", "matched_edges", "quarter_turns", "shuffle"]
 
 MAX_ROUNDS = 10_000
+_MASK_OF: tuple[int, ...] = tuple(mask_of(s, r) for s in range(4) for r in range(4))
 
 
 def _find(parent: list[int], a: int) -> int:
@@ -61,29 +62,51 @@ def _loops_and_edges(masks: list[int], w: int, h: int) -> tuple[list[int], int]:
     parent = list(range(n))
     hits: list[int] = []
     edges = 0
+    last = w - 1
     for a in range(n):
         m = masks[a]
         if not m & 6:
             continue
-        for b, ok in (
-            (a + 1, m & 2 and (a + 1) % w and masks[a + 1] & 8),
-            (a + w, m & 4 and a + w < n and masks[a + w] & 1),
-        ):
-            if not ok:
-                continue
+        if m & 2 and a % w != last and masks[a + 1] & 8:  # east arm meets west arm
             edges += 1
             ra = a
             while parent[ra] != ra:
                 parent[ra] = ra = parent[parent[ra]]
-            rb = b
+            rb = a + 1
             while parent[rb] != rb:
                 parent[rb] = rb = parent[parent[rb]]
             if ra == rb:
                 hits.append(a)
-                hits.append(b)
+                hits.append(a + 1)
+            else:
+                parent[ra] = rb
+        if m & 4 and a + w < n and masks[a + w] & 1:  # south arm meets north arm
+            edges += 1
+            ra = a
+            while parent[ra] != ra:
+                parent[ra] = ra = parent[parent[ra]]
+            rb = a + w
+            while parent[rb] != rb:
+                parent[rb] = rb = parent[parent[rb]]
+            if ra == rb:
+                hits.append(a)
+                hits.append(a + w)
             else:
                 parent[ra] = rb
     return hits, edges
+
+
+def quarter_turns(rng: random.Random, count: int) -> list[int]:
+    """``[rng.randrange(4) for _ in range(count)]``, drawing the same bits from the generator
+    (``randrange(4)`` takes 3 random bits and draws again while they make 4 or more)."""
+    bits = rng.getrandbits
+    out = [0] * count
+    for i in range(count):
+        r = bits(3)
+        while r >= 4:
+            r = bits(3)
+        out[i] = r
+    return out
 
 
 def shuffle(board: Board, rng: random.Random) -> None:
@@ -97,15 +120,15 @@ def shuffle(board: Board, rng: random.Random) -> None:
     w, h = board.width, board.height
     rot = board.rotations
     shapes = board.shapes
-    for idx in range(n):
-        rot[idx] = rng.randrange(4)
-    masks = [mask_of(s, r) for s, r in zip(shapes, rot, strict=True)]
+    rot[:] = quarter_turns(rng, n)
+    table = _MASK_OF
+    masks = [table[s << 2 | r] for s, r in zip(shapes, rot, strict=True)]
     for _ in range(MAX_ROUNDS):
         hits, edges = _loops_and_edges(masks, w, h)
         if hits:
-            for idx in hits:
-                rot[idx] = rng.randrange(4)
-                masks[idx] = mask_of(shapes[idx], rot[idx])
+            for idx, r in zip(hits, quarter_turns(rng, len(hits)), strict=True):
+                rot[idx] = r
+                masks[idx] = table[shapes[idx] << 2 | r]
             continue
         if edges == n - 1:  # solved: break one tile (any quarter turn changes its arms)
             idx = rng.randrange(n)

@@ -25,6 +25,7 @@ import heapq
 import random
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
+from itertools import compress
 
 from .deduce import (
     ALL_RULES,
@@ -35,8 +36,11 @@ from .deduce import (
     SHAPE_SET,
     Contradiction,
     State,
+    arm_boards,
     fix,
+    grid_masks,
     initial_state,
+    local_state,
     masks_of,
     neighbour_table,
     propagate,
@@ -69,13 +73,24 @@ __all__ = [
 ]
 
 
-def deduction(board: Board, rules: int = ALL_RULES) -> State | None:
-    """Deduction only, from the shapes, with the given rules; None when it finds no solution."""
-    st = initial_state(board.width, board.height, [SHAPE_SET[s] for s in board.shapes])
-    if 0 in st.cand:  # a shape that fits nowhere (a tee in a corner)
-        return None
+def deduction(board: Board, rules: int = ALL_RULES, *, revisions: bool = False) -> State | None:
+    """Deduction only, from the shapes, with the given rules; None when it finds no solution.
+
+    The local rules run first over the whole board as bitboards, then the tile-by-tile loop
+    adds the other rules; with ``revisions`` the tile-by-tile loop does all of it, so the
+    state's ``steps``, ``sweeps`` and ``elims`` count every tile revision from scratch (the
+    difficulty figure). Both reach the same state.
+    """
+    sets = [SHAPE_SET[s] for s in board.shapes]
     try:
-        propagate(st, list(range(st.n - 1, -1, -1)), rules)
+        if revisions:
+            st = initial_state(board.width, board.height, sets)
+            if 0 in st.cand:  # a shape that fits nowhere (a tee in a corner)
+                return None
+            queue = list(range(st.n - 1, -1, -1))
+        else:
+            st, queue = local_state(board.width, board.height, sets)
+        propagate(st, queue, rules)
     except Contradiction:
         return None
     return st
@@ -150,32 +165,43 @@ def _search(
 def is_solution(board: Board, masks: Sequence[int]) -> bool:
     """Whether arm masks (one per tile, of the board's shapes) form a solution."""
     w, h, n = board.width, board.height, board.size
-    nb = neighbour_table(w, h)
-    edges = 0
-    for t in range(n):
-        m = masks[t]
-        if not (SHAPE_SET[board.shapes[t]] >> m & 1):
-            return False
-        for d in MASK_DIRS[m]:
-            u = nb[4 * t + d]
-            if u < 0 or not (masks[u] >> (d ^ 2) & 1):
-                return False
-            edges += 1
-    if edges != 2 * (n - 1):
+    if len(masks) != n or min(masks) < 0 or max(masks) > 15:
         return False
+    fits = _FITS
+    if not all(fits[s << 4 | m] for s, m in zip(board.shapes, masks, strict=True)):
+        return False
+    # Every arm faces an arm (bitboards: north t - w, east t + 1, south t + w, west t - 1).
+    north, east, south, west = arm_boards(masks)
+    _, not_first, not_last, _, _ = grid_masks(w, h)
+    if (
+        north & ~(south << w)
+        or south & ~(north >> w)
+        or east & ~(west >> 1 & not_last)
+        or west & ~(east << 1 & not_first)
+    ):
+        return False
+    if east.bit_count() + south.bit_count() != n - 1:
+        return False
+    # n - 1 edges: a spanning tree exactly when they connect every tile.
+    nb = neighbour_table(w, h)
+    dirs = MASK_DIRS
     seen = bytearray(n)
     seen[0] = 1
     stack = [0]
     reached = 1
     while stack:
         t = stack.pop()
-        for d in MASK_DIRS[masks[t]]:
-            u = nb[4 * t + d]
+        k = 4 * t
+        for d in dirs[masks[t]]:
+            u = nb[k + d]
             if not seen[u]:
                 seen[u] = 1
                 reached += 1
                 stack.append(u)
     return reached == n
+
+
+_FITS: tuple[bool, ...] = tuple(bool(SHAPE_SET[s] >> m & 1) for s in range(4) for m in range(16))
 
 
 # ---------------------------------------------------------------------------------------------
@@ -413,7 +439,7 @@ def difficulty(board: Board) -> float:
     """Deduction steps per tile: tile revisions of the solver from scratch (the shuffled state
     gives it nothing: it reasons from shapes only), search revisions counted twice, divided by
     the number of tiles. Raises ValueError when the board has no solution."""
-    st = deduction(board)
+    st = deduction(board, revisions=True)
     if st is None:
         raise ValueError("board: has no solution")
     steps = st.steps
@@ -523,7 +549,7 @@ def make_unique(
     """
     w, h, n = board.width, board.height, board.size
     nb = neighbour_table(w, h)
-    arms = [mask_of(s, r) for s, r in zip(board.shapes, board.solution, strict=True)]
+    arms = solution_arms(board)
     if not is_solution(board, arms):
         raise ValueError("solution: is not a spanning tree of the board's shapes")
     if any(MASK_ARMS[m] > 3 for m in arms):
@@ -534,15 +560,14 @@ def make_unique(
     proved = True
     free = bytearray(n)
     while True:
-        if full:
-            st = initial_state(w, h, [_SHAPE_SET_OF_MASK[m] for m in arms])
-            queue = list(range(n - 1, -1, -1))
-            wake = None
-        else:
-            st = state_from_tree(w, h, arms, free)
-            queue = tree_state_queue(st, free)
-            wake = queue[:]
         try:
+            if full:
+                st, queue = local_state(w, h, [_SHAPE_SET_OF_MASK[m] for m in arms])
+                wake = None
+            else:
+                st = state_from_tree(w, h, arms, free)
+                queue = tree_state_queue(st, free)
+                wake = queue[:]
             propagate(st, queue, rules, wake)
         except Contradiction as exc:  # pragma: no cover - arms is a solution
             raise AssertionError("solver found no solution for a tree") from exc
@@ -552,7 +577,7 @@ def make_unique(
             full = True  # the repairs look done: check the whole board
             continue
         rounds += 1
-        undecided = [t for t, c in enumerate(st.cand) if SET_POP[c] > 1]
+        undecided = list(compress(range(n), map(_OPEN_SET.__getitem__, st.cand)))
         if search and rounds % _SEARCH_EVERY == 0:
             if not full:
                 full = True
@@ -583,6 +608,16 @@ def make_unique(
     return proved
 
 
+def solution_arms(board: Board) -> list[int]:
+    """The arm masks of the board's solution."""
+    table = _MASK_OF
+    return [table[s << 2 | r] for s, r in zip(board.shapes, board.solution, strict=True)]
+
+
+_MASK_OF: tuple[int, ...] = tuple(mask_of(s, r) for s in range(4) for r in range(4))
+_OPEN_SET: bytes = bytes(p > 1 for p in SET_POP)  # per mask set: more than one mask left
+
+
 def _apply_arms(board: Board, arms: Sequence[int], original: Sequence[int]) -> None:
     """Give the changed tiles their new shape, with the solution rotation as current rotation."""
     for t in range(board.size):
@@ -604,16 +639,16 @@ def make_unique_by_search(board: Board, rng: random.Random, max_rounds: int = 60
     """
     w, h, n = board.width, board.height, board.size
     nb = neighbour_table(w, h)
-    arms = [mask_of(s, r) for s, r in zip(board.shapes, board.solution, strict=True)]
+    arms = solution_arms(board)
     if not is_solution(board, arms):
         raise ValueError("solution: is not a spanning tree of the board's shapes")
     original = arms[:]
     before: list[int] | None = None
     spot: list[int] = []
     for _ in range(max_rounds):
-        st = initial_state(w, h, [_SHAPE_SET_OF_MASK[m] for m in arms])
         try:
-            propagate(st, list(range(n - 1, -1, -1)))
+            st, queue = local_state(w, h, [_SHAPE_SET_OF_MASK[m] for m in arms])
+            propagate(st, queue)
         except Contradiction as exc:  # pragma: no cover - arms is a solution
             raise AssertionError("solver found no solution for a tree") from exc
         if st.nund == 0:

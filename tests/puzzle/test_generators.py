@@ -325,3 +325,18 @@ def test_prim_tile_mix_is_nets() -> None:
     assert 0.12 < share[Shape.STRAIGHT] < 0.22
     assert 0.17 < share[Shape.CORNER] < 0.27
     assert 0.25 < share[Shape.TEE] < 0.35
+
+
+@settings(max_examples=50, deadline=None)
+@given(st.integers(0, 2**32), st.lists(st.integers(1, 5000), max_size=50))
+def test_frontier_draws_like_randrange(seed: int, sizes: list[int]) -> None:
+    """Property: the frontier growth's inline draw (bit_length bits until one fits) is
+    ``randrange`` bit for bit, so prim trees stay what a seed always gave."""
+    fast, slow = random.Random(seed), random.Random(seed)
+    for size in sizes:
+        k = size.bit_length()
+        r = fast.getrandbits(k)
+        while r >= size:
+            r = fast.getrandbits(k)
+        assert r == slow.randrange(size)
+    assert fast.random() == slow.random()

@@ -10,7 +10,7 @@ from hypothesis import strategies as st
 from controller.puzzle.flow import compute_flow
 from controller.puzzle.generators import GENERATORS, GeneratorParams, build_tree
 from controller.puzzle.model import Board, Shape, mask_of
-from controller.puzzle.shuffle import loop_tiles, matched_edges, shuffle
+from controller.puzzle.shuffle import loop_tiles, matched_edges, quarter_turns, shuffle
 
 STEP = ((0, -1), (1, 0), (0, 1), (-1, 0))
 
@@ -158,3 +158,13 @@ def test_rotations_cover_every_orientation() -> None:
             mask_of(s, r) for s, r in zip(board.shapes, board.rotations, strict=True) if s == shape
         }
         assert len(seen) == (2 if shape == Shape.STRAIGHT else 4)
+
+
+@settings(max_examples=50, deadline=None)
+@given(st.integers(0, 2**32), st.integers(0, 300))
+def test_quarter_turns_draw_like_randrange(seed: int, count: int) -> None:
+    """Property: quarter_turns gives what randrange(4) would, and leaves the generator in the
+    same state (so a seed keeps giving the same boards)."""
+    fast, slow = random.Random(seed), random.Random(seed)
+    assert quarter_turns(fast, count) == [slow.randrange(4) for _ in range(count)]
+    assert fast.random() == slow.random()

@@ -372,3 +372,20 @@ def test_par_of_a_unique_board_beyond_deduction_is_a_bound_at_budget_zero() -> N
     full = par_report(board)
     assert not rough.exact and full.exact
     assert rough.lower <= full.clicks <= rough.clicks
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.integers(3, 4), st.integers(3, 4), st.integers(0, 2**32), st.data())
+def test_is_solution_matches_brute_force(w: int, h: int, seed: int, data: st.DataObject) -> None:
+    """Property: is_solution accepts exactly the brute-force solutions, among the solution, a
+    few of its tiles turned, and masks that are no mask of the shape (or no mask at all)."""
+    board = random_tree_board(w, h, seed)
+    sols = set(brute_force_solutions(board))
+    masks = [board.solved_mask(t) for t in range(board.size)]
+    assert is_solution(board, masks)
+    for t in data.draw(st.lists(st.integers(0, w * h - 1), max_size=3)):
+        masks[t] = mask_of(board.shapes[t], data.draw(st.integers(0, 3)))
+    assert is_solution(board, masks) == (tuple(masks) in sols)
+    masks[data.draw(st.integers(0, w * h - 1))] = data.draw(st.sampled_from([-1, 0, 15, 16, 99]))
+    assert not is_solution(board, masks)
+    assert not is_solution(board, masks[:-1])
