@@ -119,7 +119,9 @@ def main() -> None:
     )
     print("|---|---|---|---|---|---|---|---|---|")
     for size in args.sizes:
-        boards = args.boards or (20 if size <= 64 else 8 if size <= 100 else 5)
+        boards = args.boards or (
+            60 if size <= 31 else 20 if size <= 64 else 8 if size <= 100 else 5
+        )
         gen_t: list[float] = []
         own: list[Board] = []
         for seed in range(boards):

@@ -9,8 +9,9 @@ neighbour and the connections form one tree over all tiles. The state, on flat l
 * ``lab[t]``: the class of t, tiles joined by open edges share one label; ``csz`` and ``cex``
   (by label) hold a class's size and its *open ends* (its arms not yet matched by an open edge);
   merging relabels the smaller class, so looking a class up is one index;
-* ``de[4 t + d]``: the *dead-end bound* of leaving t in direction d: at most how many tiles lie
-  beyond that edge in any solution (``n + 1`` while unknown), as in Net's solver.
+* ``bounds[4 t + d]``: the *dead-end bound* of leaving t in direction d: at most how many tiles
+  lie beyond that edge in any solution (``n + 1`` while unknown), as in Net's solver; kept only
+  where an undecided edge leaves an open tile.
 
 Rules, each removing masks from a tile (docs/net.md describes Net's, which these include):
 
@@ -19,15 +20,21 @@ Rules, each removing masks from a tile (docs/net.md describes Net's, which these
 * ``LOOP``: a mask may not open an undecided edge into its own class, nor two into one class;
 * ``ISLAND``: a mask may not close off its class (all open ends used) while the class is smaller
   than the board;
-* ``DEADEND``: a mask whose every arm leads into dead ends adding up, with the tile, to fewer than
-  all tiles is removed; and entering a tile through an arm whose partner arms all lead into dead
-  ends reaches at most one plus their bounds, which lowers the neighbour's bound (Net's rule).
+* ``DEADEND``: entering a tile through one of its arms reaches at most one plus the bounds of its
+  other arms (the largest over its masks with that arm), which bounds the edge pointing at it;
+  a mask whose arms' bounds add up, with the tile, to fewer than all tiles is removed (Net's rule,
+  on every arm).
 
-Work is a stack of tiles; when it runs dry every undetermined tile is revisited (the global rules
-see changes far away), until a pass changes nothing. :func:`local_state` does the local rules
-first over the whole board at once, on bitboards (one int per arm mask), and hands the loop only
-the tiles still open: the same state at a fraction of the cost. The rules are sound: a state
-reached by deduction keeps every solution, so a fully determined state is the only solution.
+Every rule only narrows: with fewer masks anywhere it removes at least as much. So deduction ends
+in one and the same state whatever order it visits tiles in (the greatest fixpoint of the rules),
+which lets each part be computed the cheapest way. Work is a stack of tiles; when it runs dry
+every undetermined tile is revisited (the loop and island rules see changes far away), and when
+that changes nothing the dead-end rule runs over the open tiles, class by class
+(:func:`_dead_ends`), until it removes nothing. :func:`local_state` does the local rules first
+over the whole board at once, on bitboards (one int per arm mask), with the loop and island rules'
+smallest cases (loops round a 2x2 square, a tile whose arms all meet end pieces), and hands the
+loop only the tiles still open. The rules are sound: a state reached by deduction keeps every
+solution, so a fully determined state is the only solution.
 """
 
 from __future__ import annotations
@@ -957,7 +964,9 @@ def _per_tile(n: int, parts: Iterable[tuple[int, int]]) -> bytes:
 def local_fixpoint(w: int, h: int, boards: list[int], rules: int = 0) -> bool:
     """Apply the local rules to ``boards`` (see above) until nothing changes; False when some
     tile is left with no mask (no solution). Written out mask by mask: mask m keeps the tiles
-    where the edges of its arms may open and the others may close."""
+    where the edges of its arms may open and the others may close. With ``LOOP`` in ``rules``,
+    three open edges round a 2x2 square close the fourth; with ``ISLAND``, a tile keeps no mask
+    whose every arm meets an end piece (both are cases of those rules, found here at once)."""
     n = w * h
     every, not_first, not_last, top, bottom = grid_masks(w, h)
     first = every & ~not_first
@@ -1050,7 +1059,8 @@ def local_fixpoint(w: int, h: int, boards: list[int], rules: int = 0) -> bool:
 def local_state(w: int, h: int, sets: Sequence[int], rules: int = 0) -> tuple[State, list[int]]:
     """The state after the local rules from ``sets`` (as :func:`initial_state`), with the
     classes of the open edges, and the undetermined tiles to revisit for the other rules (in
-    the order :func:`propagate` would take them). Raises Contradiction when there is no
+    the order :func:`propagate` would take them); ``rules`` adds the smallest cases of the loop
+    and island rules (see :func:`local_fixpoint`). Raises Contradiction when there is no
     solution."""
     n = w * h
     boards = _boards_of(sets, n)
