@@ -531,7 +531,7 @@ def _perturb(
 
 
 _SEARCH_EVERY = 20  # rounds of region repair between uniqueness checks by search
-_FULL_SHARE = 10
+_FULL_SHARE = 4  # a repair region over 1/_FULL_SHARE of the board: deduce all (the proof)
 _MARGIN = 3  # tiles around a repair that are re-solved with it
 
 
