@@ -1107,9 +1107,19 @@ def local_state(w: int, h: int, sets: Sequence[int], rules: int = 0) -> tuple[St
     seen = bytearray(n)
     members: dict[int, list[int]] = {}
     exof = ex.__getitem__
+    # The tiles with two masks or more, last first.
+    seen_once = several = 0
+    for m in _BOARD_MASKS:
+        b = boards[m]
+        several |= seen_once & b
+        seen_once |= b
+    flags = _per_tile(n, ((several, 0),))
+    queue = list(compress(range(n - 1, -1, -1), flags[::-1]))
+    # Every class holds an open tile (a class of determined tiles has no open end: it is closed,
+    # so the whole board or no solution), so the walks start from the open tiles only.
     walked = 0
-    for r in compress(range(n), opened_bytes):
-        if seen[r]:
+    for r in queue if queue else compress(range(n), opened_bytes):
+        if seen[r] or not opened_bytes[r]:
             continue
         seen[r] = 1
         piece = [r]
@@ -1129,18 +1139,14 @@ def local_state(w: int, h: int, sets: Sequence[int], rules: int = 0) -> tuple[St
         csz[r] = size
         ex[r] = rem
         members[r] = piece
+    # A tile on an open edge that no walk reached is in a class without an open tile: closed.
+    linked = (opened[0][0] | opened[1][0] | opened[2][0] | opened[3][0]).bit_count()
+    if walked != linked:
+        raise Contradiction
     # The open edges make a forest exactly when each class has one edge fewer than tiles.
     edges = opened[1][0].bit_count() + opened[2][0].bit_count()
     if edges != walked - len(members):
         raise Contradiction
-    # The tiles with two masks or more, last first.
-    seen_once = several = 0
-    for m in _BOARD_MASKS:
-        b = boards[m]
-        several |= seen_once & b
-        seen_once |= b
-    flags = _per_tile(n, ((several, 0),))
-    queue = list(compress(range(n - 1, -1, -1), flags[::-1]))
     st.cand, st.dec, st.opn, st.lab, st.csz, st.cex = cand, dec, opn, lab, csz, ex
     st.nund = len(queue)
     st.members = members

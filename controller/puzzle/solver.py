@@ -21,7 +21,6 @@ where two solutions differ) or unique though beyond deduction (then it stops).
 
 from __future__ import annotations
 
-import heapq
 import random
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
@@ -454,27 +453,46 @@ def difficulty(board: Board) -> float:
 def _tree_path(
     arms: Sequence[int], nb: Sequence[int], w: int, a: int, b: int
 ) -> list[tuple[int, int]]:
-    """The edges (tile, direction) on the tree path from a to b (A* towards b: in a tree the
-    first path found is the only one, and the distance bound keeps the search near it)."""
-    bi, bj = b % w, b // w
-    prev: dict[int, tuple[int, int]] = {a: (-1, -1)}
-    heap = [(abs(a % w - bi) + abs(a // w - bj), 0, a)]
-    while heap:
-        _, g, x = heapq.heappop(heap)
-        if x == b:
-            break
-        for d in MASK_DIRS[arms[x]]:
-            y = nb[4 * x + d]
-            if y not in prev:
-                prev[y] = (x, d)
-                heapq.heappush(heap, (g + 1 + abs(y % w - bi) + abs(y // w - bj), g + 1, y))
-    path: list[tuple[int, int]] = []
-    x = b
-    while x != a:
-        p, d = prev[x]
-        path.append((p, d))
-        x = p
-    return path
+    """The edges (tile, direction) on the tree path from a to b, listed from b's end: searches
+    from both ends, a level of the smaller one at a time, until they meet (in a tree the first
+    meeting is on the only path)."""
+    if a == b:
+        return []
+    back = {a: -1, b: -1}  # tile -> the tile it was reached from
+    side = {a: 0, b: 1}
+    fronts = [[a], [b]]
+    dirs = MASK_DIRS
+    meet: tuple[int, int] = (-1, -1)
+    while meet[0] < 0:
+        k = 0 if len(fronts[0]) <= len(fronts[1]) else 1
+        nxt = []
+        for x in fronts[k]:
+            for d in dirs[arms[x]]:
+                y = nb[4 * x + d]
+                if y == back[x]:
+                    continue
+                if y in side:
+                    meet = (x, y) if k == 0 else (y, x)
+                    break
+                back[y] = x
+                side[y] = k
+                nxt.append(y)
+            if meet[0] >= 0:
+                break
+        fronts[k] = nxt
+    # Tiles from a to b: a's half back from meet[0], then b's half from meet[1].
+    tiles = []
+    x = meet[0]
+    while x >= 0:
+        tiles.append(x)
+        x = back[x]
+    tiles.reverse()
+    x = meet[1]
+    while x >= 0:
+        tiles.append(x)
+        x = back[x]
+    step = {-w: 0, 1: 1, w: 2, -1: 3}
+    return [(p, step[q - p]) for p, q in zip(tiles[-2::-1], tiles[:0:-1], strict=True)]
 
 
 def _regions(tiles: Iterable[int], nb: Sequence[int]) -> list[list[int]]:
