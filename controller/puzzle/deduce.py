@@ -806,22 +806,31 @@ def _dead_ends(st: State, tiles: list[int]) -> tuple[list[int], int, int]:
         for v in members:
             fv = 15 ^ dec[v]
             kv = 4 * v
-            best = 0
-            for m in MASKS[cand[v]]:
-                tot = 0
-                for e in DIRS[m & fv]:
-                    tot += out[kv + e]
-                if tot > best:
-                    best = tot
+            # Every undecided arm is in some mask: x is unknown exactly when one of their
+            # bounds is.
+            for e in DIRS[fv]:
+                if out[kv + e] >= unknown:
+                    best = unknown
+                    break
+            else:
+                best = 0
+                for m in MASKS[cand[v]]:
+                    tot = 0
+                    for e in DIRS[m & fv]:
+                        tot += out[kv + e]
+                    if tot > best:
+                        best = tot
             if best >= unknown:
                 best = unknown
                 unknowns += 1
+                if unknowns > 1:
+                    break  # every bound into K, and every total in it, passes an unknown one
             else:
                 total += best
             xs.append(best)
         worked[k] = (xs, total, unknowns)
         if unknowns > 1:
-            continue  # every bound into K passes an unknown one
+            continue
         base = csz[k] + total
         for v, xv in zip(members, xs, strict=True):
             if xv >= unknown:
