@@ -502,7 +502,9 @@ def masks_of(st: State) -> list[int]:
 
 
 def propagate(st: State, stack: list[int], rules: int = ALL_RULES) -> None:
-    """Deduce from the tiles on ``stack`` until nothing changes (Contradiction: no solution).
+    """Deduce from the tiles on ``stack`` until nothing changes (Contradiction: no solution);
+    the tiles not on it must be deduced already as far as the state goes (a fresh state with
+    every tile on the stack, or a deduced one with a tile just fixed).
 
     The dead-end rule runs over the open tiles whenever the other rules are stuck
     (:func:`_dead_ends`). The body is one loop with the rules written out, since it is the
@@ -547,6 +549,10 @@ def propagate(st: State, stack: list[int], rules: int = ALL_RULES) -> None:
     changes = 0
     swept_at = -1
     open_tiles: list[int] | None = None
+    # Classes joined down to 3 open ends or fewer since the last sweep: where the island rule
+    # may newly apply (every other rule is woken exactly where its input changed).
+    near_closed: list[int] = []
+    marked = bytearray(n)
     try:
         while True:
             while stack:
@@ -695,6 +701,9 @@ def propagate(st: State, stack: list[int], rules: int = ALL_RULES) -> None:
                             left = cex[big] + cex[small] - 2
                             cex[big] = left
                             changes += 1
+                            if left <= 3 and island_rule and not marked[big]:
+                                marked[big] = 1
+                                near_closed.append(big)
                             if left <= 0 and csz[big] < n:
                                 raise Contradiction
                             cu = cu0 & WITH[od]
@@ -733,18 +742,31 @@ def propagate(st: State, stack: list[int], rules: int = ALL_RULES) -> None:
                         inq[t] = 1
                         push(t)
                 continue
-            # The work ran dry: revisit every undetermined tile once more (only tiles open at
-            # the last sweep, or at the start, can be).
+            # The work ran dry: revisit the undetermined tiles in or next to a class that got
+            # near closed (only tiles open at the last sweep, or at the start, can be).
             swept_at = changes
             sweeps += 1
             if open_tiles is None:
                 open_tiles = [t for t in range(n - 1, -1, -1) if POP[cand[t]] > 1]
             else:
                 open_tiles = [t for t in open_tiles if POP[cand[t]] > 1]
-            for t in open_tiles:
-                if not inq[t]:
-                    inq[t] = 1
-                    push(t)
+            if near_closed:
+                for t in open_tiles:
+                    if inq[t]:
+                        continue
+                    near = marked[lab[t]]
+                    if not near:
+                        k4 = 4 * t
+                        for d in DIRS[15 ^ dec[t]]:
+                            if marked[lab[nb[k4 + d]]]:
+                                near = 1
+                                break
+                    if near:
+                        inq[t] = 1
+                        push(t)
+                for k in near_closed:
+                    marked[k] = 0
+                near_closed.clear()
     finally:
         st.nund = nund
         st.steps = steps
