@@ -27,9 +27,10 @@ Rules, each removing masks from a tile (docs/net.md describes Net's, which these
 
 Every rule only narrows: with fewer masks anywhere it removes at least as much. So deduction ends
 in one and the same state whatever order it visits tiles in (the greatest fixpoint of the rules),
-which lets each part be computed the cheapest way. Work is a stack of tiles; when it runs dry
-every undetermined tile is revisited (the loop and island rules see changes far away), and when
-that changes nothing the dead-end rule runs over the open tiles, class by class
+which lets each part be computed the cheapest way. Work is a stack of tiles, each woken where
+the input of a rule changed; the island rule sees changes far away, so when the work runs dry
+the undetermined tiles in or next to a class merged down to 3 open ends or fewer are revisited,
+and when that changes nothing the dead-end rule runs over the open tiles, class by class
 (:func:`_dead_ends`), until it removes nothing. :func:`local_state` does the local rules first
 over the whole board at once, on bitboards (one int per arm mask), with the loop and island rules'
 smallest cases (loops round a 2x2 square, a tile whose arms all meet end pieces), and hands the
