@@ -5,16 +5,19 @@ Run: ``.venv/bin/python -m bench.puzzle_vs_net [--sizes 31 64 100 128] [--boards
 Method (docs/net.md, "Command line"):
 
 * Net's generation: ``sgt-net --generate N --time-generation 'SxS#pipesctl-bench'`` prints the
-  CPU time of every single generation, measured inside Net's process; the table shows the
-  median over the N boards.
+  CPU time of every single generation, measured inside Net's process (the fixed seed gives the
+  same N boards every time).
+* Generation on both sides runs in ``ROUNDS`` rounds (pipesctl's N boards, then Net's N, then
+  again), so a slow spell of the machine meets both; the table shows, per side, the median over
+  the N boards of each board's least time over the rounds.
 * Net's solving: Net has no headless solve-only mode, so the user CPU time of the child
   process for ``--generate M --test-solve`` (which re-enters every id without its stored
   solution and runs Net's solver) minus that of ``--generate M`` alone, divided by M (the
   least of 3-5 runs each; M = max(N, 6000 / S) boards up to 100², max(N, 2000 / S) above, so
   the difference stands out of the noise). This bounds the solver's time from above (it also
   parses the id and applies the solution); on a loaded machine it is the noisiest figure.
-* pipesctl, in this process: median ``generate(S, S, seed=k)`` (unique, prim: Net's tree) over
-  N seeds, and median ``count_solutions`` on the same boards and on Net's boards (ids parsed
+* pipesctl, in this process: ``generate(S, S, seed=k)`` (unique, prim: Net's tree) for N
+  seeds, and median ``count_solutions`` on the same boards and on Net's boards (ids parsed
   outside the clock).
 
 Both sides are CPU time (``time.process_time`` here, user time there), so a busy machine slows
@@ -41,6 +44,8 @@ from controller.puzzle.solver import count_solutions
 __all__ = ["find_net", "net_generation", "net_solve_time", "main"]
 
 NET_PATHS = ("/usr/games/sgt-net", "sgt-net")
+ROUNDS = 3
+"""Generation rounds per size, taken in turns by pipesctl and Net."""
 
 
 def find_net() -> str | None:
@@ -119,19 +124,29 @@ def main() -> None:
     )
     print("|---|---|---|---|---|---|---|---|---|")
     for size in args.sizes:
-        boards = args.boards or (20 if size <= 64 else 8 if size <= 100 else 5)
-        gen_t: list[float] = []
+        boards = args.boards or (
+            60 if size <= 31 else 20 if size <= 64 else 8 if size <= 100 else 5
+        )
+        # Generation: ROUNDS rounds, pipesctl then Net in each, so both meet the machine in
+        # the same states; each board's least time over the rounds, then the median board.
+        gen_t = [float("inf")] * boards
+        net_t = [float("inf")] * boards
         own: list[Board] = []
-        for seed in range(boards):
-            t0 = time.process_time()
-            own.append(generate(size, size, seed=seed))
-            gen_t.append(time.process_time() - t0)
+        ids: list[str] = []
+        for _ in range(ROUNDS):
+            own = []
+            for seed in range(boards):
+                t0 = time.process_time()
+                own.append(generate(size, size, seed=seed))
+                gen_t[seed] = min(gen_t[seed], time.process_time() - t0)
+            if net is not None:
+                times, ids = net_generation(net, size, boards)
+                net_t = [min(a, b) for a, b in zip(net_t, times, strict=True)]
         gen = statistics.median(gen_t)
         count_own = _median_time(count_solutions, own)
         net_gen = net_count = net_solve = None
         if net is not None:
-            times, ids = net_generation(net, size, boards)
-            net_gen = statistics.median(times)
+            net_gen = statistics.median(net_t)
             net_boards = [_board_of(i) for i in ids]
             net_count = _median_time(count_solutions, net_boards)
             # Many boards so the solving time stands out of the generation time's noise.

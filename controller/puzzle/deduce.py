@@ -9,8 +9,9 @@ neighbour and the connections form one tree over all tiles. The state, on flat l
 * ``lab[t]``: the class of t, tiles joined by open edges share one label; ``csz`` and ``cex``
   (by label) hold a class's size and its *open ends* (its arms not yet matched by an open edge);
   merging relabels the smaller class, so looking a class up is one index;
-* ``de[4 t + d]``: the *dead-end bound* of leaving t in direction d: at most how many tiles lie
-  beyond that edge in any solution (``n + 1`` while unknown), as in Net's solver.
+* ``bounds[4 t + d]``: the *dead-end bound* of leaving t in direction d: at most how many tiles
+  lie beyond that edge in any solution (``n + 1`` while unknown), as in Net's solver; kept only
+  where an undecided edge leaves an open tile.
 
 Rules, each removing masks from a tile (docs/net.md describes Net's, which these include):
 
@@ -19,15 +20,22 @@ Rules, each removing masks from a tile (docs/net.md describes Net's, which these
 * ``LOOP``: a mask may not open an undecided edge into its own class, nor two into one class;
 * ``ISLAND``: a mask may not close off its class (all open ends used) while the class is smaller
   than the board;
-* ``DEADEND``: a mask whose every arm leads into dead ends adding up, with the tile, to fewer than
-  all tiles is removed; and entering a tile through an arm whose partner arms all lead into dead
-  ends reaches at most one plus their bounds, which lowers the neighbour's bound (Net's rule).
+* ``DEADEND``: entering a tile through one of its arms reaches at most one plus the bounds of its
+  other arms (the largest over its masks with that arm), which bounds the edge pointing at it;
+  a mask whose arms' bounds add up, with the tile, to fewer than all tiles is removed (Net's rule,
+  on every arm).
 
-Work is a stack of tiles; when it runs dry every undetermined tile is revisited (the global rules
-see changes far away), until a pass changes nothing. :func:`local_state` does the local rules
-first over the whole board at once, on bitboards (one int per arm mask), and hands the loop only
-the tiles still open: the same state at a fraction of the cost. The rules are sound: a state
-reached by deduction keeps every solution, so a fully determined state is the only solution.
+Every rule only narrows: with fewer masks anywhere it removes at least as much. So deduction ends
+in one and the same state whatever order it visits tiles in (the greatest fixpoint of the rules),
+which lets each part be computed the cheapest way. Work is a stack of tiles, each woken where
+the input of a rule changed; the island rule sees changes far away, so when the work runs dry
+the undetermined tiles in or next to a class merged down to 3 open ends or fewer are revisited,
+and when that changes nothing the dead-end rule runs over the open tiles, class by class
+(:func:`_dead_ends`), until it removes nothing. :func:`local_state` does the local rules first
+over the whole board at once, on bitboards (one int per arm mask), with the loop and island rules'
+smallest cases (loops round a 2x2 square, a tile whose arms all meet end pieces), and hands the
+loop only the tiles still open. The rules are sound: a state reached by deduction keeps every
+solution, so a fully determined state is the only solution.
 """
 
 from __future__ import annotations
@@ -131,10 +139,6 @@ _NOT_BOTH: tuple[int, ...] = tuple(
 _WITHIN: list[int] = [
     sum(1 << m for m in range(16) if (m & fr) & ~one == 0) for fr in range(16) for one in range(16)
 ]
-# _ONLY_UNBOUNDED[m << 4 | bounded]: the one arm of m outside ``bounded``, else -1.
-_ONLY_UNBOUNDED: list[int] = [
-    MASK_DIRS[m & ~b][0] if MASK_ARMS[m & ~b] == 1 else -1 for m in range(16) for b in range(16)
-]
 
 
 def _shape_set(shape: int) -> int:
@@ -190,14 +194,12 @@ class State:
         "lab",
         "csz",
         "cex",
-        "de",
-        "bnd",
         "nund",
         "steps",
         "elims",
         "sweeps",
-        "dead_ends",
         "members",
+        "bounds",
     )
 
     w: int
@@ -210,8 +212,6 @@ class State:
     lab: list[int]
     csz: list[int]
     cex: list[int]
-    de: list[int]
-    bnd: list[int]
     nund: int
     """Tiles with more than one mask left."""
     steps: int
@@ -220,11 +220,12 @@ class State:
     """Masks removed by the local, loop, island and dead-end rules."""
     sweeps: int
     """Passes over every undetermined tile after the work ran dry."""
-    dead_ends: bool
-    """Whether the dead-end rule is in play (it starts once the other rules are stuck)."""
     members: dict[int, list[int]] | None
     """The tiles of some classes by label (a class left out is found by walking its open
     edges); not copied by ``clone``."""
+    bounds: list[int] | None
+    """Dead-end bounds found so far: at ``4 t + d``, at most how many tiles lie beyond the edge
+    leaving t in direction d (``n + 1``: unknown); they stay true as the state narrows."""
 
     def clone(self) -> State:
         """An independent copy."""
@@ -236,14 +237,12 @@ class State:
         st.lab = self.lab[:]
         st.csz = self.csz[:]
         st.cex = self.cex[:]
-        st.de = self.de[:]
-        st.bnd = self.bnd[:]
         st.nund = self.nund
         st.steps = self.steps
         st.elims = self.elims[:]
         st.sweeps = self.sweeps
-        st.dead_ends = self.dead_ends
         st.members = None
+        st.bounds = None if self.bounds is None else self.bounds[:]
         return st
 
     @property
@@ -263,8 +262,8 @@ def _empty_state(w: int, h: int) -> State:
     st.steps = 0
     st.elims = [0, 0, 0, 0]
     st.sweeps = 0
-    st.dead_ends = False
     st.members = None
+    st.bounds = None
     return st
 
 
@@ -306,8 +305,6 @@ def initial_state(w: int, h: int, sets: Sequence[int]) -> State:
     st.lab = list(range(n))
     st.csz = [1] * n
     st.cex = ex
-    st.de = [n + 1] * (4 * n)
-    st.bnd = [0] * n
     st.nund = nund
     return st
 
@@ -379,41 +376,47 @@ def state_from_tree(w: int, h: int, arms: Sequence[int], free: Sequence[int]) ->
     dirs = MASK_DIRS
     running = list(range(len(root)))
     done: list[int] = []
+    batch = 1  # tiles per search and turn, doubling: the largest piece is walked at most
+    # about twice as far as the second largest
     while len(running) > 1:
         still = []
         for i in running:
             if root[i] != i:
                 continue
             work = todo[i]
-            if not work:
-                done.append(i)
-                continue
-            x = work.pop()
-            k = 4 * x
-            for d in dirs[opn[x]]:
-                y = nb[k + d]
-                j = owner[y]
-                if j < 0:
-                    owner[y] = i
-                    work.append(y)
-                    members[i].append(y)
-                    continue
-                while root[j] != j:
-                    j = root[j]
-                if j != i:  # the same piece: the bigger search takes the other over
-                    big, small = (i, j) if len(members[i]) >= len(members[j]) else (j, i)
-                    root[small] = big
-                    todo[big].extend(todo[small])
-                    members[big].extend(members[small])
-                    todo[small] = []
-                    members[small] = []
-                    i = big
-                    work = todo[i]
-            if todo[i]:
+            mine = members[i]
+            for _ in range(batch):
+                if not work:
+                    break
+                x = work.pop()
+                k = 4 * x
+                for d in dirs[opn[x]]:
+                    y = nb[k + d]
+                    j = owner[y]
+                    if j < 0:
+                        owner[y] = i
+                        work.append(y)
+                        mine.append(y)
+                        continue
+                    while root[j] != j:
+                        j = root[j]
+                    if j != i:  # the same piece: the bigger search takes the other over
+                        big, small = (i, j) if len(mine) >= len(members[j]) else (j, i)
+                        root[small] = big
+                        todo[big].extend(todo[small])
+                        members[big].extend(members[small])
+                        todo[small] = []
+                        members[small] = []
+                        i = big
+                        work = todo[i]
+                        mine = members[i]
+            if work:
                 still.append(i)
             else:
                 done.append(i)
         running = [i for i in dict.fromkeys(still) if root[i] == i]
+        if batch < 32:
+            batch += batch
     # Whatever no finished search reached is the one piece still being searched.
     g = members[running[0]][0] if running else 0
     lab = [g] * n
@@ -442,8 +445,6 @@ def state_from_tree(w: int, h: int, arms: Sequence[int], free: Sequence[int]) ->
         csz[g] = fixed_tiles
         ex[g] = fixed_ends
     st.cand, st.dec, st.opn, st.lab, st.csz, st.cex = cand, dec, opn, lab, csz, ex
-    st.de = [n + 1] * (4 * n)
-    st.bnd = [0] * n
     st.nund = nund
     st.members = pieces
     return st
@@ -501,14 +502,14 @@ def masks_of(st: State) -> list[int]:
     return [SET_MASKS[c][0] for c in st.cand]
 
 
-def propagate(
-    st: State, stack: list[int], rules: int = ALL_RULES, wake: Sequence[int] | None = None
-) -> None:
-    """Deduce from the tiles on ``stack`` until nothing changes (Contradiction: no solution).
+def propagate(st: State, stack: list[int], rules: int = ALL_RULES) -> None:
+    """Deduce from the tiles on ``stack`` until nothing changes (Contradiction: no solution);
+    the tiles not on it must be deduced already as far as the state goes (a fresh state with
+    every tile on the stack, or a deduced one with a tile just fixed).
 
-    The dead-end rule joins in only once the other rules are stuck; then the tiles of ``wake``
-    (default: all) are revisited so they give their bounds. The body is one loop with the rules
-    written out, since it is the engine's hot path.
+    The dead-end rule runs over the open tiles whenever the other rules are stuck
+    (:func:`_dead_ends`). The body is one loop with the rules written out, since it is the
+    engine's hot path.
     """
     n = st.n
     nb = st.nb
@@ -518,8 +519,6 @@ def propagate(
     lab = st.lab
     csz = st.csz
     cex = st.cex
-    de = st.de
-    bnd = st.bnd
     POP = SET_POP
     INTER = _INTER
     UNION = _UNION
@@ -531,14 +530,11 @@ def propagate(
     WITHOUT = _WITHOUT
     NOT_BOTH = _NOT_BOTH
     WITHIN = _WITHIN
-    ONLY = _ONLY_UNBOUNDED
     ONE_ARM = _ONE_ARM
     loop_rule = bool(rules & LOOP)
     island_rule = bool(rules & ISLAND)
-    # The dead-end rule is dear and rarely needed: it joins in once the others are stuck.
-    dead_rule = bool(rules & DEADEND) and st.dead_ends
+    dead_rule = bool(rules & DEADEND)
     ends_rule = not island_rule and n > 2
-    big_n = n + 1
     inq = bytearray(n)
     for t in stack:
         inq[t] = 1
@@ -554,8 +550,10 @@ def propagate(
     changes = 0
     swept_at = -1
     open_tiles: list[int] | None = None
-    # The (mask set, bounded arms) each tile last gave dead-end bounds for.
-    dsig = [-1] * n
+    # Classes joined down to 3 open ends or fewer since the last sweep: where the island rule
+    # may newly apply (every other rule is woken exactly where its input changed).
+    near_closed: list[int] = []
+    marked = bytearray(n)
     try:
         while True:
             while stack:
@@ -627,17 +625,6 @@ def propagate(
                                 if ONE_ARM[cand[nb[k4 + d]]]:
                                     c &= WITHOUT[d]
                             e_local += POP[c1] - POP[c]
-                        if dead_rule:
-                            bt = bnd[t]
-                            if bt:
-                                for m in MASKS[c]:
-                                    if m & ~bt == 0:
-                                        tot = 1
-                                        for d in DIRS[m]:
-                                            tot += de[k4 + d]
-                                        if tot < n:
-                                            c &= ~(1 << m)
-                                            e_dead += 1
                         if c != c0:
                             if not c:
                                 raise Contradiction
@@ -715,6 +702,9 @@ def propagate(
                             left = cex[big] + cex[small] - 2
                             cex[big] = left
                             changes += 1
+                            if left <= 3 and island_rule and not marked[big]:
+                                marked[big] = 1
+                                near_closed.append(big)
                             if left <= 0 and csz[big] < n:
                                 raise Contradiction
                             cu = cu0 & WITH[od]
@@ -731,82 +721,198 @@ def propagate(
                             if not inq[u]:
                                 inq[u] = 1
                                 push(u)
-                if dead_rule and dsig[t] != (c | bnd[t] << 16):
-                    # Lower the bounds of the edges pointing at t.
-                    bt = bnd[t]
-                    dsig[t] = c | bt << 16
-                    if POP[c] == 1:
-                        m = MASKS[c][0]
-                        d = ONLY[m << 4 | bt]
-                        if d >= 0:
-                            v = 1
-                            for e in DIRS[m & ~(1 << d)]:
-                                v += de[k4 + e]
-                            u = nb[k4 + d]
-                            j = 4 * u + (d ^ 2)
-                            if de[j] > v:
-                                de[j] = v
-                                bnd[u] |= 1 << (d ^ 2)
-                                if not inq[u]:
-                                    inq[u] = 1
-                                    push(u)
-                    else:
-                        for d in DIRS[UNION[c] & ~bt]:
-                            best = 0
-                            for m in MASKS[c]:
-                                if m >> d & 1:
-                                    rest = m & ~(1 << d)
-                                    if rest & ~bt:
-                                        best = big_n
-                                        break
-                                    v = 1
-                                    for e in DIRS[rest]:
-                                        v += de[k4 + e]
-                                    if v > best:
-                                        best = v
-                            if best < big_n:
-                                u = nb[k4 + d]
-                                j = 4 * u + (d ^ 2)
-                                if de[j] > best:
-                                    de[j] = best
-                                    bnd[u] |= 1 << (d ^ 2)
-                                    if not inq[u]:
-                                        inq[u] = 1
-                                        push(u)
             if nund == 0:
                 break
             if swept_at == changes:
-                if dead_rule or not rules & DEADEND:
+                if not dead_rule:
                     break
-                # Stuck without dead ends: switch them on; the woken tiles give their bounds.
-                # A determined tile gives one only with a single arm left unbounded (others
-                # are woken again when a bound reaches them), so only those and the open
-                # tiles are revisited.
-                dead_rule = st.dead_ends = True
-                for t in range(n - 1, -1, -1) if wake is None else wake:
+                # Stuck: the dead-end rule over the open tiles (current: nothing changed since
+                # the sweep that listed them).
+                assert open_tiles is not None
+                hit, removed, revised = _dead_ends(st, open_tiles)
+                steps += revised
+                if not hit:
+                    break
+                e_dead += removed
+                for t in hit:
                     c = cand[t]
-                    if not inq[t] and (POP[c] > 1 or ONLY[MASKS[c][0] << 4 | bnd[t]] >= 0):
+                    if POP[c] == 1:
+                        nund -= 1
+                    changes += 1
+                    if not inq[t]:
                         inq[t] = 1
                         push(t)
-                swept_at = -1
                 continue
-            # The work ran dry: revisit every undetermined tile once more (only tiles open at
-            # the last sweep, or at the start, can be).
+            # The work ran dry: revisit the undetermined tiles in or next to a class that got
+            # near closed (only tiles open at the last sweep, or at the start, can be).
             swept_at = changes
             sweeps += 1
             if open_tiles is None:
                 open_tiles = [t for t in range(n - 1, -1, -1) if POP[cand[t]] > 1]
             else:
                 open_tiles = [t for t in open_tiles if POP[cand[t]] > 1]
-            for t in open_tiles:
-                if not inq[t]:
-                    inq[t] = 1
-                    push(t)
+            if near_closed:
+                for t in open_tiles:
+                    if inq[t]:
+                        continue
+                    near = marked[lab[t]]
+                    if not near:
+                        k4 = 4 * t
+                        for d in DIRS[15 ^ dec[t]]:
+                            if marked[lab[nb[k4 + d]]]:
+                                near = 1
+                                break
+                    if near:
+                        inq[t] = 1
+                        push(t)
+                for k in near_closed:
+                    marked[k] = 0
+                near_closed.clear()
     finally:
         st.nund = nund
         st.steps = steps
         st.elims = [e_local, e_loop, e_island, e_dead]
         st.sweeps = sweeps
+
+
+def _dead_ends(st: State, tiles: list[int]) -> tuple[list[int], int, int]:
+    """The dead-end rule on a stuck state whose open tiles are ``tiles``: removes the masks
+    it rules out; returns the tiles that lost masks, the masks removed and the tiles revised.
+
+    The rule, tile by tile (as in Net): entering tile v through its arm a reaches at most 1 plus
+    the bounds of v's other arms, the largest over v's masks with arm a; a mask whose arms'
+    bounds add up, with the tile, to fewer than all tiles is removed. Bounds only matter where
+    they meet an open tile, and in a stuck state every undecided edge joins two open tiles, so
+    the bounds are worked out per class instead of tile by tile (the same values, since a class
+    is a tree of open edges): inside class K, an open tile w adds ``x[w]``, the largest sum of
+    the bounds of its undecided arms over its masks, to K's size. Entering K at its open tile v
+    through the undecided arm a then reaches at most
+
+        size(K) + (the sum of x over K's other open tiles) + (the largest sum of the bounds of
+        v's other undecided arms, over v's masks with arm a)
+
+    and mask m of w closes off at most size(K) + (x over K's other open tiles) + (the bounds of
+    m's undecided arms). The bounds start unknown (n + 1) and only fall; a class is worked out
+    again whenever a bound leaving one of its tiles falls, until none does: the greatest
+    fixpoint, as the tile-by-tile rule reaches in any order.
+    """
+    n = st.n
+    nb = st.nb
+    cand = st.cand
+    dec = st.dec
+    lab = st.lab
+    csz = st.csz
+    MASKS = SET_MASKS
+    DIRS = MASK_DIRS
+    unknown = n + 1
+    groups: dict[int, list[int]] = {}
+    for v in tiles:
+        lv = lab[v]
+        g = groups.get(lv)
+        if g is None:
+            groups[lv] = [v]
+        else:
+            g.append(v)
+    out = st.bounds
+    if out is None:
+        out = st.bounds = [unknown] * (4 * n)
+    worked: dict[int, tuple[list[int], int, int]] = {}  # class -> (x per tile, sum, unknowns)
+    todo = list(groups)
+    queued = set(todo)
+    while todo:
+        k = todo.pop()
+        queued.discard(k)
+        members = groups[k]
+        xs = []
+        total = 0
+        unknowns = 0
+        for v in members:
+            fv = 15 ^ dec[v]
+            kv = 4 * v
+            # Every undecided arm is in some mask: x is unknown exactly when one of their
+            # bounds is.
+            for e in DIRS[fv]:
+                if out[kv + e] >= unknown:
+                    best = unknown
+                    break
+            else:
+                best = 0
+                for m in MASKS[cand[v]]:
+                    tot = 0
+                    for e in DIRS[m & fv]:
+                        tot += out[kv + e]
+                    if tot > best:
+                        best = tot
+            if best >= unknown:
+                best = unknown
+                unknowns += 1
+                if unknowns > 1:
+                    break  # every bound into K, and every total in it, passes an unknown one
+            else:
+                total += best
+            xs.append(best)
+        worked[k] = (xs, total, unknowns)
+        if unknowns > 1:
+            continue
+        base = csz[k] + total
+        for v, xv in zip(members, xs, strict=True):
+            if xv >= unknown:
+                rest = base
+            elif unknowns:
+                continue
+            else:
+                rest = base - xv
+            fv = 15 ^ dec[v]
+            kv = 4 * v
+            for a in DIRS[fv]:
+                val = rest
+                more = 0
+                for m in MASKS[cand[v]]:
+                    if m >> a & 1:
+                        tot = 0
+                        for e in DIRS[m & fv & ~(1 << a)]:
+                            tot += out[kv + e]
+                        if tot > more:
+                            more = tot
+                val += more
+                if val < unknown:
+                    u = nb[kv + a]
+                    j = 4 * u + (a ^ 2)
+                    if val < out[j]:
+                        out[j] = val
+                        lu = lab[u]
+                        if lu not in queued:
+                            queued.add(lu)
+                            todo.append(lu)
+    hit: list[int] = []
+    removed = 0
+    for k, (xs, total, unknowns) in worked.items():
+        if unknowns > 1:
+            continue
+        base = csz[k] + total
+        for w, xw in zip(groups[k], xs, strict=True):
+            if xw >= unknown:
+                rest = base
+            elif unknowns:
+                continue
+            else:
+                rest = base - xw
+            fw = 15 ^ dec[w]
+            kw = 4 * w
+            c = c0 = cand[w]
+            for m in MASKS[c0]:
+                tot = rest
+                for e in DIRS[m & fw]:
+                    tot += out[kw + e]
+                if tot < n:
+                    c &= ~(1 << m)
+            if c != c0:
+                if not c:
+                    raise Contradiction
+                cand[w] = c
+                removed += SET_POP[c0] - SET_POP[c]
+                hit.append(w)
+    return hit, removed, len(tiles)
 
 
 # ---------------------------------------------------------------------------------------------
@@ -887,10 +993,12 @@ def _per_tile(n: int, parts: Iterable[tuple[int, int]]) -> bytes:
     return acc.to_bytes(n, "little")
 
 
-def local_fixpoint(w: int, h: int, boards: list[int]) -> bool:
+def local_fixpoint(w: int, h: int, boards: list[int], rules: int = 0) -> bool:
     """Apply the local rules to ``boards`` (see above) until nothing changes; False when some
     tile is left with no mask (no solution). Written out mask by mask: mask m keeps the tiles
-    where the edges of its arms may open and the others may close."""
+    where the edges of its arms may open and the others may close. With ``LOOP`` in ``rules``,
+    three open edges round a 2x2 square close the fourth; with ``ISLAND``, a tile keeps no mask
+    whose every arm meets an end piece (both are cases of those rules, found here at once)."""
     n = w * h
     every, not_first, not_last, top, bottom = grid_masks(w, h)
     first = every & ~not_first
@@ -903,6 +1011,16 @@ def local_fixpoint(w: int, h: int, boards: list[int]) -> bool:
         no_w = ~(ends & ends << 1)
     else:  # pragma: no cover - boards have at least 9 tiles
         no_n = no_e = no_s = no_w = -1
+    if rules & ISLAND and n > 4:
+        # Islets: a mask whose every arm meets a single-arm tile closes off 1 + arms tiles.
+        near = (ends << w, ends >> 1, ends >> w, ends << 1)
+        for m in (3, 5, 6, 7, 9, 10, 11, 12, 13, 14):
+            bad = every
+            for d in MASK_DIRS[m]:
+                bad &= near[d]
+            boards[m] &= ~bad
+    squares = bool(rules & LOOP)
+    square = not_last & ~bottom  # tiles with an east and a south neighbour
     _, b1, b2, b3, b4, b5, b6, b7, b8, b9, b10, b11, b12, b13, b14, _ = boards
     while True:
         # Tiles that may have (a) or lack (z) the arm of each direction.
@@ -923,6 +1041,23 @@ def local_fixpoint(w: int, h: int, boards: list[int]) -> bool:
         o1 = a1 & a3 >> 1 & not_last & no_e
         o2 = a2 & a0 >> w & no_s
         o3 = a3 & a1 << 1 & not_first & no_w
+        if squares:
+            # Loops of four: three open edges of a 2x2 square close the fourth.
+            oe = a1 & ~z1
+            os_ = a2 & ~z2
+            right = os_ >> 1
+            below = oe >> w
+            k_top = os_ & right & below & square
+            k_left = oe & right & below & square
+            k_right = oe & os_ & below & square
+            k_bottom = oe & os_ & right & square
+            no_east = k_top | k_bottom << w
+            no_south = k_left | k_right << 1
+            if no_east | no_south:
+                o1 &= ~no_east
+                o3 &= ~(no_east << 1)
+                o2 &= ~no_south
+                o0 &= ~(no_south << w)
         c0 = z0 & (z2 << w | top)
         c1 = z1 & (z3 >> 1 & not_last | last)
         c2 = z2 & (z0 >> w | bottom)
@@ -953,14 +1088,15 @@ def local_fixpoint(w: int, h: int, boards: list[int]) -> bool:
     return low | mid | high | top3 == every
 
 
-def local_state(w: int, h: int, sets: Sequence[int]) -> tuple[State, list[int]]:
+def local_state(w: int, h: int, sets: Sequence[int], rules: int = 0) -> tuple[State, list[int]]:
     """The state after the local rules from ``sets`` (as :func:`initial_state`), with the
     classes of the open edges, and the undetermined tiles to revisit for the other rules (in
-    the order :func:`propagate` would take them). Raises Contradiction when there is no
+    the order :func:`propagate` would take them); ``rules`` adds the smallest cases of the loop
+    and island rules (see :func:`local_fixpoint`). Raises Contradiction when there is no
     solution."""
     n = w * h
     boards = _boards_of(sets, n)
-    if not local_fixpoint(w, h, boards):
+    if not local_fixpoint(w, h, boards, rules):
         raise Contradiction
     every = grid_masks(w, h)[0]
     lo = _per_tile(n, ((boards[m], m) for m in range(1, 8)))
@@ -997,38 +1133,12 @@ def local_state(w: int, h: int, sets: Sequence[int]) -> tuple[State, list[int]]:
     ex = list(ends.to_bytes(n, "little"))
     st = _empty_state(w, h)
     nb = st.nb
-    arms = MASK_ARMS
     dirs = MASK_DIRS
     lab = list(range(n))
     csz = [1] * n
     seen = bytearray(n)
     members: dict[int, list[int]] = {}
-    for r in compress(range(n), opened_bytes):
-        if seen[r]:
-            continue
-        seen[r] = 1
-        stack = [r]
-        piece = []
-        size = rem = arm_ends = 0
-        while stack:
-            x = stack.pop()
-            lab[x] = r
-            piece.append(x)
-            size += 1
-            o = opn[x]
-            rem += ex[x]
-            arm_ends += arms[o]
-            k = 4 * x
-            for d in dirs[o]:
-                y = nb[k + d]
-                if not seen[y]:
-                    seen[y] = 1
-                    stack.append(y)
-        if arm_ends >= 2 * size or (rem <= 0 and size < n):  # a loop, or a closed class
-            raise Contradiction
-        csz[r] = size
-        ex[r] = rem
-        members[r] = piece
+    exof = ex.__getitem__
     # The tiles with two masks or more, last first.
     seen_once = several = 0
     for m in _BOARD_MASKS:
@@ -1037,9 +1147,39 @@ def local_state(w: int, h: int, sets: Sequence[int]) -> tuple[State, list[int]]:
         seen_once |= b
     flags = _per_tile(n, ((several, 0),))
     queue = list(compress(range(n - 1, -1, -1), flags[::-1]))
+    # Every class holds an open tile (a class of determined tiles has no open end: it is closed,
+    # so the whole board or no solution), so the walks start from the open tiles only.
+    walked = 0
+    for r in queue if queue else compress(range(n), opened_bytes):
+        if seen[r] or not opened_bytes[r]:
+            continue
+        seen[r] = 1
+        piece = [r]
+        for x in piece:  # the list grows while it is read: a breadth-first walk
+            lab[x] = r
+            k = 4 * x
+            for d in dirs[opn[x]]:
+                y = nb[k + d]
+                if not seen[y]:
+                    seen[y] = 1
+                    piece.append(y)
+        size = len(piece)
+        rem = sum(map(exof, piece))
+        if rem <= 0 and size < n:  # a closed class
+            raise Contradiction
+        walked += size
+        csz[r] = size
+        ex[r] = rem
+        members[r] = piece
+    # A tile on an open edge that no walk reached is in a class without an open tile: closed.
+    linked = (opened[0][0] | opened[1][0] | opened[2][0] | opened[3][0]).bit_count()
+    if walked != linked:
+        raise Contradiction
+    # The open edges make a forest exactly when each class has one edge fewer than tiles.
+    edges = opened[1][0].bit_count() + opened[2][0].bit_count()
+    if edges != walked - len(members):
+        raise Contradiction
     st.cand, st.dec, st.opn, st.lab, st.csz, st.cex = cand, dec, opn, lab, csz, ex
-    st.de = [n + 1] * (4 * n)
-    st.bnd = [0] * n
     st.nund = len(queue)
     st.members = members
     return st, queue

@@ -232,20 +232,23 @@ def _grow_frontier(
                         poss[k] = last
                         where[last] = k
                     where[q] = -1
-        for q in out[v]:
-            if not in_tree[nb[q]]:
+        for q, x in out[v]:
+            if not in_tree[x]:
                 where[q] = len(poss)
                 append(q)
 
 
-_FRONTIER_CACHE: dict[tuple[int, int], tuple[list[tuple[int, ...]], list[tuple[int, ...]]]] = {}
+_FRONTIER_CACHE: dict[
+    tuple[int, int], tuple[list[tuple[int, ...]], list[tuple[tuple[int, int], ...]]]
+] = {}
 
 
 def _frontier_tables(
     width: int, height: int
-) -> tuple[list[tuple[int, ...]], list[tuple[int, ...]]]:
+) -> tuple[list[tuple[int, ...]], list[tuple[tuple[int, int], ...]]]:
     """Per tile v, the possibilities ``w * 4 + d`` of its neighbours that point into v, and its
-    own ones ``v * 4 + e`` that point onto the board, in direction order (cached by size)."""
+    own ones ``v * 4 + e`` that point onto the board with the tile each points at, in direction
+    order (cached by size)."""
     key = (width, height)
     got = _FRONTIER_CACHE.get(key)
     if got is None:
@@ -255,7 +258,10 @@ def _frontier_tables(
             tuple(nb[4 * v + e] * 4 + (e ^ 2) for e in range(4) if nb[4 * v + e] >= 0)
             for v in range(n)
         ]
-        out = [tuple(4 * v + e for e in range(4) if nb[4 * v + e] >= 0) for v in range(n)]
+        out = [
+            tuple((4 * v + e, nb[4 * v + e]) for e in range(4) if nb[4 * v + e] >= 0)
+            for v in range(n)
+        ]
         got = _FRONTIER_CACHE[key] = (into, out)
     return got
 
@@ -540,7 +546,7 @@ def generate(
         return board
     board = build_tree(width, height, seed=seed, params=params, rng=rng)
     if params.unique and params.difficulty == "normal":
-        make_unique(board, rng)
+        make_unique(board, rng, check=False)
     elif params.unique:
         board = _make_level(board, width, height, seed, params, rng)
     board.rotations = list(board.solution)
@@ -571,19 +577,19 @@ def _make_level(
     level = params.difficulty
     board.meta["difficulty"] = level
     if level == "easy":
-        make_unique(board, rng, LOCAL_RULES, search=False)
+        make_unique(board, rng, LOCAL_RULES, search=False, check=False)
         return board
     for attempt in range(LEVEL_ATTEMPTS[level]):
         if attempt:
             board = build_tree(width, height, seed=seed, params=params, rng=rng)
             board.meta["difficulty"] = level
         if level == "hard":
-            met = make_unique(board, rng) and not deduced(board, LOOP)
+            met = make_unique(board, rng, check=False) and not deduced(board, LOOP)
         else:
             met = make_unique_by_search(board, rng)
         if met:
             return board
     if level == "expert":  # keep a unique board at least
-        make_unique(board, rng)
+        make_unique(board, rng, check=False)
     board.meta["difficulty_met"] = False
     return board

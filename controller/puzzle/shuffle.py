@@ -98,14 +98,16 @@ def _loops_and_edges(masks: list[int], w: int, h: int) -> tuple[list[int], int]:
 
 def quarter_turns(rng: random.Random, count: int) -> list[int]:
     """``[rng.randrange(4) for _ in range(count)]``, drawing the same bits from the generator
-    (``randrange(4)`` takes 3 random bits and draws again while they make 4 or more)."""
-    bits = rng.getrandbits
-    out = [0] * count
-    for i in range(count):
-        r = bits(3)
-        while r >= 4:
-            r = bits(3)
-        out[i] = r
+    (``randrange(4)`` takes the top 3 bits of one 32-bit output and draws again while they make
+    4 or more). The outputs are drawn in blocks: one ``getrandbits(32 * k)`` is k outputs, lowest
+    first, and a block never holds more outputs than the draws still to come need, so the
+    generator ends where the one-by-one draws leave it."""
+    out: list[int] = []
+    while len(out) < count:
+        k = count - len(out)
+        block = rng.getrandbits(32 * k).to_bytes(4 * k, "little")
+        top = block[3::4]  # the high byte of each output, in order
+        out.extend(b >> 5 for b in top if b < 128)
     return out
 
 

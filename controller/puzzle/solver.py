@@ -21,7 +21,6 @@ where two solutions differ) or unique though beyond deduction (then it stops).
 
 from __future__ import annotations
 
-import heapq
 import random
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
@@ -89,7 +88,7 @@ def deduction(board: Board, rules: int = ALL_RULES, *, revisions: bool = False) 
                 return None
             queue = list(range(st.n - 1, -1, -1))
         else:
-            st, queue = local_state(board.width, board.height, sets)
+            st, queue = local_state(board.width, board.height, sets, rules)
         propagate(st, queue, rules)
     except Contradiction:
         return None
@@ -454,27 +453,46 @@ def difficulty(board: Board) -> float:
 def _tree_path(
     arms: Sequence[int], nb: Sequence[int], w: int, a: int, b: int
 ) -> list[tuple[int, int]]:
-    """The edges (tile, direction) on the tree path from a to b (A* towards b: in a tree the
-    first path found is the only one, and the distance bound keeps the search near it)."""
-    bi, bj = b % w, b // w
-    prev: dict[int, tuple[int, int]] = {a: (-1, -1)}
-    heap = [(abs(a % w - bi) + abs(a // w - bj), 0, a)]
-    while heap:
-        _, g, x = heapq.heappop(heap)
-        if x == b:
-            break
-        for d in MASK_DIRS[arms[x]]:
-            y = nb[4 * x + d]
-            if y not in prev:
-                prev[y] = (x, d)
-                heapq.heappush(heap, (g + 1 + abs(y % w - bi) + abs(y // w - bj), g + 1, y))
-    path: list[tuple[int, int]] = []
-    x = b
-    while x != a:
-        p, d = prev[x]
-        path.append((p, d))
-        x = p
-    return path
+    """The edges (tile, direction) on the tree path from a to b, listed from b's end: searches
+    from both ends, a level of the smaller one at a time, until they meet (in a tree the first
+    meeting is on the only path)."""
+    if a == b:
+        return []
+    back = {a: -1, b: -1}  # tile -> the tile it was reached from
+    side = {a: 0, b: 1}
+    fronts = [[a], [b]]
+    dirs = MASK_DIRS
+    meet: tuple[int, int] = (-1, -1)
+    while meet[0] < 0:
+        k = 0 if len(fronts[0]) <= len(fronts[1]) else 1
+        nxt = []
+        for x in fronts[k]:
+            for d in dirs[arms[x]]:
+                y = nb[4 * x + d]
+                if y == back[x]:
+                    continue
+                if y in side:
+                    meet = (x, y) if k == 0 else (y, x)
+                    break
+                back[y] = x
+                side[y] = k
+                nxt.append(y)
+            if meet[0] >= 0:
+                break
+        fronts[k] = nxt
+    # Tiles from a to b: a's half back from meet[0], then b's half from meet[1].
+    tiles = []
+    x = meet[0]
+    while x >= 0:
+        tiles.append(x)
+        x = back[x]
+    tiles.reverse()
+    x = meet[1]
+    while x >= 0:
+        tiles.append(x)
+        x = back[x]
+    step = {-w: 0, 1: 1, w: 2, -1: 3}
+    return [(p, step[q - p]) for p, q in zip(tiles[-2::-1], tiles[:0:-1], strict=True)]
 
 
 def _regions(tiles: Iterable[int], nb: Sequence[int]) -> list[list[int]]:
@@ -531,11 +549,17 @@ def _perturb(
 
 
 _SEARCH_EVERY = 20  # rounds of region repair between uniqueness checks by search
+_FULL_SHARE = 4  # a repair region over 1/_FULL_SHARE of the board: deduce all (the proof)
 _MARGIN = 3  # tiles around a repair that are re-solved with it
 
 
 def make_unique(
-    board: Board, rng: random.Random, rules: int = ALL_RULES, *, search: bool = True
+    board: Board,
+    rng: random.Random,
+    rules: int = ALL_RULES,
+    *,
+    search: bool = True,
+    check: bool = True,
 ) -> bool:
     """Change the board's tree (shapes and solution together) until its puzzle has exactly one
     solution, proved by deduction with ``rules`` (or, after many rounds, by search unless
@@ -545,12 +569,13 @@ def make_unique(
 
     The tree stays a spanning tree with at most 3 arms per tile. Changed tiles get their new
     solution rotation as current rotation; other rotations are kept. Raises ValueError when the
-    board's solution is not a spanning tree of its shapes with at most 3 arms per tile.
+    board's solution is not a spanning tree of its shapes with at most 3 arms per tile;
+    ``check=False`` skips the spanning-tree test, for trees a generator has just built.
     """
     w, h, n = board.width, board.height, board.size
     nb = neighbour_table(w, h)
     arms = solution_arms(board)
-    if not is_solution(board, arms):
+    if check and not is_solution(board, arms):
         raise ValueError("solution: is not a spanning tree of the board's shapes")
     if any(MASK_ARMS[m] > 3 for m in arms):
         raise ValueError("solution: has a tile with 4 arms")
@@ -562,13 +587,11 @@ def make_unique(
     while True:
         try:
             if full:
-                st, queue = local_state(w, h, [_SHAPE_SET_OF_MASK[m] for m in arms])
-                wake = None
+                st, queue = local_state(w, h, [_SHAPE_SET_OF_MASK[m] for m in arms], rules)
             else:
                 st = state_from_tree(w, h, arms, free)
                 queue = tree_state_queue(st, free)
-                wake = queue[:]
-            propagate(st, queue, rules, wake)
+            propagate(st, queue, rules)
         except Contradiction as exc:  # pragma: no cover - arms is a solution
             raise AssertionError("solver found no solution for a tree") from exc
         if st.nund == 0:
@@ -603,7 +626,7 @@ def make_unique(
                 spot = _grow_region(spot, nb)
         # Next round: re-solve only around the undecided and changed tiles, the rest fixed.
         free = _marked(touched, nb, n, _MARGIN)
-        full = False
+        full = sum(free) * _FULL_SHARE > n
     _apply_arms(board, arms, original)
     return proved
 
@@ -633,9 +656,10 @@ def make_unique_by_search(board: Board, rng: random.Random, max_rounds: int = 60
     does not find (it leaves tiles open; search proves the count is 1). Returns False, the
     board unchanged, when ``max_rounds`` repairs do not get there.
 
-    Each round deduces from scratch: when deduction solves the board (too easy) the last repair
-    is undone and another tried, or a first link is moved at a random tile; otherwise a search
-    for two solutions either proves uniqueness (done) or repairs where the two differ.
+    Each round deduces from scratch. While deduction solves the board (too easy), a link moves at
+    a random tile each round, a random walk over trees until deduction leaves tiles open. Then a
+    search for two solutions either proves uniqueness (done) or repairs where the two differ;
+    a repair that makes the board too easy is undone and another one tried at the same place.
     """
     w, h, n = board.width, board.height, board.size
     nb = neighbour_table(w, h)
@@ -643,17 +667,17 @@ def make_unique_by_search(board: Board, rng: random.Random, max_rounds: int = 60
     if not is_solution(board, arms):
         raise ValueError("solution: is not a spanning tree of the board's shapes")
     original = arms[:]
-    before: list[int] | None = None
+    ambiguous: list[int] | None = None  # the last tree deduction left open, with 2 solutions
     spot: list[int] = []
     for _ in range(max_rounds):
         try:
-            st, queue = local_state(w, h, [_SHAPE_SET_OF_MASK[m] for m in arms])
+            st, queue = local_state(w, h, [_SHAPE_SET_OF_MASK[m] for m in arms], ALL_RULES)
             propagate(st, queue)
         except Contradiction as exc:  # pragma: no cover - arms is a solution
             raise AssertionError("solver found no solution for a tree") from exc
         if st.nund == 0:
-            if before is not None:
-                arms = before[:]  # the last repair made it too easy: try another one
+            if ambiguous is not None:
+                arms = ambiguous[:]  # the repair made it too easy: try another one
             else:
                 spot = [rng.randrange(n)]
         else:
@@ -662,7 +686,7 @@ def make_unique_by_search(board: Board, rng: random.Random, max_rounds: int = 60
                 _apply_arms(board, arms, original)
                 return True
             spot = [t for t in range(n) if found[0][t] != found[1][t]]
-        before = arms[:]
+            ambiguous = arms[:]
         region = spot
         while not _perturb(arms, nb, w, region, rng):
             region = _grow_region(region, nb)

@@ -5,15 +5,20 @@ from __future__ import annotations
 import random
 
 import pytest
-from hypothesis import given, settings
+from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 
 from controller.puzzle.deduce import (
     ALL_RULES,
+    DEADEND,
+    ISLAND,
+    LOOP,
+    SET_MASKS,
     SET_POP,
     SHAPE_SET,
     Contradiction,
     State,
+    fix,
     initial_state,
     local_state,
     propagate,
@@ -24,6 +29,7 @@ from controller.puzzle.generators import generate
 from controller.puzzle.model import Board
 from controller.puzzle.solver import deduction
 from tests.support.brute_force import neighbour, random_tree_board
+from tests.support.rules_oracle import oracle_bounds, oracle_deduction
 
 
 def _tile_by_tile(board: Board, rules: int) -> State | None:
@@ -41,7 +47,8 @@ def _tile_by_tile(board: Board, rules: int) -> State | None:
 def _with_local_pass(board: Board, rules: int) -> State | None:
     """Deduction with the bitboard local pass first."""
     try:
-        st, queue = local_state(board.width, board.height, [SHAPE_SET[s] for s in board.shapes])
+        sets = [SHAPE_SET[s] for s in board.shapes]
+        st, queue = local_state(board.width, board.height, sets, rules)
         propagate(st, queue, rules)
     except Contradiction:
         return None
@@ -178,3 +185,115 @@ def test_tree_state_classes_are_the_pieces_of_the_tree(
         neighbour(w, h, t, d) for t in range(n) if free[t] for d in range(4)
     } - {-1}
     assert sorted(queue) == sorted(near) and len(set(queue)) == len(queue)
+
+
+# Rule sets the oracle takes: its island rule counts each neighbouring class once, which the
+# engine does only with the loop rule beside it (it always is, outside these tests).
+_ORACLE_RULES = [r for r in range(ALL_RULES + 1) if not (r & ISLAND and not r & LOOP)]
+
+
+def _masks(st: State | None) -> list[set[int]] | None:
+    return None if st is None else [set(SET_MASKS[c]) for c in st.cand]
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.integers(3, 8), st.integers(3, 8), st.integers(0, 2**32), st.data())
+def test_deduction_reaches_the_fixpoint_of_the_rules(
+    w: int, h: int, seed: int, data: st.DataObject
+) -> None:
+    """Property: both ways of deducing end in exactly the masks of the rules written out
+    literally (tests/support/rules_oracle.py), tile-by-tile dead ends included, and find the
+    same contradictions; on trees, and on boards with shapes changed at random (several or
+    no solutions)."""
+    board = random_tree_board(w, h, seed)
+    for t in data.draw(st.lists(st.integers(0, w * h - 1), max_size=3)):
+        board.shapes[t] = data.draw(st.integers(0, 3))
+    rules = data.draw(st.sampled_from(_ORACLE_RULES))
+    want = oracle_deduction(board, rules)
+    fast = deduction(board, rules)
+    assert _masks(fast) == want
+    assert _masks(deduction(board, rules, revisions=True)) == want
+    if fast is not None and want is not None and rules & DEADEND and not fast.solved:
+        _assert_bounds_are_the_oracles(board, fast, want)
+
+
+def _assert_bounds_are_the_oracles(board: Board, fast: State, want: list[set[int]]) -> None:
+    """Where an undecided edge leaves an open tile, the state's dead-end bound is the one the
+    tile-by-tile rule reaches on the final masks (the last dead-end pass changed nothing)."""
+    assert fast.bounds is not None
+    bounds = oracle_bounds(board, want)
+    for t in range(fast.n):
+        if SET_POP[fast.cand[t]] < 2:
+            continue
+        for d in range(4):
+            if not fast.dec[t] >> d & 1:
+                assert fast.bounds[4 * t + d] == bounds[t, d], (t, d)
+
+
+def test_the_dead_end_rule_decides_tiles_the_others_leave() -> None:
+    """On raw trees the dead-end rule fixes tiles that loop and island avoidance leave open, as
+    the oracle does (so the fixpoint test above covers the rule doing something)."""
+    gained = 0
+    for seed in range(40):
+        board = random_tree_board(8, 8, seed)
+        weaker = deduction(board, LOOP | ISLAND)
+        full = deduction(board, LOOP | ISLAND | DEADEND)
+        assert weaker is not None and full is not None
+        assert _masks(full) == oracle_deduction(board, ALL_RULES)
+        gained += weaker.nund - full.nund
+    assert gained > 0
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.integers(4, 12), st.integers(4, 12), st.integers(0, 2**32), st.randoms())
+def test_the_order_tiles_are_visited_in_does_not_matter(
+    w: int, h: int, seed: int, rnd: random.Random
+) -> None:
+    """Property: every rule only narrows, so any visiting order ends in the same masks."""
+    board = random_tree_board(w, h, seed)
+    sets = [SHAPE_SET[s] for s in board.shapes]
+    ref = initial_state(w, h, sets)
+    propagate(ref, list(range(ref.n - 1, -1, -1)))
+    shuffled = initial_state(w, h, sets)
+    queue = list(range(shuffled.n))
+    rnd.shuffle(queue)
+    propagate(shuffled, queue)
+    assert shuffled.cand == ref.cand
+    st2, queue = local_state(w, h, sets, ALL_RULES)
+    rnd.shuffle(queue)
+    propagate(st2, queue)
+    assert st2.cand == ref.cand
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.integers(8, 14), st.integers(8, 14), st.integers(0, 2**32), st.data())
+def test_a_guess_deduces_as_if_the_tile_had_one_mask_from_the_start(
+    w: int, h: int, seed: int, data: st.DataObject
+) -> None:
+    """Property: fixing a tile in a deduced state and deducing on (as the search does, with the
+    dead-end bounds found so far carried along) ends where deduction from scratch with that
+    tile given one mask ends."""
+    board = random_tree_board(w, h, seed)
+    sets = [SHAPE_SET[s] for s in board.shapes]
+    base = deduction(board)
+    assert base is not None
+    open_tiles = [t for t in range(base.n) if SET_POP[base.cand[t]] > 1]
+    assume(open_tiles)
+    t = data.draw(st.sampled_from(open_tiles))
+    m = data.draw(st.sampled_from(SET_MASKS[base.cand[t]]))
+    guess = base.clone()
+    fix(guess, t, m)
+    try:
+        propagate(guess, [t])
+        got: list[int] | None = guess.cand
+    except Contradiction:
+        got = None
+    fresh_sets = sets[:]
+    fresh_sets[t] = 1 << m
+    try:
+        fresh = initial_state(w, h, fresh_sets)
+        propagate(fresh, list(range(fresh.n - 1, -1, -1)))
+        want: list[int] | None = fresh.cand
+    except Contradiction:
+        want = None
+    assert got == want

@@ -52,13 +52,19 @@ def test_expert_boards_are_unique_but_need_search(w: int, h: int, seed: int) -> 
     assert count_solutions(board, limit=5) == 1
 
 
-@pytest.mark.parametrize("seed", range(4))
-def test_expert_against_brute_force(seed: int) -> None:
-    """On 5x5 boards brute force agrees an expert board has one solution, the generating one."""
-    board = level_board(5, 5, seed, "expert")
-    assert not deduced(board)
-    sols = brute_force_solutions(board)
-    assert sols == [tuple(board.solved_mask(t) for t in range(board.size))]
+def test_expert_against_brute_force() -> None:
+    """On 5x5 boards brute force agrees an expert board has one solution, the generating one
+    (a 5x5 tree sometimes allows no expert board: those say so in their meta)."""
+    met = 0
+    for seed in range(8):
+        board = level_board(5, 5, seed, "expert")
+        if not board.meta.get("difficulty_met", True):
+            continue
+        met += 1
+        assert not deduced(board)
+        sols = brute_force_solutions(board)
+        assert sols == [tuple(board.solved_mask(t) for t in range(board.size))]
+    assert met >= 4
 
 
 @pytest.mark.parametrize("level", DIFFICULTIES)

@@ -9,6 +9,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from controller.puzzle import solver
+from controller.puzzle.deduce import neighbour_table
 from controller.puzzle.generators import GENERATORS, GeneratorParams, generate
 from controller.puzzle.model import Board
 from controller.puzzle.solver import ambiguous_tiles, count_solutions, make_unique
@@ -181,3 +182,35 @@ def test_medium_boards_agree_with_brute_force() -> None:
             assert len(brute_force_solutions(board)) == 1
             raw = random_tree_board(size, size, seed)
             assert count_solutions(raw, limit=100_000) == len(brute_force_solutions(raw))
+
+
+def _path_by_walk(arms: list[int], w: int, h: int, a: int, b: int) -> list[tuple[int, int]]:
+    """Oracle: the tree path from a to b by a plain depth-first walk, edges listed from b."""
+    parent = {a: (-1, -1)}
+    todo = [a]
+    while todo:
+        x = todo.pop()
+        for d in range(4):
+            y = neighbour(w, h, x, d)
+            if arms[x] >> d & 1 and y not in parent:
+                parent[y] = (x, d)
+                todo.append(y)
+    out = []
+    x = b
+    while x != a:
+        p, d = parent[x]
+        out.append((p, d))
+        x = p
+    return out
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.integers(3, 20), st.integers(3, 20), st.integers(0, 2**32), st.randoms())
+def test_tree_path_is_the_path_in_the_tree(w: int, h: int, seed: int, rnd: random.Random) -> None:
+    """Property: the repair's path search (from both ends) finds the tree path between any two
+    tiles, in the same order as a plain walk."""
+    arms = random_tree_arms(w, h, random.Random(seed))
+    nb = neighbour_table(w, h)
+    for _ in range(10):
+        a, b = rnd.randrange(w * h), rnd.randrange(w * h)
+        assert solver._tree_path(arms, nb, w, a, b) == _path_by_walk(arms, w, h, a, b)
