@@ -18,6 +18,7 @@ from typing import TYPE_CHECKING, Annotated, Any, ParamSpec, TypeVar
 import typer
 
 from controller.errors import ExitCode, PipesError
+from controller.stopping import Stopping
 
 if TYPE_CHECKING:
     from controller.config import Config, ServerConfig
@@ -95,7 +96,7 @@ def guarded(fn: Callable[P, R]) -> Callable[P, R]:
             return fn(*args, **kwargs)
         except PipesError as exc:
             raise fail(str(exc), exc.exit_code) from None
-        except KeyboardInterrupt:
+        except (KeyboardInterrupt, Stopping):
             typer.echo("interrupted", err=True)
             raise typer.Exit(int(ExitCode.INTERRUPTED)) from None
 
@@ -115,8 +116,11 @@ def load(config: Path | None) -> Config:
 _warned: set[str] = set()
 
 
-def connect(name: str, server: ServerConfig) -> CommandClient:
-    """Open the RCON connection of a configured server, warning once about a weak password."""
+def connect(
+    name: str, server: ServerConfig, *, opened: Callable[[Any], None] | None = None
+) -> CommandClient:
+    """Open the RCON connection of a configured server, warning once about a weak password
+    (`opened` sees the client before it connects)."""
     from controller.config import weak_password
     from controller.runtime.connect import connect_server
 
@@ -127,7 +131,7 @@ def connect(name: str, server: ServerConfig) -> CommandClient:
                 f"servers.{name}: weak RCON password (fewer than 12 characters or a common "
                 "word); use a long random one"
             )
-    return connect_server(name, server)
+    return connect_server(name, server, opened=opened)
 
 
 class _StderrHandler(logging.Handler):

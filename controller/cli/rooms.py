@@ -3,8 +3,6 @@
 from __future__ import annotations
 
 import logging
-import signal
-import threading
 import time
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -26,10 +24,19 @@ from controller.cli.common import (
     logging_to_stderr,
 )
 from controller.errors import ExitCode, UsageError
+from controller.stopping import (
+    StopFlag,
+    Stopping,
+    StopSignals,
+    exit_now,
+    handle_stop_signals,
+    run_until_stopped,
+)
 
 if TYPE_CHECKING:
-    from controller.config import Config
+    from controller.config import Config, ServerConfig
     from controller.runtime.daemon import Daemon
+    from controller.runtime.link import CommandClient
     from controller.runtime.room import Progress, Room
 
 __all__ = ["register"]
@@ -96,17 +103,20 @@ def _live_view(daemon: Daemon, enabled: bool) -> Iterator[None]:
         yield
 
 
-def _stop_on_signals() -> threading.Event:
-    """An event set by SIGTERM or SIGINT (Ctrl-C)."""
-    stop = threading.Event()
+STOP_GRACE_S = 4.0  # after the first signal, how long the work gets before the process exits
 
-    def handler(signum: int, frame: object) -> None:
-        log.info("received %s; stopping", signal.Signals(signum).name)
-        stop.set()
 
-    signal.signal(signal.SIGTERM, handler)
-    signal.signal(signal.SIGINT, handler)
-    return stop
+def _again(signal_name: str) -> None:
+    log.info("received %s again; already stopping (a third signal exits at once)", signal_name)
+
+
+def _abandon() -> None:
+    log.warning(
+        "still stopping after %.0f s (a server is not answering); exiting now: the state is "
+        "saved after every move and the leases expire by themselves",
+        STOP_GRACE_S,
+    )
+    exit_now(0)
 
 
 PROGRESS_LOG_EVERY_S = 5.0
@@ -162,13 +172,36 @@ def _start_with_progress(daemon: Daemon) -> None:
         daemon.start(progress=progress)
 
 
-def _run(daemon: Daemon, *, view: bool, stop: threading.Event) -> None:
+def _run(daemon: Daemon, *, view: bool) -> None:
+    """Build or resume the rooms, serve them until the daemon's stop, then close: a stop in
+    the middle of a build leaves it to be finished by the next start."""
     try:
         _start_with_progress(daemon)
         with _live_view(daemon, view):
-            daemon.run(stop)
+            daemon.run()
+    except Stopping:
+        log.info("stopped before the rooms were ready; the next start finishes the build")
     finally:
         daemon.close()
+
+
+class _Connector:
+    """The daemon's `connect`: the clients it opens are kept, so a stop can close those still
+    waiting to connect (a server down, in backoff) instead of waiting for them."""
+
+    def __init__(self) -> None:
+        self.clients: list[object] = []
+
+    def __call__(self, name: str, server: ServerConfig) -> CommandClient:
+        return connect(name, server, opened=self.clients.append)
+
+    def close_waiting(self, signal_name: str) -> None:
+        log.info("received %s; stopping", signal_name)
+        for client in list(self.clients):
+            if not getattr(client, "connected", True):
+                close = getattr(client, "close", None)
+                if callable(close):
+                    close()
 
 
 def start(
@@ -181,19 +214,35 @@ def start(
     log_format: LogFormatOpt = LogFormat.text,
 ) -> None:
     """Build the rooms (or resume them) and keep them alive until SIGTERM or Ctrl-C, which
-    stop cleanly (exit 0)."""
-    with logging_to_stderr(log_level, log_format):
-        _start(world, config, sandbox)
+    stop cleanly (exit 0, within a few seconds from any phase)."""
+    json_lines = log_format is LogFormat.json
+    with handle_stop_signals(json_lines=json_lines) as signals:
+        with logging_to_stderr(log_level, log_format):
+            _start(world, config, sandbox, signals)
 
 
-def _start(world: list[str], config: Path | None, sandbox: bool) -> None:
+def _start(world: list[str], config: Path | None, sandbox: bool, signals: StopSignals) -> None:
     from controller.cli.ui import use_colour
     from controller.config import default_config
     from controller.runtime.daemon import Daemon
 
+    stop = signals.flag
     if not sandbox:
         cfg = load(config)
-        _run(Daemon(cfg, world, connect=connect), view=False, stop=_stop_on_signals())
+        connector = _Connector()
+
+        def work() -> None:
+            _run(Daemon(cfg, world, connect=connector, stop=stop), view=False)
+
+        finished = run_until_stopped(
+            work,
+            signals,
+            grace=STOP_GRACE_S,
+            on_stop=connector.close_waiting,
+            on_again=_again,
+        )
+        if finished.abandoned:
+            _abandon()
         return
     from controller.sandbox import Sandbox
 
@@ -205,7 +254,20 @@ def _start(world: list[str], config: Path | None, sandbox: bool) -> None:
     with Sandbox() as sb, tempfile.TemporaryDirectory(prefix="pipesctl-sandbox-") as tmp:
         log.info("sandbox RCON running on 127.0.0.1:%d", sb.port)
         cfg = _sandbox_config(base, world, sb.port, sb.password, Path(tmp))
-        _run(Daemon(cfg, world, connect=connect), view=use_colour(), stop=_stop_on_signals())
+        view = use_colour()
+
+        def work_in_sandbox() -> None:
+            _run(Daemon(cfg, world, connect=connect, stop=stop), view=view)
+
+        finished = run_until_stopped(
+            work_in_sandbox,
+            signals,
+            grace=STOP_GRACE_S,
+            on_stop=lambda name: log.info("received %s; stopping", name),
+            on_again=_again,
+        )
+        if finished.abandoned:
+            _abandon()
 
 
 def demo(
@@ -222,14 +284,20 @@ def demo(
 ) -> None:
     """The sandbox server, a room, and a simulated player who solves it while you watch
     (SIGTERM or Ctrl-C end it early with exit code 130)."""
-    if kind is RoomKind.paint and mode is not PipesMode.tree:
-        raise UsageError("--mode applies to pipes rooms, not --kind paint")
-    with logging_to_stderr(log_level):
-        _demo(size, rounds, click_every, kind.value, mode.value)
+    with handle_stop_signals() as signals:  # first: a signal during the imports is a stop too
+        if kind is RoomKind.paint and mode is not PipesMode.tree:
+            raise UsageError("--mode applies to pipes rooms, not --kind paint")
+        with logging_to_stderr(log_level):
+            _demo(size, rounds, click_every, kind.value, mode.value, signals)
 
 
 def _demo(
-    size: int, rounds: int, click_every: float, kind: str = "pipes", mode: str = "tree"
+    size: int,
+    rounds: int,
+    click_every: float,
+    kind: str = "pipes",
+    mode: str = "tree",
+    signals: StopSignals | None = None,
 ) -> None:
     from controller.cli.ui import err_console
     from controller.config import default_config
@@ -241,15 +309,21 @@ def _demo(
 
     base = demo_config(default_config(), size, kind, mode)
     out = err_console()
-    stop = _stop_on_signals()
+    stop = signals.flag if signals is not None else StopFlag()
+    if stop.is_set():
+        out.print("demo interrupted")
+        raise typer.Exit(int(ExitCode.INTERRUPTED))
     import tempfile
 
     with Sandbox() as sb, tempfile.TemporaryDirectory(prefix="pipesctl-demo-") as tmp:
         out.print(f"sandbox RCON running on 127.0.0.1:{sb.port}")
         cfg = _sandbox_config(base, ["lobby"], sb.port, sb.password, Path(tmp))
-        daemon = Daemon(cfg, ["lobby"], connect=connect)
+        daemon = Daemon(cfg, ["lobby"], connect=connect, stop=stop)
         room = daemon.rooms["lobby"]
+        last = None
         try:
+            if stop.is_set():
+                raise Stopping("stopped before the build")
             daemon.start()
             with _live_view(daemon, True):
                 if isinstance(room, PaintRoom):
@@ -261,6 +335,8 @@ def _demo(
                     last = play_demo(
                         sb, daemon, room, rounds=rounds, click_every=click_every, stop=stop
                     )
+        except Stopping:
+            pass
         finally:
             daemon.close()
         if stop.is_set():

@@ -9,15 +9,14 @@ import enum
 import logging
 import os
 import pathlib
-import signal
 import sys
-import threading
-from types import FrameType
 from typing import TYPE_CHECKING, Annotated
 
 import typer
 
 from controller.cli.common import LogLevel, logging_to_stderr
+from controller.errors import ExitCode
+from controller.stopping import Stop, handle_stop_signals
 
 if TYPE_CHECKING:
     from controller.sandbox.sandbox import Sandbox
@@ -34,7 +33,7 @@ class FlavourChoice(enum.StrEnum):
     paper = "paper"
 
 
-def run_sandbox(sb: Sandbox, stop: threading.Event) -> None:
+def run_sandbox(sb: Sandbox, stop: Stop) -> None:
     """Start ``sb``, print the ready line, serve until ``stop`` is set, then stop (and save)."""
     sb.start()
     try:
@@ -92,22 +91,16 @@ def _serve(
         log_commands=log_commands,
         host=host,
     )
-    stop = threading.Event()
-
-    def on_signal(signum: int, frame: FrameType | None) -> None:
-        stop.set()
-
-    previous = {sig: signal.signal(sig, on_signal) for sig in (signal.SIGINT, signal.SIGTERM)}
-    try:
-        run_sandbox(sb, stop)
-    except OSError as exc:
-        typer.echo(f"cannot start the sandbox on {host}:{port}: {exc}", err=True)
-        raise typer.Exit(1) from exc
-    finally:
-        for sig, handler in previous.items():
-            signal.signal(sig, handler)
+    with handle_stop_signals() as signals:
+        try:
+            run_sandbox(sb, signals.flag)
+        except OSError as exc:
+            typer.echo(f"cannot start the sandbox on {host}:{port}: {exc}", err=True)
+            raise typer.Exit(1) from exc
     if world_dir is not None:
         typer.echo(f"world saved to {world_dir}")
+    if signals.first() == "SIGINT":  # Ctrl-C, like every interrupted command; SIGTERM: 0
+        raise typer.Exit(int(ExitCode.INTERRUPTED))
 
 
 def register(app: typer.Typer) -> None:

@@ -22,6 +22,7 @@ from controller.runtime.control import (
     wait_done,
 )
 from controller.runtime.control import write_request as leave_request
+from controller.runtime.journal import journal_path
 from controller.runtime.lease import holding
 from controller.runtime.link import CommandClient, Link
 from controller.runtime.repairs import Repairs
@@ -198,6 +199,7 @@ def remove_room(
         state_dir / f"{world}.lock",
         state_dir / f"{world}.owner",
         health_path(state_dir, world),
+        journal_path(state_dir, world),
         response_path(state_dir, world),
         state_dir / f"{world}.request.json",
     ):

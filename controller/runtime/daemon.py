@@ -7,10 +7,12 @@ the other rooms or the daemon; a lost connection marks the server down until it 
 
 from __future__ import annotations
 
+import functools
 import logging
 import threading
 from collections.abc import Callable
 from pathlib import Path
+from typing import Protocol
 
 from controller.config import Config, ServerConfig
 from controller.errors import RconError, RconUnavailable, RoomError
@@ -35,12 +37,31 @@ from controller.runtime.lease import (
 )
 from controller.runtime.link import CommandClient, Link
 from controller.runtime.room import Progress, Room, make_room
+from controller.stopping import Stop, Stopping, worker
 
-__all__ = ["Daemon", "Connect"]
+__all__ = ["Daemon", "Connect", "Notifier"]
 
 log = logging.getLogger("controller.runtime")
 
 Connect = Callable[[str, ServerConfig], CommandClient]
+
+JOIN_S = 1.0  # after a stop, how long a server's thread gets to finish its step
+RELEASE_S = 2.0  # how long a server gets to take a lease back at a stop
+STALE_BEAT_S = 120.0  # a server thread silent this long is stuck: the watchdog stops
+
+
+class Notifier(Protocol):
+    """The service manager's side (controller/runtime/systemd.py): readiness and a watchdog."""
+
+    watchdog_interval: float | None
+
+    def ready(self, status: str) -> None: ...
+
+    def status(self, text: str) -> None: ...
+
+    def stopping(self) -> None: ...
+
+    def watchdog(self) -> None: ...
 
 
 class Daemon:
@@ -55,7 +76,11 @@ class Daemon:
         clock: Clock = SYSTEM_CLOCK,
         record: bool = False,
         lease_ticks: int = LEASE_TICKS,
+        stop: Stop | None = None,
+        notifier: Notifier | None = None,
     ) -> None:
+        self.stop: Stop = stop if stop is not None else threading.Event()
+        self.notifier = notifier
         for world in worlds:
             config.world(world)  # an unknown name is a usage error that lists the known ones
         self.config = config
@@ -109,6 +134,8 @@ class Daemon:
         self.leases = {name: Lease(name, self.owner, lease_ticks) for name in worlds}
         self.last_renew: dict[str, float] = {}
         self.lost: set[str] = set()  # rooms whose lease another daemon took over
+        self.stuck: set[str] = set()  # servers whose thread did not finish its step at a stop
+        self.beats: dict[str, float] = {}  # when each server's thread last went round
         self._count = threading.Lock()
 
     @property
@@ -118,7 +145,8 @@ class Daemon:
 
     def connect(self, server: str) -> Link:
         """Open a server's connection (RconUnavailable when it cannot be reached)."""
-        link = Link(self._connect(server, self.config.servers[server]), server, self.record)
+        client = self._connect(server, self.config.servers[server])
+        link = Link(client, server, self.record, stop=self.stop)
         self.links[server] = link
         self.unreachable.pop(server, None)
         return link
@@ -294,11 +322,12 @@ class Daemon:
                     {"at": now, "server": name, "reachable": name not in self.down},
                 )
 
-    def reach(self, server: str, stop: threading.Event) -> bool:
+    def reach(self, server: str) -> bool:
         """Connect and start a server unreachable so far, retrying with backoff (1 s doubling
-        to 30 s) until `stop`; False when stopped or when a room is owned elsewhere."""
+        to 30 s) until the stop; False when stopped or when a room is owned elsewhere."""
         delay = 1.0
-        while not stop.is_set():
+        while not self.stop.is_set():
+            self.beats[server] = self.clock.monotonic()
             try:
                 if server not in self.links:
                     self.connect(server)
@@ -311,55 +340,95 @@ class Daemon:
                 log.error("server %s: %s", server, exc)
                 return False
             self.write_health(server, every=0.0)
-            stop.wait(delay)
+            self.stop.wait(delay)
             delay = min(delay * 2, 30.0)
         return False
 
-    def serve(self, server: str, stop: threading.Event) -> None:
-        """A server's thread: reach it if need be, then step it until `stop` is set, waiting
-        for its next poll."""
-        if server not in self.started and not self.reach(server, stop):
+    def serve(self, server: str) -> None:
+        """A server's thread: reach it if need be, then step it until the stop, waiting for its
+        next poll. A stop in the middle of a step (a build, a repair) ends it at its next
+        command."""
+        try:
+            if server not in self.started and not self.reach(server):
+                return
+            while not self.stop.is_set():
+                self.beats[server] = self.clock.monotonic()
+                self.step_server(server)
+                now = self.clock.monotonic()
+                due = self.next_poll.get(server, now + self.poll_interval)
+                delay = max(self.poll_interval, 1.0) if server in self.down else due - now
+                self.stop.wait(min(1.0, max(0.0, delay)))
+        except Stopping:
             return
-        while not stop.is_set():
-            self.step_server(server)
-            now = self.clock.monotonic()
-            due = self.next_poll.get(server, now + self.poll_interval)
-            delay = max(self.poll_interval, 1.0) if server in self.down else due - now
-            stop.wait(min(1.0, max(0.0, delay)))
 
-    def run(self, stop: threading.Event) -> None:
-        """Serve every server in its own thread until `stop` is set; state is saved after every
-        move, so stopping loses nothing."""
+    def use_stop(self, stop: Stop) -> None:
+        """Stop on `stop` from now on (every link checks it before each command)."""
+        self.stop = stop
+        for link in self.links.values():
+            link.stop = stop
+
+    def run(self, stop: Stop | None = None) -> None:
+        """Serve every server in its own thread until the stop; state is saved after every
+        move, so stopping loses nothing. Waits are bounded: the service manager's watchdog is
+        fed while every server thread goes round, and after the stop each thread gets
+        `JOIN_S` to finish its step (one stuck on a silent server is left behind)."""
+        if stop is not None:
+            self.use_stop(stop)
         threads = {
-            server: threading.Thread(
-                target=self.serve, args=(server, stop), name=f"pipesctl-{server}", daemon=True
-            )
+            server: worker(functools.partial(self.serve, server), f"pipesctl-{server}")
             for server in self.by_server
         }
-        for thread in threads.values():
-            thread.start()
-        stop.wait()
+        interval = self.notifier.watchdog_interval if self.notifier is not None else None
+        while not self.stop.wait(min(interval or 1.0, 1.0)):
+            if self.notifier is not None and interval is not None and self._alive(threads):
+                self.notifier.watchdog()
+        if self.notifier is not None:
+            self.notifier.stopping()
+        deadline = self.clock.monotonic() + JOIN_S
         for server, thread in threads.items():
-            thread.join(1.0)
-            link = self.links.get(server)
-            if thread.is_alive() and link is not None:  # in its client's backoff: wake it
-                close = getattr(link.client, "close", None)
+            thread.join(max(0.0, deadline - self.clock.monotonic()))
+            if thread.is_alive():  # waiting on a silent server, or in its client's backoff
+                self.stuck.add(server)
+                link = self.links.get(server)
+                close = getattr(link.client, "close", None) if link is not None else None
                 if callable(close):
                     close()
-            thread.join(10.0)
+
+    def _alive(self, threads: dict[str, threading.Thread]) -> bool:
+        """Every server thread is running and went round recently."""
+        now = self.clock.monotonic()
+        return all(
+            thread.is_alive() and now - self.beats.get(server, now) < STALE_BEAT_S
+            for server, thread in threads.items()
+        )
 
     def close(self) -> None:
-        """Save every room, give the leases back, close the connections."""
+        """Save every room, give the leases back, close the connections.
+
+        A server gets `RELEASE_S` to take each lease back; a server that is down, or whose
+        thread was stuck at the stop, is not asked: its leases expire by themselves
+        (`LEASE_TICKS` game ticks after the last renewal)."""
         for room in self.rooms.values():
             room.save()
         for name, lease in self.leases.items():
-            link = self.links.get(self.rooms[name].cfg.server)
+            server = self.rooms[name].cfg.server
+            link = self.links.get(server)
             if link is None or not lease.held:
                 continue
+            if server in self.down or server in self.stuck or not _connected(link):
+                log.warning(
+                    "room %s: lease left to expire (server %s not answering); it ends "
+                    "%.0f s after its last renewal",
+                    name, server, lease.ticks / 20,
+                )  # fmt: skip
+                continue
+            link.stop = None
             try:
-                lease.release(link)
-            except RconError as exc:  # an unreachable server keeps the lease until it expires
-                log.warning("room %s: lease not given back (%s)", name, exc)
+                with _bounded(link, RELEASE_S):
+                    lease.release(link)
+            except RconError as exc:  # it expires by itself
+                log.warning("room %s: lease not given back (%s); it expires by itself", name, exc)
+                self.down.add(server)
         self._close_links()
         for lock in self.locks:
             lock.release()
@@ -369,3 +438,28 @@ class Daemon:
             close = getattr(link.client, "close", None)
             if callable(close):
                 close()
+
+
+def _connected(link: Link) -> bool:
+    """Whether the link's client holds a live connection (fakes without the notion: yes)."""
+    return bool(getattr(link.client, "connected", True))
+
+
+class _bounded:
+    """Lower the link's RCON reply timeout to `seconds` for a block (no new connection either:
+    one attempt), when its client has the knobs (the RCON client; fakes have none)."""
+
+    def __init__(self, link: Link, seconds: float) -> None:
+        self.client = link.client
+        self.seconds = seconds
+        self.saved: dict[str, object] = {}
+
+    def __enter__(self) -> None:
+        for knob, value in (("timeout", self.seconds), ("connect_attempts", 1)):
+            if hasattr(self.client, knob):
+                self.saved[knob] = getattr(self.client, knob)
+                setattr(self.client, knob, min(getattr(self.client, knob), value))
+
+    def __exit__(self, *exc: object) -> None:
+        for knob, value in self.saved.items():
+            setattr(self.client, knob, value)

@@ -2,13 +2,13 @@
 
 from __future__ import annotations
 
-import threading
 from collections import deque
 from typing import TYPE_CHECKING
 
 from controller.config import Config, PaintConfig
 from controller.puzzle.model import DELTA, Board, bit, opposite
 from controller.runtime.clock import SYSTEM_CLOCK, Clock
+from controller.stopping import Stop
 
 if TYPE_CHECKING:
     from controller.runtime.daemon import Daemon
@@ -58,7 +58,7 @@ def play_demo(
     *,
     rounds: int,
     click_every: float,
-    stop: threading.Event,
+    stop: Stop,
     player: str = "Alex",
     clock: Clock = SYSTEM_CLOCK,
 ) -> Solve | None:
@@ -98,7 +98,7 @@ def play_paint_demo(
     *,
     rounds: int,
     click_every: float,
-    stop: threading.Event,
+    stop: Stop,
     player: str = "Alex",
     clock: Clock = SYSTEM_CLOCK,
 ) -> Solve | None:

@@ -7,6 +7,7 @@ from collections.abc import Callable
 from typing import Protocol
 
 from controller.rcon.replies import normalize
+from controller.stopping import Stop, Stopping
 
 __all__ = ["CommandClient", "Link", "in_dimension", "send_all_in"]
 
@@ -44,16 +45,25 @@ def send_all_in(
 
 
 class Link:
-    """One server connection shared by the rooms on it; counts and optionally records commands."""
+    """One server connection shared by the rooms on it; counts and optionally records commands.
 
-    def __init__(self, client: CommandClient, name: str = "", record: bool = False) -> None:
+    With `stop` set, every send first checks it and raises `Stopping` once a stop was asked
+    for: a long command sequence (a build, a repair) ends at its next command.
+    """
+
+    def __init__(
+        self, client: CommandClient, name: str = "", record: bool = False, stop: Stop | None = None
+    ) -> None:
         self.client = client
         self.name = name
         self.sent = 0
         self.record: list[str] | None = [] if record else None
+        self.stop = stop
 
     def send(self, command: str) -> str:
         """Send a vanilla-form command; Paper gets the `minecraft:` prefix. Returns plain text."""
+        if self.stop is not None and self.stop.is_set():
+            raise Stopping(f"stopping: {command.split(' ', 1)[0]} not sent to {self.name}")
         reply = self.client.command(command, prefix=True)
         self.sent += 1
         if self.record is not None:

@@ -188,6 +188,10 @@ class PaintRoom(PlacedRoom):
             return Repairs(rebuilt=True)
         self._check_placement(saved)
         self.state = saved
+        if self.build_pending():  # stopped half-way through: finish the same build
+            self.build(link, progress)
+            self.save()
+            return Repairs(rebuilt=True, notes=["an interrupted build was finished"])
         if saved.solved_at is not None:
             self.next_puzzle_at = self.clock.time()
         return self.reconcile(link, progress)
@@ -247,7 +251,7 @@ class PaintRoom(PlacedRoom):
             cmd.kill_room(self.geom, self.frame_kind),
             *(self.summon(b) for b in self.brushes),
         ]
-        self.send_all(link, commands, progress)
+        self.send_build(link, commands, progress)
         self.verify_frames(link)
         self.current_state.world_format = PAINT_WORLD_FORMAT
         self.notify()

@@ -212,6 +212,10 @@ class PipesRoom(PlacedRoom):
             return Repairs(rebuilt=True)
         self._check_placement(saved)
         self.adopt_state(saved)
+        if self.build_pending():  # stopped half-way through: finish the same build
+            self.build(link, progress)
+            self.save()
+            return Repairs(rebuilt=True, notes=["an interrupted build was finished"])
         was_solved = saved.solved_at is not None
         repairs = self.reconcile(link, progress)
         if was_solved:
@@ -272,7 +276,7 @@ class PipesRoom(PlacedRoom):
                 block = state_block(play.classes[idx], play.parents[idx])
                 commands.append(cmd.setblock(self.geom.state_pos(i, j), block))
         commands += self.rules.block_commands(board, play.classes)
-        self.send_all(link, commands, progress)
+        self.send_build(link, commands, progress)
         self.verify_frames(link)
         self.current_state.world_format = self.rules.world_format
         self.mark_shown()

@@ -5,11 +5,14 @@ dimension, the box it occupies, the count of its frames and waiting for its chun
 from __future__ import annotations
 
 from collections.abc import Callable
+from pathlib import Path
 from typing import Protocol
 
 from controller.errors import RoomError
 from controller.runtime.clock import Clock
+from controller.runtime.journal import EVERY, BuildJournal
 from controller.runtime.link import Link, in_dimension, send_all_in
+from controller.stopping import Stopping
 from controller.world import commands as cmd
 from controller.world.geometry import Pos
 
@@ -32,6 +35,38 @@ class PlacedRoom:
     clock: Clock
     geom: RoomPlacement
     frame_kind: str
+    state_dir: Path
+
+    def save(self) -> None:
+        """Write the state file (each room kind has its own)."""
+        raise NotImplementedError
+
+    def build_pending(self) -> bool:
+        """Whether a build of the saved state was left unfinished (`send_build`)."""
+        return BuildJournal(self.state_dir, self.name).pending()
+
+    def send_build(
+        self, link: Link, commands: list[str], progress: Callable[[int, int], None] | None = None
+    ) -> None:
+        """Send a build's commands under its journal (controller/runtime/journal.py): the state
+        is saved first, and a build stopped half-way resumes at its first unanswered command."""
+        self.save()
+        journal = BuildJournal(self.state_dir, self.name)
+        start = journal.begin(commands)
+        total = len(commands)
+        sent = start
+        try:
+            for k in range(start, total):
+                self.send(link, commands[k])
+                sent = k + 1
+                if sent % EVERY == 0 or sent == total:
+                    journal.record(sent)
+                    if progress is not None:
+                        progress(sent, total)
+        except (Stopping, Exception):
+            journal.record(sent)
+            raise
+        journal.finish()
 
     def send(self, link: Link, command: str) -> str:
         """Send one command in the room's dimension."""
