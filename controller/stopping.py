@@ -174,7 +174,11 @@ class StopSignals:
 def handle_stop_signals(
     flag: StopFlag | None = None, *, json_lines: bool = False
 ) -> Iterator[StopSignals]:
-    """Install the stop handlers (main thread only) for the block; restore the previous ones."""
+    """Install the stop handlers (main thread only) for the block, then restore the previous
+    ones, unless a signal came: then the process is on its way out, and a later signal must
+    not kill it on the last stretch, so the stop signals are ignored from then on (the
+    interpreter resets Python-level handlers to the default, deadly, action while it shuts
+    down; an ignored signal stays ignored)."""
     signals = StopSignals(flag or StopFlag(), json_lines=json_lines)
     previous = {sig: signal.signal(sig, signals.handler) for sig in STOP_SIGNALS}
     old_wakeup = signal.set_wakeup_fd(signals._wake_write, warn_on_full_buffer=False)
@@ -183,7 +187,7 @@ def handle_stop_signals(
     finally:
         signal.set_wakeup_fd(old_wakeup)
         for sig, handler in previous.items():
-            signal.signal(sig, handler)
+            signal.signal(sig, signal.SIG_IGN if signals.received else handler)
         signals.close()
 
 

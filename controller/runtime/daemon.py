@@ -181,7 +181,8 @@ class Daemon:
                     room.cfg.height,
                     status.progress,
                     status.total,
-                    "built" if repairs.rebuilt else f"{repairs.total} repair(s)",
+                    ("built" if repairs.rebuilt else f"{repairs.total} repair(s)")
+                    + "".join(f"; {note}" for note in repairs.notes),
                 )
         self.started.add(server)
         self.down.discard(server)

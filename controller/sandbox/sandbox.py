@@ -103,6 +103,7 @@ class Sandbox:
         self._game: SandboxGame | None = None
         self._main: MainThread | None = None
         self._server: RconServer | None = None
+        self._away: SandboxGame | None = None
 
     # -- lifecycle ---------------------------------------------------------------------------
 
@@ -192,6 +193,19 @@ class Sandbox:
                 self._save_game(game, folder)
                 loaded = factory.load(folder, self.flavour)
         self._boot(loaded)
+
+    def go_down(self) -> None:
+        """Fault: the server goes away (connections dropped, the port closed); the world is kept
+        in memory for `come_back`."""
+        self._away = self._halt()
+
+    def come_back(self) -> None:
+        """Serve again after `go_down`: the same world, on the same port."""
+        away = self._away
+        if away is None:
+            raise RuntimeError("sandbox is not down")
+        self._away = None
+        self._boot(away)
 
     def __enter__(self) -> Sandbox:
         """Start the sandbox."""

@@ -1,0 +1,85 @@
+"""A real `pipesctl start` stopped by signals at random moments: exit 0 within 5 s of the first
+SIGTERM / SIGINT from every phase, the state intact, an interrupted build finished by the next
+start (docs/reliability.md, "Stopping"). `bench/stop_time.py` runs the same over more runs."""
+
+from __future__ import annotations
+
+import random
+import signal
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from controller.config import load_config
+from controller.runtime.journal import journal_path
+from controller.runtime.pipes_room import PipesRoom
+from controller.runtime.state import RoomState
+from controller.sandbox import Sandbox
+from tests.support.harness import world_mismatches
+from tests.support.stop_runs import DaemonProcess, RoomSetup, state_readable, stop_once
+
+WITHIN_S = 5.0
+
+
+@pytest.fixture
+def sandbox() -> Iterator[Sandbox]:
+    with Sandbox() as sb:
+        yield sb
+
+
+def _check(run_log: str, code: int, seconds: float, what: str) -> None:
+    assert code == 0, f"{what}: exit {code}\n{run_log}"
+    assert seconds <= WITHIN_S, f"{what}: {seconds:.2f} s to stop\n{run_log}"
+    assert "Traceback" not in run_log, run_log
+
+
+def _finish_and_compare(sb: Sandbox, setup: RoomSetup, tmp: Path) -> str:
+    """Start the room again until it is ready, stop it, and compare the world with its state."""
+    daemon = DaemonProcess(setup, sb, tmp / "again.log")
+    try:
+        daemon.wait_for("ready, puzzle")
+        seconds = daemon.stop((signal.SIGTERM,), gap=0.0)
+    finally:
+        daemon.kill()
+    _check(daemon.text(), daemon.proc.returncode, seconds, "restart")
+    cfg = load_config(setup.config)
+    room = PipesRoom(setup.room, cfg.worlds[setup.room], setup.state_dir)
+    assert room.load()
+    assert not journal_path(setup.state_dir, setup.room).exists()
+    assert world_mismatches(sb, room) == []
+    return daemon.text()
+
+
+@pytest.mark.parametrize("seed", range(3))
+def test_a_build_stops_within_seconds_and_the_next_start_finishes_it(
+    sandbox: Sandbox, tmp_path: Path, seed: int
+) -> None:
+    rng = random.Random(1000 + seed)
+    setup = RoomSetup.write(tmp_path, sandbox, f"b{seed}", 31, z=40 * (seed + 1))
+    run = stop_once(sandbox, setup, "build", rng, tmp_path / "build.log")
+    _check(run.log, run.exit_code, run.seconds, f"build, seed {seed}, {run.signals}")
+    assert state_readable(setup)
+    again = _finish_and_compare(sandbox, setup, tmp_path)
+    if run.journal_left:  # stopped half-way: the same puzzle, finished, not a new one
+        assert "an interrupted build was finished" in again
+        state = RoomState.load(setup.state_dir / f"{setup.room}.json")
+        assert state is not None and state.puzzle_number == 1
+
+
+PHASE_RUNS = [(p, s) for p in ("play", "down", "request", "paused") for s in range(2)]
+
+
+@pytest.mark.parametrize(("phase", "seed"), PHASE_RUNS)
+def test_every_phase_stops_within_seconds(
+    sandbox: Sandbox, tmp_path: Path, phase: str, seed: int
+) -> None:
+    rng = random.Random(f"{phase}-{seed}")
+    where = -20 * (1 + PHASE_RUNS.index((phase, seed)))  # a room of its own: no lease to wait
+    setup = RoomSetup.write(tmp_path, sandbox, f"{phase}{seed}", 7, z=where)
+    run = stop_once(sandbox, setup, phase, rng, tmp_path / f"{phase}.log")
+    _check(run.log, run.exit_code, run.seconds, f"{phase}, seed {seed}, {run.signals}")
+    assert state_readable(setup)
+    if phase == "down":
+        assert "lease left to expire" in run.log
+    _finish_and_compare(sandbox, setup, tmp_path)
