@@ -109,7 +109,9 @@ class DaemonProcess:
         except subprocess.TimeoutExpired:
             self.proc.kill()
             self.proc.wait()
-            raise AssertionError(f"no exit {timeout:.0f} s after {signals}:\n{self.text()}")
+            raise AssertionError(
+                f"no exit {timeout:.0f} s after {signals}:\n{self.text()}"
+            ) from None
         seconds = time.monotonic() - started
         self._out.close()
         return seconds
