@@ -17,6 +17,7 @@ from typing import TYPE_CHECKING, Annotated, Any, NoReturn
 import typer
 
 from controller.cli import puzzle_paint
+from controller.cli.common import guarded
 from controller.cli.ui import CLASS_STYLE, PIPE_GLYPHS
 from controller.errors import ExitCode
 from controller.puzzle import solver
@@ -224,6 +225,7 @@ def _print_grid(board: Board, styles: list[str] | None, rotations: list[int] | N
 
 
 @app.command(context_settings=puzzle_paint.EXTRA_ARGS)
+@guarded
 def new(
     ctx: typer.Context,
     kind: Annotated[str, typer.Option(help=puzzle_paint.KIND_HELP)] = "pipes",
@@ -305,6 +307,7 @@ def new(
 
 
 @app.command()
+@guarded
 def flow(
     board_file: Annotated[str, typer.Argument(metavar="BOARD.json", help="Board JSON, - = stdin")],
     as_json: Annotated[bool, typer.Option("--json", help="Print the flow as JSON.")] = False,
@@ -337,6 +340,7 @@ def flow(
 
 
 @app.command()
+@guarded
 def solve(
     board_file: Annotated[
         str | None, typer.Argument(metavar="BOARD.json", help="Board JSON, - = stdin")

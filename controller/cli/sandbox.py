@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING, Annotated
 
 import typer
 
-from controller.cli.common import LogLevel, logging_to_stderr
+from controller.cli.common import LogLevel, guarded, logging_to_stderr
 
 if TYPE_CHECKING:
     from controller.sandbox.sandbox import Sandbox
@@ -112,4 +112,4 @@ def _serve(
 
 def register(app: typer.Typer) -> None:
     """Add the ``sandbox`` command to ``app``."""
-    app.command("sandbox")(sandbox)
+    app.command("sandbox")(guarded(sandbox))
