@@ -113,6 +113,7 @@ def guarded(fn: Callable[P, R]) -> Callable[P, R]:
         except OSError as exc:
             raise fail(os_error_text(exc)) from None
 
+    wrapper.guarded = True  # type: ignore[attr-defined]  # tests/cli/test_no_traceback.py
     return wrapper
 
 

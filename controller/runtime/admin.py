@@ -127,12 +127,12 @@ def repair_room(
     room_cfg = cfg.world(world)
     state_dir = Path(cfg.state_dir)
     path = state_path(state_dir, world)
+    ensure_writable(state_dir)  # the state is archived and written again
     if mode == "from_world" and not path.exists():
         raise RoomError(
             f"room {world} has no state file to repair; `pipesctl start -w {world}` builds it"
         )
     room = make_room(world, room_cfg, state_dir, clock)
-    ensure_writable(state_dir)
     client = connect(room_cfg.server, cfg.servers[room_cfg.server])
     try:
         link = Link(client, room_cfg.server)

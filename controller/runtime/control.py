@@ -35,6 +35,7 @@ __all__ = [
     "StateDirError",
     "writing_into",
     "ensure_writable",
+    "state_dir_error",
     "RoomLock",
     "is_running",
     "write_request",
@@ -64,13 +65,18 @@ def writing_into(folder: Path) -> Iterator[None]:
     except BlockingIOError:
         raise
     except OSError as exc:
-        if folder.exists() and not folder.is_dir():
-            reason = "it is a file, not a directory"
-        elif exc.errno == errno.EEXIST or isinstance(exc, NotADirectoryError):
-            reason = "a part of its path is a file, not a directory"
-        else:
-            reason = exc.strerror or str(exc)
-        raise StateDirError(f"cannot write state directory {folder}: {reason}") from None
+        raise state_dir_error(folder, exc) from None
+
+
+def state_dir_error(folder: Path, exc: OSError, verb: str = "write") -> StateDirError:
+    """The StateDirError for `exc`, met while reading or writing in the state directory."""
+    if folder.exists() and not folder.is_dir():
+        reason = "it is a file, not a directory"
+    elif exc.errno == errno.EEXIST or isinstance(exc, NotADirectoryError):
+        reason = "a part of its path is a file, not a directory"
+    else:
+        reason = exc.strerror or str(exc)
+    return StateDirError(f"cannot {verb} state directory {folder}: {reason}")
 
 
 def ensure_writable(state_dir: Path) -> None:
@@ -81,18 +87,19 @@ def ensure_writable(state_dir: Path) -> None:
     while not folder.exists() and folder.parent != folder:
         folder = folder.parent
     if not folder.is_dir():
-        reason = "it is a file, not a directory" if folder == state_dir else (
-            f"{folder} is a file, not a directory")  # fmt: skip
-    elif not os.access(folder, os.W_OK | os.X_OK):
-        try:
-            os.close(os.open(folder / ".pipesctl-write-check", os.O_CREAT | os.O_WRONLY, 0o600))
-            (folder / ".pipesctl-write-check").unlink()
-            return
-        except OSError as exc:
-            reason = exc.strerror or str(exc)
-    else:
+        where = "it is" if folder == state_dir else f"{folder} is"
+        raise StateDirError(
+            f"cannot write state directory {state_dir}: {where} a file, not a directory"
+        )
+    if os.access(folder, os.W_OK | os.X_OK):
         return
-    raise StateDirError(f"cannot write state directory {state_dir}: {reason}")
+    probe = folder / ".pipesctl-write-check"
+    try:  # the reason in the system's words (read-only file system, permission denied)
+        os.close(os.open(probe, os.O_CREAT | os.O_WRONLY, 0o600))
+    except OSError as exc:
+        reason = exc.strerror or str(exc)
+        raise StateDirError(f"cannot write state directory {state_dir}: {reason}") from None
+    probe.unlink()
 
 
 def _lock_path(state_dir: Path, room: str) -> Path:

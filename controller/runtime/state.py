@@ -13,7 +13,7 @@ from typing import Any
 from controller.errors import PipesError
 from controller.puzzle.model import Board
 from controller.puzzle.serialize import board_from_dict, board_to_dict
-from controller.runtime.control import writing_into
+from controller.runtime.control import state_dir_error, writing_into
 from controller.runtime.records import PlayerRecord, records_from_json, records_to_json
 
 __all__ = [
@@ -139,6 +139,8 @@ def read_state_json(path: Path) -> dict[str, Any] | None:
         raw = path.read_bytes()
     except FileNotFoundError:
         return None
+    except NotADirectoryError as exc:
+        raise state_dir_error(path.parent, exc, "read") from None
     except OSError as exc:
         raise StateError(
             _broken(str(path), "(top level)", f"cannot be read ({exc.strerror or exc})")
