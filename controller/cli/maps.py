@@ -128,7 +128,9 @@ def _reported(what: str) -> Iterator[None]:
     except PipesError as exc:
         raise fail(str(exc), exc.exit_code) from None
     except OSError as exc:
-        raise fail(f"cannot write {what}: {os_error_text(exc)}") from None
+        named = exc.filename is not None and str(exc.filename) == what and exc.filename2 is None
+        reason = (exc.strerror or str(exc)) if named else os_error_text(exc)
+        raise fail(f"cannot write {what}: {reason}") from None
 
 
 def _settings(

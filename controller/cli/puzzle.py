@@ -192,8 +192,10 @@ def _read_board(path: str) -> Board:
     """Load a board JSON file ("-" for stdin); ValueError names the problem."""
     try:
         text = sys.stdin.read() if path == "-" else Path(path).read_text(encoding="utf-8")
-    except (OSError, UnicodeDecodeError) as exc:
-        raise ValueError(f"board: cannot read {path}: {exc}") from None
+    except UnicodeDecodeError as exc:
+        raise ValueError(f"board: cannot read {path}: not UTF-8 at byte {exc.start}") from None
+    except OSError as exc:
+        raise ValueError(f"board: cannot read {path}: {exc.strerror or exc}") from None
     return board_from_json(text)
 
 

@@ -244,8 +244,10 @@ def read_text(path: str) -> str:
     """A board file's text ("-" for stdin); ValueError names the board."""
     try:
         return sys.stdin.read() if path == "-" else Path(path).read_text(encoding="utf-8")
-    except (OSError, UnicodeDecodeError) as exc:
-        raise ValueError(f"board: cannot read {path}: {exc}") from None
+    except UnicodeDecodeError as exc:
+        raise ValueError(f"board: cannot read {path}: not UTF-8 at byte {exc.start}") from None
+    except OSError as exc:
+        raise ValueError(f"board: cannot read {path}: {exc.strerror or exc}") from None
 
 
 def _stroke(stroke: Stroke | None) -> list[object] | None:

@@ -429,7 +429,8 @@ def test_deep_json_is_not_valid_json(command: str, shape: str, tmp_path: Path) -
         result = runner.invoke(app, [*words, *argv], input=stdin)
         _no_traceback(result, ExitCode.USAGE)
         if shape == "not UTF-8" and stdin is None:
-            _one_error_line(result, "board: cannot read")
+            byte = DEEP[shape].index(b"\xe9")
+            _one_error_line(result, f"board: cannot read {board}: not UTF-8 at byte {byte}")
         elif shape != "not UTF-8":
             _one_error_line(result, "board: not valid JSON (nested too deeply)")
         assert result.stdout == ""
