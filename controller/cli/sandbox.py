@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING, Annotated
 
 import typer
 
-from controller.cli.common import LogLevel, guarded, logging_to_stderr
+from controller.cli.common import LogLevel, fail, guarded, logging_to_stderr
 
 if TYPE_CHECKING:
     from controller.sandbox.sandbox import Sandbox
@@ -103,6 +103,9 @@ def _serve(
     except OSError as exc:
         typer.echo(f"cannot start the sandbox on {host}:{port}: {exc}", err=True)
         raise typer.Exit(1) from exc
+    except (ValueError, KeyError, TypeError, IndexError) as exc:  # a saved world that is broken
+        what = f"{type(exc).__name__}: {exc}"
+        raise fail(f"cannot load the sandbox world saved in {world_dir} ({what})") from None
     finally:
         for sig, handler in previous.items():
             signal.signal(sig, handler)

@@ -56,7 +56,7 @@ def previous_owner(state_dir: Path, room: str) -> int | None:
     """The id the last daemon on this state directory ran the room under (None if unknown)."""
     try:
         text = owner_path(state_dir, room).read_text(encoding="utf-8").strip()
-    except OSError:
+    except (OSError, UnicodeDecodeError):
         return None
     return int(text) if text.isdigit() else None
 

@@ -471,3 +471,15 @@ def test_no_traceback_reaches_stderr_of_a_real_run(tmp_path: Path) -> None:
         assert proc.stdout == b""
     assert (state / "lobby.json").read_bytes() == raw
     assert sorted(p.name for p in state.iterdir()) == ["lobby.json"]
+
+
+def test_a_broken_saved_sandbox_world_is_one_line(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("RCON_PASSWORD", "a-long-enough-password")
+    raw = os.urandom(500)
+    (tmp_path / "world.json").write_bytes(raw)
+    result = runner.invoke(app, ["sandbox", "--port", "0", "--world-dir", str(tmp_path)])
+    _no_traceback(result, ExitCode.ERROR)
+    _one_error_line(result, f"cannot load the sandbox world saved in {tmp_path}")
+    assert (tmp_path / "world.json").read_bytes() == raw
