@@ -97,11 +97,16 @@ class ServerConfig(_Model):
             raise ConfigError([f"{where}.password_env: ${self.password_env} is not set or empty"])
         if self.password_file:
             try:
-                value = Path(self.password_file).expanduser().read_text(encoding="utf-8").strip()
+                raw = Path(self.password_file).expanduser().read_bytes()
             except OSError as exc:
                 raise ConfigError(
                     [f"{where}.password_file: cannot read {self.password_file} ({exc.strerror})"]
                 ) from None
+            try:
+                value = raw.decode("utf-8").strip()
+            except UnicodeDecodeError as exc:
+                problem = f"{self.password_file} is not UTF-8 at byte {exc.start}"
+                raise ConfigError([f"{where}.password_file: {problem}"]) from None
             if value:
                 return value
             raise ConfigError([f"{where}.password_file: {self.password_file} is empty"])
@@ -607,7 +612,7 @@ def load_config(explicit: str | os.PathLike[str] | None = None) -> Config:
     """Find, read and validate the configuration."""
     path = locate_config(explicit)
     try:
-        text = path.read_text(encoding="utf-8")
+        raw = path.read_bytes()
     except FileNotFoundError:
         looked = (
             ""
@@ -621,7 +626,18 @@ def load_config(explicit: str | os.PathLike[str] | None = None) -> Config:
     except OSError as exc:
         raise ConfigError([f"{path}: cannot read ({exc.strerror})"], str(path)) from None
     try:
+        text = raw.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        line = raw.count(b"\n", 0, exc.start) + 1
+        utf16 = " (it looks like UTF-16)" if raw[:2] in (b"\xff\xfe", b"\xfe\xff") else ""
+        raise ConfigError(
+            [f"{path}:{line}: not UTF-8 at byte {exc.start}{utf16}; save the file as UTF-8"],
+            str(path),
+        ) from None
+    try:
         data = yaml.safe_load(text)
+    except RecursionError:
+        raise ConfigError([f"{path}: nested too deeply"], str(path)) from None
     except yaml.YAMLError as exc:
         mark = getattr(exc, "problem_mark", None)
         where = f"{path}:{mark.line + 1}" if mark is not None else str(path)

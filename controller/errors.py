@@ -42,7 +42,8 @@ class UsageError(PipesError):
 
 
 class ConfigError(PipesError):
-    """The configuration file is missing or invalid; carries every problem found."""
+    """The configuration file is missing or invalid; carries every problem found (one problem
+    reads as one line, several as a list below the file's name)."""
 
     exit_code = ExitCode.CONFIG
 
@@ -50,6 +51,11 @@ class ConfigError(PipesError):
         self.problems = problems
         self.path = path
         head = f"invalid configuration {path}" if path else "invalid configuration"
+        if len(problems) == 1:  # one line; a problem that starts with the path names it
+            only = problems[0]
+            text = f"invalid configuration {only}" if path and only.startswith(path) else None
+            super().__init__(text or f"{head}: {only}")
+            return
         super().__init__(head + ":\n" + "\n".join(f"  {p}" for p in problems))
 
 

@@ -55,8 +55,15 @@ def init(
     path = init_target(config)
     if path.exists() and not force:
         raise fail(f"{path} exists; use --force to overwrite it", ExitCode.USAGE)
-    path.parent.mkdir(parents=True, exist_ok=True)
-    path.write_text(default_config_text(), encoding="utf-8")
+    if path.is_dir():
+        raise fail(f"cannot write {path}: it is a directory", ExitCode.ERROR)
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(default_config_text(), encoding="utf-8")
+    except FileExistsError:  # a file where a folder of the path should be
+        raise fail(f"cannot write {path}: a part of its path is a file, not a folder") from None
+    except OSError as exc:
+        raise fail(f"cannot write {path}: {exc.strerror or exc}") from None
     typer.echo(f"wrote {path}; set $RCON_PASSWORD (or password_file) and run "
                "`pipesctl maps install` before the server first starts")  # fmt: skip
 

@@ -26,6 +26,7 @@ if TYPE_CHECKING:
 
 __all__ = [
     "guarded",
+    "os_error_text",
     "logging_to_stderr",
     "fail",
     "warn",
@@ -87,8 +88,19 @@ def warn(message: str) -> None:
     typer.echo(f"warning: {message}", err=True)
 
 
+def os_error_text(exc: OSError) -> str:
+    """`<file>: <reason>` for a file-system error (`/srv/pipes.yaml: Permission denied`), the
+    reason alone when it names no file."""
+    reason = exc.strerror or str(exc) or type(exc).__name__
+    names = [str(name) for name in (exc.filename, exc.filename2) if name is not None]
+    return f"{' -> '.join(names)}: {reason}" if names else reason
+
+
 def guarded(fn: Callable[P, R]) -> Callable[P, R]:
-    """Turn pipesctl errors into one clear line on stderr and the documented exit code."""
+    """Turn pipesctl errors into one clear line on stderr and the documented exit code.
+
+    A file-system error that no command turned into a pipesctl error is the last resort:
+    `error: <file>: <reason>` and exit 1, never a traceback."""
 
     @functools.wraps(fn)
     def wrapper(*args: P.args, **kwargs: P.kwargs) -> R:
@@ -99,7 +111,10 @@ def guarded(fn: Callable[P, R]) -> Callable[P, R]:
         except (KeyboardInterrupt, Stopping):
             typer.echo("interrupted", err=True)
             raise typer.Exit(int(ExitCode.INTERRUPTED)) from None
+        except OSError as exc:
+            raise fail(os_error_text(exc)) from None
 
+    wrapper.guarded = True  # type: ignore[attr-defined]  # tests/cli/test_no_traceback.py
     return wrapper
 
 

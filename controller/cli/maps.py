@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING, Annotated
 
 import typer
 
-from controller.cli.common import fail
+from controller.cli.common import fail, guarded, os_error_text
 from controller.errors import PipesError, UsageError
 from controller.world.mapids import DEFAULT_MAP_ID_BASE, LAST_OFFSET, PICTURE_COUNT
 
@@ -128,7 +128,9 @@ def _reported(what: str) -> Iterator[None]:
     except PipesError as exc:
         raise fail(str(exc), exc.exit_code) from None
     except OSError as exc:
-        raise fail(f"cannot write {what}: {exc}") from None
+        named = exc.filename is not None and str(exc.filename) == what and exc.filename2 is None
+        reason = (exc.strerror or str(exc)) if named else os_error_text(exc)
+        raise fail(f"cannot write {what}: {reason}") from None
 
 
 def _settings(
@@ -179,6 +181,7 @@ def _write(root: Path, base: int, target: Target, force: bool) -> list[PlanItem]
 
 
 @app.command()
+@guarded
 def install(
     world_dir: Annotated[
         Path, typer.Option("--world-dir", help="The world folder (the one holding level.dat).")
@@ -225,6 +228,7 @@ def install(
 
 
 @app.command()
+@guarded
 def preview(
     out: Annotated[Path, typer.Option("--out", help="PNG file to write.")] = Path("maps.png"),
     base: BaseOpt = None,
@@ -241,6 +245,7 @@ def preview(
 
 
 @app.command()
+@guarded
 def export(
     directory: Annotated[Path, typer.Argument(help="Folder to write into (as a world folder).")],
     base: BaseOpt = None,

@@ -17,6 +17,7 @@ from typing import TYPE_CHECKING, Annotated, Any, NoReturn
 import typer
 
 from controller.cli import puzzle_paint
+from controller.cli.common import guarded
 from controller.cli.ui import CLASS_STYLE, PIPE_GLYPHS
 from controller.errors import ExitCode
 from controller.puzzle import solver
@@ -191,8 +192,10 @@ def _read_board(path: str) -> Board:
     """Load a board JSON file ("-" for stdin); ValueError names the problem."""
     try:
         text = sys.stdin.read() if path == "-" else Path(path).read_text(encoding="utf-8")
-    except (OSError, UnicodeDecodeError) as exc:
-        raise ValueError(f"board: cannot read {path}: {exc}") from None
+    except UnicodeDecodeError as exc:
+        raise ValueError(f"board: cannot read {path}: not UTF-8 at byte {exc.start}") from None
+    except OSError as exc:
+        raise ValueError(f"board: cannot read {path}: {exc.strerror or exc}") from None
     return board_from_json(text)
 
 
@@ -224,6 +227,7 @@ def _print_grid(board: Board, styles: list[str] | None, rotations: list[int] | N
 
 
 @app.command(context_settings=puzzle_paint.EXTRA_ARGS)
+@guarded
 def new(
     ctx: typer.Context,
     kind: Annotated[str, typer.Option(help=puzzle_paint.KIND_HELP)] = "pipes",
@@ -305,6 +309,7 @@ def new(
 
 
 @app.command()
+@guarded
 def flow(
     board_file: Annotated[str, typer.Argument(metavar="BOARD.json", help="Board JSON, - = stdin")],
     as_json: Annotated[bool, typer.Option("--json", help="Print the flow as JSON.")] = False,
@@ -337,6 +342,7 @@ def flow(
 
 
 @app.command()
+@guarded
 def solve(
     board_file: Annotated[
         str | None, typer.Argument(metavar="BOARD.json", help="Board JSON, - = stdin")

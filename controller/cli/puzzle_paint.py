@@ -244,8 +244,10 @@ def read_text(path: str) -> str:
     """A board file's text ("-" for stdin); ValueError names the board."""
     try:
         return sys.stdin.read() if path == "-" else Path(path).read_text(encoding="utf-8")
-    except (OSError, UnicodeDecodeError) as exc:
-        raise ValueError(f"board: cannot read {path}: {exc}") from None
+    except UnicodeDecodeError as exc:
+        raise ValueError(f"board: cannot read {path}: not UTF-8 at byte {exc.start}") from None
+    except OSError as exc:
+        raise ValueError(f"board: cannot read {path}: {exc.strerror or exc}") from None
 
 
 def _stroke(stroke: Stroke | None) -> list[object] | None:
@@ -290,8 +292,8 @@ def solve_text(text: str, *, as_json: bool = False) -> bool:
     """
     try:
         obj = json.loads(text)
-    except (json.JSONDecodeError, UnicodeDecodeError):
-        return False
+    except (json.JSONDecodeError, UnicodeDecodeError, RecursionError):
+        return False  # the pipes reader names the problem
     if not isinstance(obj, dict) or obj.get("kind", "pipes") == "pipes":
         return False
     if obj["kind"] not in KINDS:

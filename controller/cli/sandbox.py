@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING, Annotated
 
 import typer
 
-from controller.cli.common import LogLevel, logging_to_stderr
+from controller.cli.common import LogLevel, fail, guarded, logging_to_stderr
 from controller.errors import ExitCode
 from controller.stopping import Stop, handle_stop_signals
 
@@ -97,6 +97,9 @@ def _serve(
         except OSError as exc:
             typer.echo(f"cannot start the sandbox on {host}:{port}: {exc}", err=True)
             raise typer.Exit(1) from exc
+        except (ValueError, KeyError, TypeError, IndexError) as exc:  # a saved world that is broken
+            what = f"{type(exc).__name__}: {exc}"
+            raise fail(f"cannot load the sandbox world saved in {world_dir} ({what})") from None
     if world_dir is not None:
         typer.echo(f"world saved to {world_dir}")
     if signals.first() == "SIGINT":  # Ctrl-C, like every interrupted command; SIGTERM: 0
@@ -105,4 +108,4 @@ def _serve(
 
 def register(app: typer.Typer) -> None:
     """Add the ``sandbox`` command to ``app``."""
-    app.command("sandbox")(sandbox)
+    app.command("sandbox")(guarded(sandbox))

@@ -15,11 +15,13 @@ from controller.errors import RoomError, UsageError
 from controller.rcon.protocol import MAX_COMMAND_BYTES
 from controller.runtime.clock import SYSTEM_CLOCK, Clock
 from controller.runtime.control import (
+    ensure_writable,
     health_path,
     is_running,
     read_response,
     response_path,
     wait_done,
+    writing_into,
 )
 from controller.runtime.control import write_request as leave_request
 from controller.runtime.journal import journal_path
@@ -78,7 +80,8 @@ def carry_out(
     room_cfg = cfg.world(world)
     state_dir = Path(cfg.state_dir)
     if is_running(state_dir, world):
-        response_path(state_dir, world).unlink(missing_ok=True)
+        with writing_into(state_dir):
+            response_path(state_dir, world).unlink(missing_ok=True)
         path = leave_request(state_dir, world, request)
         if not wait_done(path, timeout, clock):
             raise RoomError(f"the daemon running {world} did not take the request in time")
@@ -89,6 +92,8 @@ def carry_out(
             f"room {world} has no state (never built, or removed); "
             f"`pipesctl start -w {world}` builds it"
         )
+    if not isinstance(request, ShowRequest):
+        ensure_writable(state_dir)  # the room's state is saved, its lease recorded
     client = connect(room_cfg.server, cfg.servers[room_cfg.server])
     try:
         link = Link(client, room_cfg.server)
@@ -123,6 +128,7 @@ def repair_room(
     room_cfg = cfg.world(world)
     state_dir = Path(cfg.state_dir)
     path = state_path(state_dir, world)
+    ensure_writable(state_dir)  # the state is archived and written again
     if mode == "from_world" and not path.exists():
         raise RoomError(
             f"room {world} has no state file to repair; `pipesctl start -w {world}` builds it"
@@ -157,7 +163,7 @@ def _salvage(path: Path) -> dict[str, Any]:
 
     try:
         data = json.loads(path.read_text(encoding="utf-8"))
-    except (OSError, ValueError):
+    except (OSError, ValueError, RecursionError):  # ValueError: not UTF-8, not JSON
         return {}
     if not isinstance(data, dict):
         return {}
@@ -185,6 +191,7 @@ def remove_room(
     state_dir = Path(cfg.state_dir)
     room = make_room(world, room_cfg, state_dir, clock)
     others = [w for w, c in cfg.worlds.items() if w != world and c.server == room_cfg.server]
+    ensure_writable(state_dir)  # the state is archived, the control files deleted
     client = connect(room_cfg.server, cfg.servers[room_cfg.server])
     try:
         link = Link(client, room_cfg.server)
@@ -195,15 +202,16 @@ def remove_room(
                 link.send_all([cmd.objective_remove(name) for name in (SOLVES, BEST, RESET)])
     finally:
         _close(client)
-    for leftover in (
-        state_dir / f"{world}.lock",
-        state_dir / f"{world}.owner",
-        health_path(state_dir, world),
-        journal_path(state_dir, world),
-        response_path(state_dir, world),
-        state_dir / f"{world}.request.json",
-    ):
-        leftover.unlink(missing_ok=True)
+    with writing_into(state_dir):
+        for leftover in (
+            state_dir / f"{world}.lock",
+            state_dir / f"{world}.owner",
+            health_path(state_dir, world),
+            journal_path(state_dir, world),
+            response_path(state_dir, world),
+            state_dir / f"{world}.request.json",
+        ):
+            leftover.unlink(missing_ok=True)
     return archived
 
 

@@ -11,13 +11,16 @@ replies with the daemon's (docs/server-behaviour.md, "Shared output buffer").
 
 from __future__ import annotations
 
+import errno
 import fcntl
 import json
 import os
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from typing import IO, Any
 
-from controller.errors import RoomError
+from controller.errors import PipesError, RoomError
 from controller.runtime.clock import SYSTEM_CLOCK, Clock
 from controller.runtime.requests import (
     Request,
@@ -29,6 +32,10 @@ from controller.runtime.requests import (
 )
 
 __all__ = [
+    "StateDirError",
+    "writing_into",
+    "ensure_writable",
+    "state_dir_error",
     "RoomLock",
     "is_running",
     "write_request",
@@ -42,6 +49,57 @@ __all__ = [
     "response_path",
     "health_path",
 ]
+
+
+class StateDirError(PipesError):
+    """The state directory cannot be written (read-only, not a directory, no space, ...)."""
+
+
+@contextmanager
+def writing_into(folder: Path) -> Iterator[None]:
+    """Turn a file-system error while writing into the state directory `folder` into one
+    StateDirError naming the folder and the reason (`cannot write state directory /srv/state:
+    Read-only file system`)."""
+    try:
+        yield
+    except BlockingIOError:
+        raise
+    except OSError as exc:
+        raise state_dir_error(folder, exc) from None
+
+
+def state_dir_error(folder: Path, exc: OSError, verb: str = "write") -> StateDirError:
+    """The StateDirError for `exc`, met while reading or writing in the state directory."""
+    if folder.exists() and not folder.is_dir():
+        reason = "it is a file, not a directory"
+    elif exc.errno == errno.EEXIST or isinstance(exc, NotADirectoryError):
+        reason = "a part of its path is a file, not a directory"
+    else:
+        reason = exc.strerror or str(exc)
+    return StateDirError(f"cannot {verb} state directory {folder}: {reason}")
+
+
+def ensure_writable(state_dir: Path) -> None:
+    """Raise StateDirError unless files can be made in `state_dir` (or in the folder that will
+    hold it, when it does not exist yet): checked before an admin action touches the world, so
+    a read-only state directory stops it before anything changes rather than halfway."""
+    folder = state_dir
+    while not folder.exists() and folder.parent != folder:
+        folder = folder.parent
+    if not folder.is_dir():
+        where = "it is" if folder == state_dir else f"{folder} is"
+        raise StateDirError(
+            f"cannot write state directory {state_dir}: {where} a file, not a directory"
+        )
+    if os.access(folder, os.W_OK | os.X_OK):
+        return
+    probe = folder / ".pipesctl-write-check"
+    try:  # the reason in the system's words (read-only file system, permission denied)
+        os.close(os.open(probe, os.O_CREAT | os.O_WRONLY, 0o600))
+    except OSError as exc:
+        reason = exc.strerror or str(exc)
+        raise StateDirError(f"cannot write state directory {state_dir}: {reason}") from None
+    probe.unlink()
 
 
 def _lock_path(state_dir: Path, room: str) -> Path:
@@ -61,9 +119,11 @@ class RoomLock:
         self._fh: IO[str] | None = None
 
     def acquire(self) -> None:
-        """Take the lock or raise RoomError naming the holder."""
-        self.path.parent.mkdir(parents=True, exist_ok=True)
-        fh = self.path.open("a+", encoding="utf-8")
+        """Take the lock or raise RoomError naming the holder (StateDirError when the state
+        directory cannot be written)."""
+        with writing_into(self.path.parent):
+            self.path.parent.mkdir(parents=True, exist_ok=True)
+            fh = self.path.open("a+", encoding="utf-8")
         try:
             fcntl.flock(fh, fcntl.LOCK_EX | fcntl.LOCK_NB)
         except BlockingIOError:
@@ -71,10 +131,15 @@ class RoomLock:
             holder = fh.read().strip() or "another process"
             fh.close()
             raise RoomError(f"room {self.room} is already run by pid {holder}") from None
-        fh.seek(0)
-        fh.truncate()
-        fh.write(str(os.getpid()))
-        fh.flush()
+        try:
+            with writing_into(self.path.parent):
+                fh.seek(0)
+                fh.truncate()
+                fh.write(str(os.getpid()))
+                fh.flush()
+        except BaseException:
+            fh.close()
+            raise
         self._fh = fh
 
     def release(self) -> None:
@@ -90,7 +155,16 @@ def is_running(state_dir: Path, room: str) -> bool:
     path = _lock_path(state_dir, room)
     if not path.exists():
         return False
-    with path.open("a+", encoding="utf-8") as fh:
+    try:
+        fh = path.open("a+", encoding="utf-8")
+    except FileNotFoundError:
+        return False
+    except OSError:  # a read-only state directory: flock needs no write access
+        try:
+            fh = path.open(encoding="utf-8")
+        except OSError:
+            return False
+    with fh:
         try:
             fcntl.flock(fh, fcntl.LOCK_EX | fcntl.LOCK_NB)
         except BlockingIOError:
@@ -123,7 +197,7 @@ def take_request(state_dir: Path, room: str) -> Request | None:
         return None
     try:
         data = json.loads(working.read_text(encoding="utf-8"))
-    except (OSError, json.JSONDecodeError):
+    except (OSError, ValueError, RecursionError):  # not UTF-8, not JSON, nested too deeply
         working.unlink(missing_ok=True)
         return None
     request = request_from_json(data) if isinstance(data, dict) else None
@@ -172,15 +246,16 @@ def health_path(state_dir: Path, room: str) -> Path:
 def write_json(path: Path, data: dict[str, Any]) -> None:
     """Write a small JSON file atomically."""
     tmp = path.with_name(path.name + ".tmp")
-    tmp.write_text(json.dumps(data), encoding="utf-8")
-    os.replace(tmp, path)
+    with writing_into(path.parent):
+        tmp.write_text(json.dumps(data), encoding="utf-8")
+        os.replace(tmp, path)
 
 
 def read_json(path: Path, remove: bool = False) -> dict[str, Any] | None:
     """Read a small JSON file (None when missing or unreadable), optionally removing it."""
     try:
         data = json.loads(path.read_text(encoding="utf-8"))
-    except (OSError, json.JSONDecodeError):
+    except (OSError, ValueError, RecursionError):  # not UTF-8, not JSON, nested too deeply
         return None
     if remove:
         path.unlink(missing_ok=True)

@@ -18,6 +18,7 @@ from contextlib import contextmanager
 from pathlib import Path
 
 from controller.errors import RoomError
+from controller.runtime.control import writing_into
 from controller.runtime.link import Link
 from controller.world import commands as cmd
 from controller.world.replies import parse_game_time, parse_score
@@ -55,7 +56,7 @@ def previous_owner(state_dir: Path, room: str) -> int | None:
     """The id the last daemon on this state directory ran the room under (None if unknown)."""
     try:
         text = owner_path(state_dir, room).read_text(encoding="utf-8").strip()
-    except OSError:
+    except (OSError, UnicodeDecodeError):
         return None
     return int(text) if text.isdigit() else None
 
@@ -64,8 +65,9 @@ def record_owner(state_dir: Path, room: str, owner: int) -> None:
     """Remember this daemon's lease id (written whole: a temporary file, then a rename)."""
     path = owner_path(state_dir, room)
     tmp = path.with_name(f".{path.name}.tmp")
-    tmp.write_text(f"{owner}\n", encoding="utf-8")
-    tmp.replace(path)
+    with writing_into(state_dir):
+        tmp.write_text(f"{owner}\n", encoding="utf-8")
+        tmp.replace(path)
 
 
 class Lease:

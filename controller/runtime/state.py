@@ -13,6 +13,7 @@ from typing import Any
 from controller.errors import PipesError
 from controller.puzzle.model import Board
 from controller.puzzle.serialize import board_from_dict, board_to_dict
+from controller.runtime.control import state_dir_error, writing_into
 from controller.runtime.records import PlayerRecord, records_from_json, records_to_json
 
 __all__ = [
@@ -106,7 +107,7 @@ class RoomState:
         data = read_state_json(path)
         if data is None:
             return None
-        if isinstance(data, dict) and data.get("kind", "pipes") != "pipes":
+        if data.get("kind", "pipes") != "pipes":
             raise StateError(
                 _broken(str(path), "kind", f"is {data.get('kind')!r}, not a pipes room's state")
             )
@@ -115,32 +116,69 @@ class RoomState:
 
 def write_atomic(path: Path, document: dict[str, Any]) -> None:
     """Write a JSON state document atomically: a temporary file in the same folder, fsync, then
-    rename."""
-    path.parent.mkdir(parents=True, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
-    try:
-        with os.fdopen(fd, "w", encoding="utf-8") as fh:
-            json.dump(document, fh, separators=(",", ":"))
-            fh.flush()
-            os.fsync(fh.fileno())
-        os.replace(tmp, path)
-    except BaseException:
-        Path(tmp).unlink(missing_ok=True)
-        raise
+    rename. A state directory that cannot be written is a StateDirError naming it."""
+    with writing_into(path.parent):
+        path.parent.mkdir(parents=True, exist_ok=True)
+        fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
+        try:
+            with os.fdopen(fd, "w", encoding="utf-8") as fh:
+                json.dump(document, fh, separators=(",", ":"))
+                fh.flush()
+                os.fsync(fh.fileno())
+            os.replace(tmp, path)
+        except BaseException:
+            Path(tmp).unlink(missing_ok=True)
+            raise
 
 
-def read_state_json(path: Path) -> Any:
-    """The JSON document of a state file; None when there is none."""
+def read_state_json(path: Path) -> dict[str, Any] | None:
+    """The JSON object of a state file; None when there is none. Anything else (bytes that
+    are not UTF-8, text that is not JSON, JSON that is not an object, `null` included, a
+    file that cannot be read) is a StateError naming the file; the file is left as it is."""
     try:
-        text = path.read_text(encoding="utf-8")
+        raw = path.read_bytes()
     except FileNotFoundError:
         return None
+    except NotADirectoryError as exc:
+        raise state_dir_error(path.parent, exc, "read") from None
+    except OSError as exc:
+        raise StateError(
+            _broken(str(path), "(top level)", f"cannot be read ({exc.strerror or exc})")
+        ) from None
     try:
-        return json.loads(text)
+        text = raw.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        raise StateError(
+            _broken(str(path), "(top level)", f"is not UTF-8 at byte {exc.start}")
+        ) from None
+    try:
+        data = json.loads(text)
     except json.JSONDecodeError as exc:
         raise StateError(
             _broken(str(path), "(top level)", f"is not JSON ({exc.msg}, line {exc.lineno})")
         ) from None
+    except RecursionError:
+        raise StateError(
+            _broken(str(path), "(top level)", "is not JSON (nested too deeply)")
+        ) from None
+    if not isinstance(data, dict):
+        raise StateError(
+            _broken(str(path), "(top level)", f"is not a JSON object (it is {_json_kind(data)})")
+        )
+    return data
+
+
+def _json_kind(value: Any) -> str:
+    """What a JSON value is, in words: `null`, a list, a string, ..."""
+    if value is None:
+        return "null"
+    if isinstance(value, bool):
+        return "a boolean"
+    if isinstance(value, int | float):
+        return "a number"
+    if isinstance(value, str):
+        return "a string"
+    return "a list"
 
 
 def _origin(value: Any) -> tuple[int, int, int] | None:
@@ -282,6 +320,7 @@ def archive_state(
         return None
     stamp = time.strftime("%Y%m%d-%H%M%S", time.gmtime(now or time.time()))
     dst = state_dir / "archive" / f"{room}-{stamp}{suffix}.json"
-    dst.parent.mkdir(parents=True, exist_ok=True)
-    os.replace(src, dst)
+    with writing_into(state_dir):
+        dst.parent.mkdir(parents=True, exist_ok=True)
+        os.replace(src, dst)
     return dst

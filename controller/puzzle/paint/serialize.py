@@ -215,6 +215,8 @@ def _load(text: str | bytes) -> object:
         return json.loads(text)
     except (json.JSONDecodeError, UnicodeDecodeError) as exc:
         raise ValueError(f"board: not valid JSON ({exc})") from None
+    except RecursionError:
+        raise ValueError("board: not valid JSON (nested too deeply)") from None
 
 
 def board_from_json(text: str | bytes) -> BoardFile:
