@@ -30,6 +30,7 @@ AREAS = [
     ("Map art and map files", "bench.maps"),
     ("Room runtime", "bench.runtime_rooms"),
     ("Reliability: tampering, command budget, SIGKILL", "bench.room_tamper"),
+    ("Reliability: worst stop time", "bench.stop_time"),
     ("Paint room runtime", "bench.paint_room"),
     ("Start-up", "bench.startup"),
     ("Server cost of a room by detection mode", "bench.server_cost --quick"),

@@ -6,6 +6,9 @@ from __future__ import annotations
 
 import random
 import signal
+import subprocess
+import sys
+import time
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -83,3 +86,31 @@ def test_every_phase_stops_within_seconds(
     if phase == "down":
         assert "lease left to expire" in run.log
     _finish_and_compare(sandbox, setup, tmp_path)
+
+
+def _catches(pid: int, sig: int) -> bool:
+    """Whether the process has a handler for `sig` (Linux: SigCgt in /proc/<pid>/status)."""
+    try:
+        status = Path(f"/proc/{pid}/status").read_text()
+    except OSError:
+        return False
+    mask = next(line.split()[1] for line in status.splitlines() if line.startswith("SigCgt:"))
+    return bool(int(mask, 16) >> (sig - 1) & 1)
+
+
+def test_a_sigterm_while_demo_imports_is_an_interruption(tmp_path: Path) -> None:
+    argv = [sys.executable, "-m", "controller.cli", "demo", "--size", "5"]
+    proc = subprocess.Popen(argv, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
+    try:
+        deadline = time.monotonic() + 20
+        while not _catches(proc.pid, signal.SIGTERM):  # demo() has begun, its imports not yet
+            assert time.monotonic() < deadline and proc.poll() is None
+            time.sleep(0.001)
+        proc.send_signal(signal.SIGTERM)
+        _, err = proc.communicate(timeout=20)
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+        proc.wait()
+    assert proc.returncode == 130, err
+    assert "demo interrupted" in err and "Traceback" not in err
