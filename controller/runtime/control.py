@@ -13,7 +13,9 @@ The daemon also keeps `<room>.health.json` current (`Health`), so `status`, `doc
 admin commands never need a second RCON connection while it runs: vanilla shares one output
 buffer between all RCON connections, so a second connection could swap replies with the
 daemon's (docs/server-behaviour.md, "Shared output buffer"). A health file is only believed
-while a daemon holds the room's lock: one left by a daemon that has ended says nothing.
+while a daemon holds the room's lock: one left by a daemon that has ended says nothing. The
+files' fields and the admin command's side: docs/reliability.md, "Admin requests and the health
+file".
 """
 
 from __future__ import annotations
