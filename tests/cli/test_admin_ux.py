@@ -498,7 +498,8 @@ def test_a_request_the_daemon_took_is_left_to_it(held: tuple[Sandbox, Path, Path
     taken: list[object] = []
 
     def daemon() -> None:  # takes the request, then is slow to finish it
-        while not (state_dir / "lobby.request.json").exists():
+        deadline = time.monotonic() + 5
+        while not (state_dir / "lobby.request.json").exists() and time.monotonic() < deadline:
             time.sleep(0.01)
         taken.append(take_request(state_dir, "lobby"))
 
