@@ -1,5 +1,10 @@
 """Admin requests carried out: by the running daemon when one holds the room (so no second
 RCON connection is opened: docs/server-behaviour.md, "Shared output buffer"), else directly.
+
+While the daemon's health file says its server is unreachable, a request is refused at once
+(`RconUnavailable`, exit 4) instead of waiting for a daemon that cannot carry it out. A request
+the daemon has not taken when the command gives up is withdrawn, and it expires at that moment
+anyway, so it never runs later (controller.runtime.control).
 """
 
 from __future__ import annotations
@@ -11,16 +16,18 @@ from pathlib import Path
 from typing import Any, Literal
 
 from controller.config import Config, ServerConfig
-from controller.errors import RoomError, UsageError
+from controller.errors import RconUnavailable, RoomError, UsageError
 from controller.rcon.protocol import MAX_COMMAND_BYTES
-from controller.runtime.clock import SYSTEM_CLOCK, Clock
+from controller.runtime.clock import SYSTEM_CLOCK, Clock, utc_iso
 from controller.runtime.control import (
     ensure_writable,
     health_path,
     is_running,
+    read_health,
     read_response,
     response_path,
     wait_done,
+    withdraw_request,
     writing_into,
 )
 from controller.runtime.control import write_request as leave_request
@@ -29,6 +36,7 @@ from controller.runtime.lease import holding
 from controller.runtime.link import CommandClient, Link
 from controller.runtime.repairs import Repairs
 from controller.runtime.requests import (
+    REQUEST_TIMEOUT_S,
     RepairDone,
     RepairRequest,
     Request,
@@ -74,17 +82,41 @@ def carry_out(
     *,
     connect: Connect,
     clock: Clock = SYSTEM_CLOCK,
-    timeout: float = 15.0,
+    timeout: float = REQUEST_TIMEOUT_S,
 ) -> Outcome:
-    """Hand `request` to the daemon running `world`, or carry it out on the world itself."""
+    """Hand `request` to the daemon running `world`, or carry it out on the world itself.
+
+    With a daemon: `RconUnavailable` at once when its health file says the server is down;
+    otherwise the request waits at most `timeout` seconds, then is withdrawn (`RconUnavailable`
+    when the server went down meanwhile, else `RoomError`)."""
     room_cfg = cfg.world(world)
     state_dir = Path(cfg.state_dir)
     if is_running(state_dir, world):
+        down = _daemon_server_down(state_dir, world, room_cfg.server)
+        if down is not None:
+            raise down
         with writing_into(state_dir):
             response_path(state_dir, world).unlink(missing_ok=True)
-        path = leave_request(state_dir, world, request)
-        if not wait_done(path, timeout, clock):
-            raise RoomError(f"the daemon running {world} did not take the request in time")
+        path = leave_request(state_dir, world, request, expires=clock.time() + timeout)
+        done = withdrawn = False
+        try:
+            done = wait_done(path, timeout, clock)
+        finally:
+            if not done:  # given up (or interrupted): the request must not run later
+                withdrawn = withdraw_request(path)
+        if not done:
+            down = _daemon_server_down(state_dir, world, room_cfg.server)
+            if down is not None:
+                raise down
+            if withdrawn:
+                raise RoomError(
+                    f"the daemon running {world} did not take the request within {timeout:g} s;"
+                    " it was withdrawn and will not run"
+                )
+            raise RoomError(
+                f"the daemon running {world} took the request but did not finish it within "
+                f"{timeout:g} s; it is still being carried out"
+            )
         return Outcome(read_response(state_dir, world), by_daemon=True)
     room = make_room(world, room_cfg, state_dir, clock)
     if not room.load():
@@ -107,6 +139,19 @@ def carry_out(
             return Outcome(room.handle_request(link, request), by_daemon=False)
     finally:
         _close(client)
+
+
+def _daemon_server_down(state_dir: Path, world: str, server: str) -> RconUnavailable | None:
+    """The error to give when the health file of the daemon running `world` says its server is
+    unreachable (call only while the daemon holds the room); None otherwise."""
+    health = read_health(state_dir, world)
+    if health is None or health.reachable:
+        return None
+    since = "" if health.since is None else f" since {utc_iso(health.since)}"
+    return RconUnavailable(
+        f"server {health.server or server} unreachable{since} "
+        f"(the daemon running {world} keeps retrying)"
+    )
 
 
 def repair_room(

@@ -8,7 +8,7 @@ from __future__ import annotations
 import time
 from typing import Protocol
 
-__all__ = ["Clock", "SystemClock", "SYSTEM_CLOCK"]
+__all__ = ["Clock", "SystemClock", "SYSTEM_CLOCK", "utc_iso"]
 
 
 class Clock(Protocol):
@@ -44,3 +44,9 @@ class SystemClock:
 
 
 SYSTEM_CLOCK: Clock = SystemClock()
+
+
+def utc_iso(seconds: float) -> str:
+    """A wall time (seconds since the epoch) as ISO 8601 in UTC, to the second:
+    `2026-03-01T09:30:00Z`."""
+    return time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime(seconds))

@@ -3,10 +3,19 @@
 The daemon holds an exclusive `flock` on `<state>/<room>.lock` while it runs the room. An admin
 command that finds the lock taken drops a request (`<room>.request.json`) which the daemon
 carries out at its next poll (answering in `<room>.response.json` when there is something to
-say) and then deletes; otherwise the command acts on the world itself. The daemon also keeps
-`<room>.health.json` current, so `status` never needs a second RCON connection while it runs:
-vanilla shares one output buffer between all RCON connections, so a second connection could swap
-replies with the daemon's (docs/server-behaviour.md, "Shared output buffer").
+say) and then deletes; otherwise the command acts on the world itself. The daemon takes a
+request by renaming it to `<room>.request.working`; a request whose `expires` has passed
+(`controller.runtime.requests`) is dropped with a log line instead of carried out, and an admin
+command that gives up removes its request itself unless the daemon has already taken it
+(`withdraw_request`: the unlink and the daemon's rename cannot both succeed).
+
+The daemon also keeps `<room>.health.json` current (`Health`), so `status`, `doctor` and the
+admin commands never need a second RCON connection while it runs: vanilla shares one output
+buffer between all RCON connections, so a second connection could swap replies with the
+daemon's (docs/server-behaviour.md, "Shared output buffer"). A health file is only believed
+while a daemon holds the room's lock: one left by a daemon that has ended says nothing. The
+files' fields and the admin command's side: docs/reliability.md, "Admin requests and the health
+file".
 """
 
 from __future__ import annotations
@@ -14,17 +23,21 @@ from __future__ import annotations
 import errno
 import fcntl
 import json
+import logging
 import os
 from collections.abc import Iterator
 from contextlib import contextmanager
+from dataclasses import dataclass
 from pathlib import Path
 from typing import IO, Any
 
 from controller.errors import PipesError, RoomError
-from controller.runtime.clock import SYSTEM_CLOCK, Clock
+from controller.runtime.clock import SYSTEM_CLOCK, Clock, utc_iso
 from controller.runtime.requests import (
+    REQUEST_TIMEOUT_S,
     Request,
     Response,
+    request_expiry,
     request_from_json,
     request_to_json,
     response_from_json,
@@ -40,6 +53,7 @@ __all__ = [
     "is_running",
     "write_request",
     "take_request",
+    "withdraw_request",
     "finish_request",
     "wait_done",
     "write_response",
@@ -48,7 +62,12 @@ __all__ = [
     "read_json",
     "response_path",
     "health_path",
+    "Health",
+    "read_health",
+    "health_record",
 ]
+
+log = logging.getLogger("controller.runtime")
 
 
 class StateDirError(PipesError):
@@ -173,10 +192,13 @@ def is_running(state_dir: Path, room: str) -> bool:
         return False
 
 
-def write_request(state_dir: Path, room: str, request: Request) -> Path:
-    """Leave a request for the daemon (atomically)."""
+def write_request(
+    state_dir: Path, room: str, request: Request, expires: float | None = None
+) -> Path:
+    """Leave a request for the daemon (atomically); `expires` is the wall time (seconds since
+    the epoch) after which the daemon must drop it instead of carrying it out."""
     path = _request_path(state_dir, room)
-    write_json(path, request_to_json(request))
+    write_json(path, request_to_json(request, expires))
     return path
 
 
@@ -184,11 +206,12 @@ def _working_path(state_dir: Path, room: str) -> Path:
     return state_dir / f"{room}.request.working"
 
 
-def take_request(state_dir: Path, room: str) -> Request | None:
+def take_request(state_dir: Path, room: str, clock: Clock = SYSTEM_CLOCK) -> Request | None:
     """The pending request, moved aside while it is carried out; None when there is none.
 
-    An unreadable or unknown request is dropped. Call `finish_request` once it has been
-    carried out.
+    An unreadable or unknown request is dropped, and so is an expired one (its admin command
+    has given up and told its user so), with a log line. Call `finish_request` once the
+    request has been carried out.
     """
     path, working = _request_path(state_dir, room), _working_path(state_dir, room)
     try:
@@ -197,13 +220,41 @@ def take_request(state_dir: Path, room: str) -> Request | None:
         return None
     try:
         data = json.loads(working.read_text(encoding="utf-8"))
+        written = working.stat().st_mtime  # a rename keeps the modification time
     except (OSError, ValueError, RecursionError):  # not UTF-8, not JSON, nested too deeply
         working.unlink(missing_ok=True)
         return None
     request = request_from_json(data) if isinstance(data, dict) else None
     if request is None:
         working.unlink(missing_ok=True)
+        return None
+    assert isinstance(data, dict)
+    expires = request_expiry(data, written)
+    if clock.time() > expires:
+        log.warning(
+            "room %s: request %s expired at %s (the admin command gave up); dropped",
+            room,
+            request,
+            utc_iso(expires),
+        )
+        working.unlink(missing_ok=True)
+        return None
     return request
+
+
+def withdraw_request(path: Path) -> bool:
+    """Take back a request the daemon has not taken yet (`path` as `write_request` returned
+    it): True when it was removed, False when the daemon had already taken it (or it is gone).
+
+    One unlink: the daemon takes a request by renaming it, so either the unlink finds the file
+    and the daemon's rename then finds nothing, or the rename came first and the unlink finds
+    nothing.
+    """
+    try:
+        path.unlink()
+    except FileNotFoundError:
+        return False
+    return True
 
 
 def finish_request(state_dir: Path, room: str) -> None:
@@ -211,7 +262,7 @@ def finish_request(state_dir: Path, room: str) -> None:
     _working_path(state_dir, room).unlink(missing_ok=True)
 
 
-def wait_done(path: Path, timeout: float = 15.0, clock: Clock = SYSTEM_CLOCK) -> bool:
+def wait_done(path: Path, timeout: float = REQUEST_TIMEOUT_S, clock: Clock = SYSTEM_CLOCK) -> bool:
     """Wait until the daemon has carried out a request (written to `path`)."""
     working = path.with_name(path.name.removesuffix(".json") + ".working")
     deadline = clock.monotonic() + timeout
@@ -241,6 +292,62 @@ def response_path(state_dir: Path, room: str) -> Path:
 def health_path(state_dir: Path, room: str) -> Path:
     """Where the daemon reports its connection health."""
     return state_dir / f"{room}.health.json"
+
+
+@dataclass(frozen=True)
+class Health:
+    """A daemon's report on a room's server (`<room>.health.json`).
+
+    `at`: when it was written; `since`: when `reachable` last changed while this daemon ran
+    (the time the server went down, or came back or was first reached), kept across rewrites;
+    None in a file from before it was recorded. `owner`: the daemon's lease owner id, which
+    tells the same daemon's earlier reports from another's.
+    """
+
+    at: float
+    server: str
+    reachable: bool
+    since: float | None = None
+    owner: int | None = None
+
+
+def _number(value: object) -> float | None:
+    if isinstance(value, int | float) and not isinstance(value, bool):
+        return float(value)
+    return None
+
+
+def read_health(state_dir: Path, room: str) -> Health | None:
+    """The room's health file (None when missing, unreadable or malformed). Only a daemon that
+    holds the room (`is_running`) keeps it current: check that before believing it."""
+    data = read_json(health_path(state_dir, room))
+    if data is None:
+        return None
+    at, reachable = _number(data.get("at")), data.get("reachable")
+    if at is None or not isinstance(reachable, bool):
+        return None
+    owner = data.get("owner")
+    return Health(
+        at,
+        str(data.get("server", "")),
+        reachable,
+        _number(data.get("since")),
+        owner if isinstance(owner, int) and not isinstance(owner, bool) else None,
+    )
+
+
+def health_record(
+    previous: Health | None, *, at: float, server: str, reachable: bool, owner: int
+) -> dict[str, Any]:
+    """The health file's next content: `since` stays as it was while the same daemon (`owner`)
+    reports the same reachability of the same server, and is `at` otherwise."""
+    same = (
+        previous is not None
+        and previous.since is not None
+        and (previous.owner, previous.server, previous.reachable) == (owner, server, reachable)
+    )
+    since = previous.since if same and previous is not None else at
+    return {"at": at, "server": server, "reachable": reachable, "since": since, "owner": owner}
 
 
 def write_json(path: Path, data: dict[str, Any]) -> None:

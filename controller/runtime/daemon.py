@@ -21,6 +21,8 @@ from controller.runtime.control import (
     RoomLock,
     finish_request,
     health_path,
+    health_record,
+    read_health,
     take_request,
     write_json,
     write_response,
@@ -310,17 +312,25 @@ class Daemon:
                 self.step_server(server)
 
     def write_health(self, server: str | None = None, every: float = 1.0) -> None:
-        """Report each room's connection health for `pipesctl status` (at most every second per
-        server; `server` None: every server)."""
+        """Report each room's connection health for `pipesctl status`, `doctor` and the admin
+        commands (at most every second per server; `server` None: every server). `since` keeps
+        the time the server went down (or came back) across rewrites (control.health_record)."""
         now = self.clock.time()
         for name in list(self.by_server) if server is None else [server]:
             if now - self.last_health.get(name, 0.0) < every:
                 continue
             self.last_health[name] = now
             for room in self.by_server[name]:
+                previous = read_health(self.state_dir, room.name)
                 write_json(
                     health_path(self.state_dir, room.name),
-                    {"at": now, "server": name, "reachable": name not in self.down},
+                    health_record(
+                        previous,
+                        at=now,
+                        server=name,
+                        reachable=name not in self.down,
+                        owner=self.owner,
+                    ),
                 )
 
     def reach(self, server: str) -> bool:

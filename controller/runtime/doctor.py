@@ -20,8 +20,8 @@ from typing import Any, Literal
 
 from controller.config import BUILD_MAX_Y, Config, ServerConfig
 from controller.errors import ExitCode, RconAuthError, RconError
-from controller.runtime.clock import SYSTEM_CLOCK, Clock
-from controller.runtime.control import is_running
+from controller.runtime.clock import SYSTEM_CLOCK, Clock, utc_iso
+from controller.runtime.control import is_running, read_health
 from controller.runtime.link import CommandClient, Link
 from controller.runtime.paint_room import PaintRoom
 from controller.runtime.pipes_room import PipesRoom, picture_ids
@@ -111,6 +111,7 @@ def diagnose(
     _check_map_files(report, cfg, world, world_dir)
     state_dir = Path(cfg.state_dir)
     if is_running(state_dir, world):
+        _check_daemon_health(report, state_dir, world, server, clock)
         report.add(
             "server",
             "skip",
@@ -152,6 +153,36 @@ def diagnose(
         if callable(close):
             close()
     return report
+
+
+def _check_daemon_health(
+    report: Report, state_dir: Path, world: str, server: ServerConfig, clock: Clock
+) -> None:
+    """While a daemon runs the room: its health file answers for RCON, as for `status`."""
+    from controller.runtime.status import HEALTH_FRESH_S
+
+    health = read_health(state_dir, world)
+    name = report.server
+    fresh = health is not None and clock.time() - health.at < HEALTH_FRESH_S
+    if health is None or (health.reachable and not fresh):  # a last word "down" still counts
+        report.add(
+            "rcon",
+            "skip",
+            f"the daemon running {world} has not reported its connection for {HEALTH_FRESH_S:g} s",
+            "look at the daemon's log",
+        )
+        return
+    if health.reachable:
+        report.add("rcon", "pass", f"the daemon running {world} reports server {name} reachable")
+        return
+    since = "" if health.since is None else f" since {utc_iso(health.since)}"
+    report.add(
+        "rcon",
+        "fail",
+        f"the daemon running {world} reports server {name} unreachable{since} (it keeps retrying)",
+        f"start the server, with enable-rcon=true and rcon.port={server.port}, and "
+        f"{server.host}:{server.port} reachable from here; the daemon reconnects by itself",
+    )
 
 
 def _check_properties(report: Report, server_dir: Path | None) -> dict[str, str] | None:

@@ -2,10 +2,17 @@
 
 They travel as small JSON files (`controller.runtime.control`); `to_json`/`from_json` are the
 only places that know the file layout.
+
+A request file carries `expires`, the wall-clock time (seconds since the epoch) after which the
+admin command that wrote it has given up waiting: a daemon that finds it later drops it instead
+of carrying it out. A file without it (written by a pipesctl from before expiries) expires
+`REQUEST_TIMEOUT_S` after the file was last written (its modification time), the time the admin
+command of that version waited.
 """
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -25,6 +32,8 @@ __all__ = [
     "Response",
     "request_to_json",
     "request_from_json",
+    "request_expiry",
+    "REQUEST_TIMEOUT_S",
     "response_to_json",
     "response_from_json",
 ]
@@ -108,6 +117,10 @@ class CanvasRead:
     rows: tuple[int, ...] = ()
 
 
+REQUEST_TIMEOUT_S = 15.0
+"""How long an admin command waits for the daemon to carry out its request (and so how long a
+request lives)."""
+
 Response = ResetDone | RepairDone | HintGiven | Rotations | CanvasRead
 
 _REQUESTS: dict[str, type[Request]] = {
@@ -118,10 +131,12 @@ _REQUESTS: dict[str, type[Request]] = {
 }
 
 
-def request_to_json(request: Request) -> dict[str, Any]:
-    """The request file's content."""
+def request_to_json(request: Request, expires: float | None = None) -> dict[str, Any]:
+    """The request file's content; `expires` (seconds since the epoch) when the writer gives up."""
     action = next(k for k, v in _REQUESTS.items() if isinstance(request, v))
     data: dict[str, Any] = {"action": action}
+    if expires is not None:
+        data["expires"] = expires
     if isinstance(request, ResetRequest):
         data["seed"] = request.seed
     return data
@@ -137,6 +152,16 @@ def request_from_json(data: dict[str, Any]) -> Request | None:
         ok = isinstance(seed, int) and not isinstance(seed, bool)
         return ResetRequest(seed if ok else None)
     return kind()
+
+
+def request_expiry(data: dict[str, Any], written: float) -> float:
+    """When the request in a file expires: its `expires`, else (a file from before expiries, or
+    a malformed value) `REQUEST_TIMEOUT_S` after `written`, the file's modification time."""
+    expires = data.get("expires")
+    if isinstance(expires, int | float) and not isinstance(expires, bool):
+        if math.isfinite(expires):
+            return float(expires)
+    return written + REQUEST_TIMEOUT_S
 
 
 def response_to_json(response: Response) -> dict[str, Any]:

@@ -14,8 +14,8 @@ from typing import Any
 
 from controller.config import Config, ServerConfig, WorldConfig
 from controller.errors import ExitCode, RconAuthError, RconError
-from controller.runtime.clock import SYSTEM_CLOCK, Clock
-from controller.runtime.control import health_path, is_running, read_json
+from controller.runtime.clock import SYSTEM_CLOCK, Clock, utc_iso
+from controller.runtime.control import Health, is_running, read_health
 from controller.runtime.link import CommandClient, Link
 from controller.runtime.room import make_room
 from controller.runtime.state import RoomState, StateError, state_path
@@ -145,6 +145,13 @@ def _paint_health(name: str, world: WorldConfig, state_dir: Path, clock: Clock) 
     return health
 
 
+def _no_connection(report: Health | None) -> str:
+    since = None if report is None else report.since
+    return "the daemon reports no connection" + (
+        "" if since is None else f" since {utc_iso(since)}"
+    )
+
+
 def _reach_server(
     health: RoomHealth, cfg: Config, name: str, connect: Connect, clock: Clock
 ) -> RoomHealth:
@@ -152,13 +159,13 @@ def _reach_server(
     world = cfg.world(name)
     state_dir = Path(cfg.state_dir)
     if health.daemon_running:
-        report = read_json(health_path(state_dir, name)) or {}
-        fresh = clock.time() - float(report.get("at", 0)) < HEALTH_FRESH_S
-        health.server_reachable = bool(fresh and report.get("reachable"))
+        report = read_health(state_dir, name)
+        fresh = report is not None and clock.time() - report.at < HEALTH_FRESH_S
+        health.server_reachable = bool(fresh and report is not None and report.reachable)
         expected = health.frames_expected or health.total
         health.frames = expected if health.server_reachable else None
         if not health.server_reachable:
-            health.server_error = "the daemon reports no connection" if fresh else "no report"
+            health.server_error = _no_connection(report) if fresh else "no report"
         return health
     room = make_room(name, world, state_dir, clock)
     try:

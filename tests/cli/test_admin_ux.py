@@ -5,12 +5,14 @@ from __future__ import annotations
 
 import json
 import logging
+import os
+import re
 import signal
 import subprocess
 import sys
 import threading
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
 
 import pytest
@@ -22,10 +24,21 @@ from controller.cli.common import JsonFormatter, LogFormat, LogLevel, logging_to
 from controller.cli.rooms import log_progress
 from controller.cli.ui import room_panel
 from controller.config import load_config, parse_config
-from controller.errors import ExitCode
+from controller.errors import ExitCode, RconUnavailable, RoomError
+from controller.runtime.admin import carry_out
+from controller.runtime.clock import utc_iso
 from controller.runtime.connect import connect_server
+from controller.runtime.control import (
+    RoomLock,
+    health_path,
+    read_health,
+    take_request,
+    write_json,
+    write_request,
+)
 from controller.runtime.daemon import Daemon
 from controller.runtime.pipes_room import PipesRoom
+from controller.runtime.requests import HintRequest, ResetRequest
 from controller.runtime.state import RoomState
 from controller.sandbox import Sandbox
 from tests.support.harness import world_mismatches
@@ -408,3 +421,211 @@ def test_the_live_view_never_exceeds_the_terminal_width(size: int, width: int) -
     assert len(lines) == 1 + size
     assert max(out.measure(line).maximum for line in lines) <= width
     assert all(len(line) <= width for line in lines)
+
+
+# -- the server down ---------------------------------------------------------------------------
+ISO = r"\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ"
+
+
+@pytest.fixture
+def held(setup: tuple[Sandbox, Path]) -> Iterator[tuple[Sandbox, Path, Path]]:
+    """A built room whose lock is held as a running daemon holds it (nothing takes requests)."""
+    sb, cfg = setup
+    _build(cfg)
+    state_dir = _state_dir(cfg)
+    lock = RoomLock(state_dir, "lobby")
+    lock.acquire()
+    yield sb, cfg, state_dir
+    lock.release()
+
+
+def _report(state_dir: Path, reachable: bool, since: float, at: float | None = None) -> None:
+    write_json(
+        health_path(state_dir, "lobby"),
+        {"at": at or time.time(), "server": "main", "reachable": reachable, "since": since},
+    )
+
+
+@pytest.mark.parametrize(
+    "argv",
+    [["reset", "--yes", "--seed", "77"], ["show"], ["hint"], ["repair"]],
+    ids=lambda argv: argv[0],
+)
+def test_a_daemon_reporting_its_server_down_is_answered_at_once_with_exit_4(
+    argv: list[str], held: tuple[Sandbox, Path, Path]
+) -> None:
+    _, cfg, state_dir = held
+    down = time.time() - 90
+    _report(state_dir, False, down)
+    started = time.monotonic()
+    result = runner.invoke(app, [*argv, "-w", "lobby", "-c", str(cfg)])
+    assert time.monotonic() - started < 2
+    assert result.exit_code == ExitCode.UNREACHABLE, result.output
+    assert result.output == (
+        f"error: server main unreachable since {utc_iso(down)} "
+        "(the daemon running lobby keeps retrying)\n"
+    )
+    assert sorted(p.name for p in state_dir.iterdir() if "request" in p.name) == []
+
+
+def test_a_request_given_up_on_is_withdrawn_and_never_runs(
+    held: tuple[Sandbox, Path, Path],
+) -> None:
+    _, cfg, state_dir = held
+    _report(state_dir, True, time.time())
+    with pytest.raises(RoomError, match=r"did not take the request within 0\.3 s; it was withd"):
+        carry_out(load_config(cfg), "lobby", ResetRequest(77), connect=connect_server, timeout=0.3)
+    assert not (state_dir / "lobby.request.json").exists()
+    assert take_request(state_dir, "lobby") is None  # a daemon looking later finds nothing
+
+
+def test_a_server_lost_while_waiting_is_exit_4(held: tuple[Sandbox, Path, Path]) -> None:
+    _, cfg, state_dir = held
+    _report(state_dir, True, time.time())
+    down = time.time()
+    timer = threading.Timer(0.1, _report, (state_dir, False, down))
+    timer.start()
+    with pytest.raises(RconUnavailable, match=f"server main unreachable since {ISO} ") as info:
+        carry_out(load_config(cfg), "lobby", HintRequest(), connect=connect_server, timeout=0.4)
+    timer.join()
+    assert info.value.exit_code == ExitCode.UNREACHABLE
+    assert not (state_dir / "lobby.request.json").exists()
+
+
+def test_a_request_the_daemon_took_is_left_to_it(held: tuple[Sandbox, Path, Path]) -> None:
+    _, cfg, state_dir = held
+    _report(state_dir, True, time.time())
+    taken: list[object] = []
+
+    def daemon() -> None:  # takes the request, then is slow to finish it
+        deadline = time.monotonic() + 5
+        while not (state_dir / "lobby.request.json").exists() and time.monotonic() < deadline:
+            time.sleep(0.01)
+        taken.append(take_request(state_dir, "lobby"))
+
+    thread = threading.Thread(target=daemon)
+    thread.start()
+    with pytest.raises(RoomError, match="took the request but did not finish it within 0.5 s"):
+        carry_out(load_config(cfg), "lobby", ResetRequest(5), connect=connect_server, timeout=0.5)
+    thread.join()
+    assert taken == [ResetRequest(5)]
+    assert (state_dir / "lobby.request.working").exists()
+
+
+def test_a_health_file_without_a_daemon_is_not_believed(setup: tuple[Sandbox, Path]) -> None:
+    _, cfg = setup
+    room = _build(cfg)
+    state_dir = _state_dir(cfg)
+    _report(state_dir, False, time.time() - 600)  # left by a daemon that has ended
+    result = runner.invoke(app, ["reset", "--yes", "--seed", "77", "-w", "lobby", "-c", str(cfg)])
+    assert result.exit_code == ExitCode.OK, result.output
+    assert f"lobby: new puzzle #{room.state.puzzle_number + 1}" in result.output
+
+
+@pytest.mark.parametrize("argv", [["reset", "--yes"], ["show"], ["hint"], ["repair"]])
+def test_without_a_daemon_an_unreachable_server_is_exit_4(
+    argv: list[str], setup: tuple[Sandbox, Path], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    _, cfg = setup
+    _build(cfg)
+    monkeypatch.setenv("PIPESCTL_PORT", "1")
+    result = runner.invoke(app, [*argv, "-w", "lobby", "-c", str(cfg)])
+    assert result.exit_code == ExitCode.UNREACHABLE, result.output
+    assert re.fullmatch(
+        r"error: cannot connect to RCON at 127\.0\.0\.1:1: .+ \(3 attempts over \d+\.\d s\)\n",
+        result.output,
+    ), result.output
+
+
+def test_reset_with_the_daemon_s_server_stopped_answers_at_once_and_a_stale_request_never_runs(
+    tmp_path: Path,
+) -> None:
+    """The issue's reproduction: a daemon process, its server stopped, `reset --seed 77`; then a
+    request left behind with its expiry passed is dropped when the server is back."""
+    with Sandbox(world_dir=tmp_path / "world") as sb:
+        cfg = tmp_path / "pipes.yaml"
+        cfg.write_text(
+            f"state_dir: {tmp_path / 'state'}\n"
+            f"servers:\n  main: {{host: 127.0.0.1, port: {sb.port}, password_env: PIPES_PW}}\n"
+            "worlds:\n  lobby:\n    origin: [0, 100, 0]\n    size: [7, 5]\n    seed: 4\n"
+            "    audit_interval_s: 0\n"
+        )
+        state_dir = tmp_path / "state"
+        env = {**os.environ, "PIPES_PW": sb.password}
+        log = tmp_path / "daemon.log"
+        cli = [sys.executable, "-m", "controller.cli"]
+
+        def reachable() -> bool | None:
+            return getattr(read_health(state_dir, "lobby"), "reachable", None)
+
+        with log.open("w") as out:
+            proc = subprocess.Popen([*cli, "start", "-w", "lobby", "-c", str(cfg)], env=env,
+                                    stderr=out)  # fmt: skip
+            try:
+                _until(lambda: reachable() is True, log)
+                before = RoomState.load(state_dir / "lobby.json")
+                assert before is not None
+                stopped = time.time()
+                sb.stop()
+                _until(lambda: reachable() is False, log)
+                started = time.monotonic()
+                reset = subprocess.run(
+                    [*cli, "reset", "-w", "lobby", "--yes", "--seed", "77", "-c", str(cfg)],
+                    env=env,
+                    capture_output=True,
+                    text=True,
+                    timeout=30,
+                )
+                assert time.monotonic() - started < 5  # the interpreter's start-up included
+                assert reset.returncode == ExitCode.UNREACHABLE, reset.stderr
+                match = re.fullmatch(
+                    f"error: server main unreachable since ({ISO}) "
+                    r"\(the daemon running lobby keeps retrying\)\n",
+                    reset.stderr,
+                )
+                assert match is not None, reset.stderr
+                assert utc_iso(stopped - 1) <= match.group(1) <= utc_iso(time.time())
+                assert not (state_dir / "lobby.request.json").exists()
+                # a request whose admin command gave up (as one from before expiries would)
+                write_request(state_dir, "lobby", ResetRequest(77), expires=time.time() - 1)
+                sb.start()
+                _until(lambda: "dropped" in log.read_text(), log)
+                _until(lambda: reachable() is True, log)
+                proc.send_signal(signal.SIGTERM)
+                assert proc.wait(30) == 0
+            finally:
+                if proc.poll() is None:
+                    proc.kill()
+                proc.wait()
+    text = log.read_text()
+    assert re.search(
+        f"room lobby: request reset with seed 77 expired at {ISO} "
+        r"\(the admin command gave up\); dropped",
+        text,
+    ), text
+    after = RoomState.load(state_dir / "lobby.json")
+    assert after is not None
+    assert after.puzzle_number == before.puzzle_number
+    assert after.board.rotations == before.board.rotations
+    assert not (state_dir / "lobby.request.json").exists()
+    assert not (state_dir / "lobby.request.working").exists()
+
+
+def _until(predicate: Callable[[], object], log: Path, timeout: float = 30.0) -> None:
+    deadline = time.monotonic() + timeout
+    while not predicate():
+        assert time.monotonic() < deadline, "timed out; daemon log:\n" + log.read_text()
+        time.sleep(0.05)
+
+
+def test_status_says_since_when_the_daemon_s_server_is_down(
+    held: tuple[Sandbox, Path, Path],
+) -> None:
+    _, cfg, state_dir = held
+    down = time.time() - 30
+    _report(state_dir, False, down)
+    result = runner.invoke(app, ["status", "-c", str(cfg), "--json"])
+    assert result.exit_code == ExitCode.UNREACHABLE, result.output
+    room = json.loads(result.stdout)["rooms"][0]
+    assert room["server_error"] == f"the daemon reports no connection since {utc_iso(down)}"
+    assert room["problem"] == "unreachable"

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import os
+import time
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -12,6 +13,8 @@ from typer.testing import CliRunner
 
 from controller.cli import app
 from controller.errors import ExitCode
+from controller.runtime.clock import utc_iso
+from controller.runtime.control import RoomLock, health_path, write_json
 from controller.sandbox import Sandbox
 from tests.support.grammar import assert_valid_commands
 
@@ -209,3 +212,37 @@ def test_a_paint_room_is_checked_with_its_own_pictures_and_box(
     assert "box -1 99 -7 .. 7 103 5 holds blocks in layer(s) y=99" in str(
         checks["footprint"]["detail"]
     )
+
+
+def test_a_daemon_reporting_its_server_down_fails_the_rcon_check(
+    setup: tuple[Sandbox, Path],
+) -> None:
+    _, cfg = setup
+    state_dir = cfg.parent / "state"
+    lock = RoomLock(state_dir, "lobby")  # held as the daemon running the room holds it
+    lock.acquire()
+    try:
+        down = time.time() - 60
+        report = {"at": time.time(), "server": "main", "reachable": False, "since": down}
+        write_json(health_path(state_dir, "lobby"), report)
+        code, checks = _doctor(cfg)
+        assert code == ExitCode.ERROR and _failed(checks) == ["rcon"]
+        assert checks["rcon"]["detail"] == (
+            f"the daemon running lobby reports server main unreachable since {utc_iso(down)} "
+            "(it keeps retrying)"
+        )
+        assert "the daemon reconnects by itself" in str(checks["rcon"]["fix"])
+        result = runner.invoke(app, ["doctor", "-c", str(cfg)])
+        assert result.stdout.startswith("lobby (server main): PROBLEMS\n"), result.stdout
+        report.update(reachable=True, since=time.time())
+        write_json(health_path(state_dir, "lobby"), report)
+        code, checks = _doctor(cfg)
+        assert code == ExitCode.OK and checks["rcon"]["status"] == "pass"
+        assert checks["server"]["status"] == "skip"
+    finally:
+        lock.release()
+    # the daemon has ended: its last report is not believed, doctor asks the server itself
+    report.update(reachable=False)
+    write_json(health_path(state_dir, "lobby"), report)
+    code, checks = _doctor(cfg)
+    assert code == ExitCode.OK and str(checks["rcon"]["detail"]).endswith("password accepted")

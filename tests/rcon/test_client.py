@@ -4,9 +4,11 @@ from __future__ import annotations
 
 import logging
 import random
+import re
 import signal
 import socket
 import threading
+import time
 from collections.abc import Callable, Iterator
 
 import mcrcon
@@ -461,3 +463,53 @@ def test_a_listener_that_never_answers_the_login_times_out() -> None:
         with pytest.raises(RconUnavailable, match="within 0.15 s"):
             client.connect()
         assert not client.connected and client.connects == 0
+
+
+def test_a_silent_listener_is_reported_with_the_attempts_and_the_time_they_took() -> None:
+    """Each attempt waits `timeout` for the login reply; the message says all of it."""
+    with socket.socket() as silent:
+        silent.bind(("127.0.0.1", 0))
+        silent.listen(8)  # accepted by the kernel, never answered
+        port = silent.getsockname()[1]
+        client = RconClient(
+            "127.0.0.1", port, "pw", timeout=0.1, backoff=(0.05, 0.05), connect_attempts=3
+        )
+        started = time.monotonic()
+        with pytest.raises(RconUnavailable) as info:
+            client.connect()
+        spent = time.monotonic() - started
+    message = str(info.value)
+    match = re.fullmatch(
+        rf"no reply from RCON at 127\.0\.0\.1:{port} within 0\.1 s \(3 attempts over (\S+) s\)",
+        message,
+    )
+    assert match is not None, message
+    assert abs(float(match.group(1)) - spent) < 0.1  # the time actually spent, waits included
+    assert spent >= 3 * 0.1 and client.connect_failures == 3
+
+
+def test_one_attempt_keeps_the_plain_message() -> None:
+    fake = FakeTime()
+    client = RconClient(
+        "127.0.0.1", free_port(), "pw", connect_attempts=1, sleep=fake.sleep, clock=fake.clock
+    )
+    with pytest.raises(RconUnavailable) as info:
+        client.connect()
+    assert "attempt" not in str(info.value)
+
+
+def test_attempts_over_a_fake_clock_count_the_backoff_waits() -> None:
+    fake = FakeTime()
+    client = RconClient(
+        "127.0.0.1",
+        free_port(),
+        "pw",
+        backoff=(2.0, 2.0),
+        connect_attempts=3,
+        sleep=fake.sleep,
+        clock=fake.clock,
+        rng=random.Random(1),
+    )
+    with pytest.raises(RconUnavailable, match=r"\(3 attempts over (\d+\.\d) s\)$") as info:
+        client.connect()
+    assert f"over {sum(fake.sleeps):.1f} s" in str(info.value)

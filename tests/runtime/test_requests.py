@@ -2,13 +2,30 @@
 
 from __future__ import annotations
 
+import json
 import logging
+import os
+import re
+import time
+from pathlib import Path
 
+import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
+from controller.runtime.control import (
+    Health,
+    health_path,
+    health_record,
+    read_health,
+    take_request,
+    withdraw_request,
+    write_json,
+    write_request,
+)
 from controller.runtime.repairs import Repairs
 from controller.runtime.requests import (
+    REQUEST_TIMEOUT_S,
     CanvasRead,
     HintGiven,
     HintRequest,
@@ -18,6 +35,7 @@ from controller.runtime.requests import (
     ResetRequest,
     Rotations,
     ShowRequest,
+    request_expiry,
     request_from_json,
     request_to_json,
     response_from_json,
@@ -91,3 +109,94 @@ def test_requests_and_repairs_read_as_words_in_log_lines() -> None:
     rep = Repairs(frames_fixed=1)
     record = logging.LogRecord("controller", logging.INFO, "", 0, "room %s: %s", ("a", rep), None)
     assert record.getMessage() == f"room a: {rep.describe()}"
+
+
+# -- expiry -------------------------------------------------------------------------------------
+def test_a_request_carries_its_expiry_and_a_file_without_one_lives_15_s_from_its_writing() -> None:
+    data = request_to_json(ResetRequest(77), expires=1000.5)
+    assert data == {"action": "reset", "seed": 77, "expires": 1000.5}
+    assert request_from_json(data) == ResetRequest(77)
+    assert request_expiry(data, written=0.0) == 1000.5
+    assert "expires" not in request_to_json(HintRequest())
+    for legacy in ({"action": "hint"}, {"action": "hint", "expires": "soon"}, {"expires": True}):
+        assert request_expiry(legacy, written=500.0) == 500.0 + REQUEST_TIMEOUT_S
+
+
+def test_the_daemon_drops_an_expired_request_and_says_so(
+    tmp_path: Path, caplog: pytest.LogCaptureFixture
+) -> None:
+    write_request(tmp_path, "lobby", ResetRequest(77), expires=time.time() - 1)
+    with caplog.at_level(logging.WARNING, logger="controller.runtime"):
+        assert take_request(tmp_path, "lobby") is None
+    assert list(tmp_path.iterdir()) == []  # neither the request nor its working copy is left
+    (message,) = caplog.messages
+    assert re.fullmatch(
+        r"room lobby: request reset with seed 77 expired at \d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ "
+        r"\(the admin command gave up\); dropped",
+        message,
+    ), message
+
+
+def test_a_request_still_waited_for_is_taken(tmp_path: Path) -> None:
+    write_request(tmp_path, "lobby", RepairRequest(), expires=time.time() + 10)
+    assert take_request(tmp_path, "lobby") == RepairRequest()
+    assert (tmp_path / "lobby.request.working").exists()  # until finish_request
+
+
+def test_a_request_of_an_older_pipesctl_expires_15_s_after_its_file_was_written(
+    tmp_path: Path,
+) -> None:
+    path = tmp_path / "lobby.request.json"
+    path.write_text(json.dumps({"action": "hint"}))
+    assert take_request(tmp_path, "lobby") == HintRequest()
+    path.write_text(json.dumps({"action": "hint"}))
+    old = time.time() - REQUEST_TIMEOUT_S - 1
+    os.utime(path, (old, old))
+    assert take_request(tmp_path, "lobby") is None
+    assert not path.exists() and not (tmp_path / "lobby.request.working").exists()
+
+
+def test_a_withdrawn_request_is_never_taken_and_a_taken_one_is_never_withdrawn(
+    tmp_path: Path,
+) -> None:
+    path = write_request(tmp_path, "lobby", HintRequest(), expires=time.time() + 10)
+    assert withdraw_request(path) is True
+    assert take_request(tmp_path, "lobby") is None
+    path = write_request(tmp_path, "lobby", HintRequest(), expires=time.time() + 10)
+    assert take_request(tmp_path, "lobby") == HintRequest()
+    assert withdraw_request(path) is False
+    assert (tmp_path / "lobby.request.working").exists()  # the daemon's copy is left alone
+
+
+# -- health file ---------------------------------------------------------------------------------
+def test_health_since_stays_while_the_same_daemon_reports_the_same_thing(tmp_path: Path) -> None:
+    def report(at: float, reachable: bool, owner: int = 7) -> Health:
+        write_json(
+            health_path(tmp_path, "lobby"),
+            health_record(
+                read_health(tmp_path, "lobby"),
+                at=at,
+                server="main",
+                reachable=reachable,
+                owner=owner,
+            ),
+        )
+        health = read_health(tmp_path, "lobby")
+        assert health is not None and health.at == at
+        return health
+
+    assert report(100.0, True).since == 100.0
+    assert report(101.0, False).since == 101.0  # went down
+    assert report(102.0, False).since == 101.0
+    assert report(130.0, False).since == 101.0
+    assert report(131.0, True).since == 131.0  # back
+    assert report(132.0, True, owner=8).since == 132.0  # another daemon's report starts anew
+
+
+def test_a_health_file_of_an_older_pipesctl_or_a_broken_one_reads_sensibly(tmp_path: Path) -> None:
+    path = health_path(tmp_path, "lobby")
+    path.write_text(json.dumps({"at": 5, "server": "main", "reachable": False}))
+    assert read_health(tmp_path, "lobby") == Health(5.0, "main", False, None, None)
+    for broken in ("{}", "[]", '{"at": "x", "reachable": true}', '{"at": 1, "reachable": 1}', "{"):
+        path.write_text(broken)
+        assert read_health(tmp_path, "lobby") is None
