@@ -14,12 +14,13 @@ from controller.config import Config
 from controller.runtime.connect import connect_server
 from controller.runtime.daemon import Daemon
 from controller.runtime.journal import BuildJournal, journal_path
+from controller.runtime.paint_room import PaintRoom
 from controller.runtime.state import RoomState, state_path
 from controller.sandbox import Sandbox
 from controller.stopping import Stopping
-from tests.runtime.test_paint_room_e2e import paint_config
-from tests.runtime.test_paint_room_e2e import world_mismatches as paint_mismatches
 from tests.support.harness import make_config, world_mismatches
+from tests.support.paint_harness import paint_config
+from tests.support.paint_harness import world_mismatches as paint_mismatches
 
 
 class StopAfter:
@@ -137,4 +138,5 @@ def test_a_paint_room_build_resumes_too(
     daemon.close()
     assert "an interrupted build was finished" in caplog.text
     assert not journal_path(state_dir, "lobby").exists()
-    assert paint_mismatches(sandbox, room) == []  # type: ignore[arg-type]
+    assert isinstance(room, PaintRoom)
+    assert paint_mismatches(sandbox, room) == []
