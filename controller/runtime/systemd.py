@@ -90,7 +90,7 @@ class Notifier:
         value gives a notifier that sends nothing."""
         self._address = _address(address) if address else None
         if address and self._address is None:
-            log.debug("systemd: NOTIFY_SOCKET %r is not supported; not notifying", address)
+            log.debug("systemd: NOTIFY_SOCKET %s is not supported; not notifying", address)
         self.watchdog_interval = watchdog_interval if self._address is not None else None
         """Seconds between `watchdog()` calls, or None when the manager expects none."""
         self._lock = threading.Lock()
@@ -126,8 +126,9 @@ class Notifier:
         return self.send("STOPPING=1", *self._status_line(status))
 
     def reloading(self) -> bool:
-        """`RELOADING=1` with `MONOTONIC_USEC=` (required since systemd 253 for
-        `Type=notify-reload`, ignored before); send `ready()` when the reload is done."""
+        """`RELOADING=1` with `MONOTONIC_USEC=` (systemd 253 or newer uses it to match the
+        reload with `Type=notify-reload`; older versions ignore it); send `ready()` when the
+        reload is done."""
         return self.send("RELOADING=1", f"MONOTONIC_USEC={time.monotonic_ns() // 1000}")
 
     def watchdog(self) -> bool:
