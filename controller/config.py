@@ -9,6 +9,7 @@ from __future__ import annotations
 import os
 import re
 import string
+from collections.abc import Mapping
 from pathlib import Path
 from typing import Any, Literal
 
@@ -46,6 +47,9 @@ __all__ = [
     "CONFIG_VERSION",
     "config_candidates",
     "weak_password",
+    "DEFAULT_STATE_DIR",
+    "resolve_state_dir",
+    "systemd_state_directory",
 ]
 
 ROOM_NAME = re.compile(r"[a-z0-9_-]{1,32}")
@@ -61,6 +65,8 @@ BUILD_MIN_Y = -64
 BUILD_MAX_Y = 319
 DEFAULT_MAP_ID_BASE = 1_000_000
 DEFAULT_CONFIG = Path("config/pipes.yaml")
+DEFAULT_STATE_DIR = "state"
+"""The default `state_dir`; under systemd's `StateDirectory=` it names that directory itself."""
 CONFIG_VERSION = 1
 MIN_PASSWORD_LENGTH = 12
 _WEAK_PASSWORDS = {"password", "changeme", "minecraft", "secret", "admin", "rcon"}
@@ -367,7 +373,7 @@ class Config(_Model):
     """The whole file."""
 
     version: int = CONFIG_VERSION
-    state_dir: str = "state"
+    state_dir: str = DEFAULT_STATE_DIR
     servers: dict[str, ServerConfig] = Field(default_factory=dict)
     worlds: dict[str, WorldConfig] = Field(default_factory=dict)
     path: str = Field("", exclude=True)
@@ -647,11 +653,27 @@ def load_config(explicit: str | os.PathLike[str] | None = None) -> Config:
     return cfg.model_copy(update={"state_dir": str(resolve_state_dir(cfg.state_dir, path))})
 
 
-def resolve_state_dir(state_dir: str, config_path: Path) -> Path:
-    """The state directory: relative paths are taken from the config file's folder, so the
-    same configuration finds the same state (and lock) from any working directory."""
+def resolve_state_dir(
+    state_dir: str, config_path: Path, env: Mapping[str, str] | None = None
+) -> Path:
+    """The state directory. An absolute path is kept. A relative one is taken from
+    `$STATE_DIRECTORY` when systemd sets it (`StateDirectory=`, the first of its colon-separated
+    paths; docs/systemd.md, "State directory"), the default `state` naming that directory itself
+    and any other relative value a folder inside it; without it, from the config file's folder,
+    so the same configuration finds the same state (and lock) from any working directory."""
     p = Path(state_dir).expanduser()
-    return p if p.is_absolute() else (config_path.resolve().parent / p)
+    if p.is_absolute():
+        return p
+    base = systemd_state_directory(os.environ if env is None else env)
+    if base is not None:
+        return base if p == Path(DEFAULT_STATE_DIR) else base / p
+    return config_path.resolve().parent / p
+
+
+def systemd_state_directory(env: Mapping[str, str]) -> Path | None:
+    """The first path of `$STATE_DIRECTORY` (systemd joins several with `:`), when absolute."""
+    first = env.get("STATE_DIRECTORY", "").split(":")[0]
+    return Path(first) if first and os.path.isabs(first) else None
 
 
 def default_config_text() -> str:

@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from controller.config import load_config, parse_config, valid_player_name
+from controller.config import load_config, parse_config, resolve_state_dir, valid_player_name
 from controller.errors import ConfigError
 
 
@@ -99,6 +99,59 @@ def test_state_dir_is_relative_to_the_config_file(
     elsewhere = tmp_path / "elsewhere"
     elsewhere.mkdir()
     monkeypatch.chdir(elsewhere)
+    monkeypatch.delenv("STATE_DIRECTORY", raising=False)
     cfg = load_config(Path("../etc/pipes.yaml"))
     assert Path(cfg.state_dir) == (folder / "state").resolve()
     assert os.path.isabs(cfg.state_dir)
+
+
+def _config_with_state_dir(folder: Path, state_dir: str | None) -> Path:
+    folder.mkdir(parents=True, exist_ok=True)
+    line = "" if state_dir is None else f"state_dir: {state_dir}\n"
+    path = folder / "pipes.yaml"
+    path.write_text(
+        f"version: 1\n{line}servers:\n  main: {{password: long-random-secret-42}}\n"
+        "worlds:\n  lobby: {origin: [0, 100, 0]}\n"
+    )
+    return path
+
+
+@pytest.mark.parametrize(
+    ("state_dir", "expected"),
+    [
+        (None, "{sd}"),  # the default `state` is StateDirectory= itself
+        ("state", "{sd}"),  # as `pipesctl init` writes it
+        ("./state", "{sd}"),
+        ("rooms", "{sd}/rooms"),
+        ("state/rooms", "{sd}/state/rooms"),
+        ("{abs}", "{abs}"),  # an absolute path is kept
+    ],
+)
+def test_state_dir_under_systemd_state_directory(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, state_dir: str | None, expected: str
+) -> None:
+    sd, absolute = tmp_path / "var-lib-pipesctl", tmp_path / "elsewhere" / "state"
+    values = {"sd": str(sd), "abs": str(absolute)}
+    path = _config_with_state_dir(
+        tmp_path / "etc", None if state_dir is None else state_dir.format(**values)
+    )
+    monkeypatch.setenv("STATE_DIRECTORY", f"{sd}:{tmp_path / 'second'}")  # the first one counts
+    assert Path(load_config(path).state_dir) == Path(expected.format(**values))
+
+
+@pytest.mark.parametrize("value", ["", "relative/dir", ":/var/lib/x"])
+def test_unusable_state_directory_falls_back_to_the_config_folder(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, value: str
+) -> None:
+    path = _config_with_state_dir(tmp_path / "etc", "state")
+    monkeypatch.setenv("STATE_DIRECTORY", value)
+    assert Path(load_config(path).state_dir) == (tmp_path / "etc" / "state").resolve()
+
+
+def test_resolve_state_dir_reads_the_given_environment(tmp_path: Path) -> None:
+    config = tmp_path / "etc" / "pipes.yaml"
+    env = {"STATE_DIRECTORY": "/var/lib/pipesctl"}
+    assert resolve_state_dir("state", config, env) == Path("/var/lib/pipesctl")
+    assert resolve_state_dir("rooms", config, env) == Path("/var/lib/pipesctl/rooms")
+    assert resolve_state_dir("/srv/state", config, env) == Path("/srv/state")
+    assert resolve_state_dir("state", config, {}) == config.resolve().parent / "state"

@@ -38,6 +38,7 @@ if TYPE_CHECKING:
     from controller.runtime.daemon import Daemon
     from controller.runtime.link import CommandClient
     from controller.runtime.room import Progress, Room
+    from controller.runtime.systemd import Notifier
 
 __all__ = ["register"]
 
@@ -177,6 +178,8 @@ def _run(daemon: Daemon, *, view: bool) -> None:
     the middle of a build leaves it to be finished by the next start."""
     try:
         _start_with_progress(daemon)
+        if daemon.notifier is not None:  # systemd: READY=1 once the rooms are up
+            daemon.notifier.ready(f"rooms {', '.join(daemon.rooms)} ready")
         with _live_view(daemon, view):
             daemon.run()
     except Stopping:
@@ -189,14 +192,17 @@ class _Connector:
     """The daemon's `connect`: the clients it opens are kept, so a stop can close those still
     waiting to connect (a server down, in backoff) instead of waiting for them."""
 
-    def __init__(self) -> None:
+    def __init__(self, notifier: Notifier | None = None) -> None:
         self.clients: list[object] = []
+        self.notifier = notifier
 
     def __call__(self, name: str, server: ServerConfig) -> CommandClient:
         return connect(name, server, opened=self.clients.append)
 
     def close_waiting(self, signal_name: str) -> None:
         log.info("received %s; stopping", signal_name)
+        if self.notifier is not None:
+            self.notifier.stopping()
         for client in list(self.clients):
             if not getattr(client, "connected", True):
                 close = getattr(client, "close", None)
@@ -228,11 +234,15 @@ def _start(world: list[str], config: Path | None, sandbox: bool, signals: StopSi
 
     stop = signals.flag
     if not sandbox:
+        from controller.runtime.systemd import Notifier
+
         cfg = load(config)
-        connector = _Connector()
+        notifier = Notifier.from_environment()
+        connector = _Connector(notifier)
 
         def work() -> None:
-            _run(Daemon(cfg, world, connect=connector, stop=stop), view=False)
+            daemon = Daemon(cfg, world, connect=connector, stop=stop, notifier=notifier)
+            _run(daemon, view=False)
 
         finished = run_until_stopped(
             work,

@@ -57,13 +57,13 @@ class Notifier(Protocol):
 
     watchdog_interval: float | None
 
-    def ready(self, status: str) -> None: ...
+    def ready(self, status: str) -> object: ...
 
-    def status(self, text: str) -> None: ...
+    def status(self, text: str) -> object: ...
 
-    def stopping(self) -> None: ...
+    def stopping(self) -> object: ...
 
-    def watchdog(self) -> None: ...
+    def watchdog(self) -> object: ...
 
 
 class Daemon:
@@ -287,6 +287,8 @@ class Daemon:
                     self._guarded(room, "reconcile", room.reconcile, link)
                 self.down.discard(server)
                 log.info("server %s: back; rooms reconciled", server)
+                if self.notifier is not None:
+                    self.notifier.status(f"server {server} back; rooms running")
             if self.clock.monotonic() >= self.next_poll.get(server, 0.0):
                 self.poll(server)
             near = self.detector(server).awake
@@ -295,6 +297,8 @@ class Daemon:
         except RconUnavailable as exc:
             if server not in self.down:
                 log.warning("server %s: connection lost (%s); retrying", server, exc)
+                if self.notifier is not None:
+                    self.notifier.status(f"server {server} unreachable; retrying")
             self.down.add(server)
             self.last_health[server] = 0.0
         except RconError as exc:

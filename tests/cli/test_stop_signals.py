@@ -4,6 +4,7 @@ start (docs/reliability.md, "Stopping"). `bench/stop_time.py` runs the same over
 
 from __future__ import annotations
 
+import contextlib
 import random
 import signal
 import subprocess
@@ -114,3 +115,36 @@ def test_a_sigterm_while_demo_imports_is_an_interruption(tmp_path: Path) -> None
         proc.wait()
     assert proc.returncode == 130, err
     assert "demo interrupted" in err and "Traceback" not in err
+
+
+def test_under_systemd_ready_comes_after_the_build_then_the_watchdog_then_stopping(
+    sandbox: Sandbox, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import socket
+
+    address = str(tmp_path / "notify.sock")
+    manager = socket.socket(socket.AF_UNIX, socket.SOCK_DGRAM)
+    manager.bind(address)
+    manager.settimeout(20.0)
+    monkeypatch.setenv("NOTIFY_SOCKET", address)
+    monkeypatch.setenv("WATCHDOG_USEC", "400000")  # a ping every 0.2 s
+    monkeypatch.delenv("WATCHDOG_PID", raising=False)
+    setup = RoomSetup.write(tmp_path, sandbox, "lobby", 7)
+    daemon = DaemonProcess(setup, sandbox, tmp_path / "notify.log")
+    try:
+        ready = manager.recv(4096).decode()
+        assert ready.startswith("READY=1\n") and "STATUS=rooms lobby ready" in ready
+        assert "ready, puzzle" in daemon.text()  # READY only once the room is up
+        pings = [manager.recv(4096) for _ in range(3)]
+        assert pings == [b"WATCHDOG=1"] * 3
+        seconds = daemon.stop((signal.SIGTERM,), gap=0.0)
+        rest = []
+        manager.settimeout(0.5)
+        with contextlib.suppress(TimeoutError):
+            while True:
+                rest.append(manager.recv(4096))
+    finally:
+        daemon.kill()
+        manager.close()
+    _check(daemon.text(), daemon.proc.returncode, seconds, "under systemd")
+    assert any(m.startswith(b"STOPPING=1") for m in rest), rest
