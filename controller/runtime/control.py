@@ -55,6 +55,7 @@ __all__ = [
     "take_request",
     "withdraw_request",
     "finish_request",
+    "requeue_request",
     "wait_done",
     "write_response",
     "read_response",
@@ -260,6 +261,19 @@ def withdraw_request(path: Path) -> bool:
 def finish_request(state_dir: Path, room: str) -> None:
     """Mark the request taken by `take_request` as done."""
     _working_path(state_dir, room).unlink(missing_ok=True)
+
+
+def requeue_request(state_dir: Path, room: str) -> None:
+    """Put the request taken by `take_request` back, unfinished (the daemon stopped in the
+    middle of it): the next daemon carries it out unless it has expired meanwhile (its expiry
+    travels with it), or the waiting command withdraws it when it gives up. A newer request
+    left meanwhile wins: the old one is dropped."""
+    working, path = _working_path(state_dir, room), _request_path(state_dir, room)
+    try:
+        os.link(working, path)
+    except OSError:  # a newer request is waiting, or the working file is gone
+        pass
+    working.unlink(missing_ok=True)
 
 
 def wait_done(path: Path, timeout: float = REQUEST_TIMEOUT_S, clock: Clock = SYSTEM_CLOCK) -> bool:

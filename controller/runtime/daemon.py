@@ -23,6 +23,7 @@ from controller.runtime.control import (
     health_path,
     health_record,
     read_health,
+    requeue_request,
     take_request,
     write_json,
     write_response,
@@ -38,7 +39,8 @@ from controller.runtime.lease import (
     record_owner,
 )
 from controller.runtime.link import CommandClient, Link
-from controller.runtime.room import Progress, Room, make_room
+from controller.runtime.requests import Request, ResetDone, ResetRequest
+from controller.runtime.room import Progress, Room, RoomStatus, make_room
 from controller.stopping import Stop, Stopping, worker
 
 __all__ = ["Daemon", "Connect", "Notifier"]
@@ -267,13 +269,28 @@ class Daemon:
         """A room's admin request (if one is waiting) and its timers."""
         request = take_request(self.state_dir, room.name)
         if request is not None:
+            before = room.status()
             try:
                 answer = room.handle_request(link, request)
                 if answer is not None:
                     write_response(self.state_dir, room.name, answer)
+            except Stopping:
+                self._cut_short(room, request, before)
+                raise
             finally:
                 finish_request(self.state_dir, room.name)
         room.periodic(link, near)
+
+    def _cut_short(self, room: Room, request: Request, before: RoomStatus | None) -> None:
+        """A request the stop interrupted. A reset that already has its new puzzle is done
+        (the state, saved at the stop, holds it; the next start puts the world right): it is
+        answered. Anything else is put back for the next daemon (hint, show and repair are safe
+        to repeat), unless it expires first."""
+        now = room.status()
+        if isinstance(request, ResetRequest) and now is not None and now != before:
+            write_response(self.state_dir, room.name, ResetDone(now.puzzle))
+        else:
+            requeue_request(self.state_dir, room.name)
 
     def step_server(self, server: str) -> None:
         """One round of a server: renew leases, recover if it was down, poll, run the room

@@ -200,3 +200,72 @@ def test_a_health_file_of_an_older_pipesctl_or_a_broken_one_reads_sensibly(tmp_p
     for broken in ("{}", "[]", '{"at": "x", "reachable": true}', '{"at": 1, "reachable": 1}', "{"):
         path.write_text(broken)
         assert read_health(tmp_path, "lobby") is None
+
+
+class _StopWhen:
+    """A stop asked for once `trip` is set, seen at the next command."""
+
+    def __init__(self) -> None:
+        self.trip = False
+
+    def is_set(self) -> bool:
+        return self.trip
+
+    def wait(self, timeout: float | None = None) -> bool:
+        return self.trip
+
+
+@pytest.mark.parametrize("kind", ["hint", "reset"])
+def test_a_request_cut_short_by_a_stop_is_carried_out_once(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, kind: str
+) -> None:
+    """A hint stopped half-way is put back and the next daemon gives it. A reset stopped once
+    its new puzzle is in the state is done: answered, and not carried out again."""
+    from controller.runtime.connect import connect_server
+    from controller.runtime.control import read_response
+    from controller.runtime.daemon import Daemon
+    from controller.runtime.state import RoomState, state_path
+    from controller.sandbox import Sandbox
+    from controller.stopping import Stopping
+    from tests.support.harness import make_config, world_mismatches
+
+    with Sandbox() as sb:
+        monkeypatch.setenv("SANDBOX_PW", sb.password)
+        state_dir = tmp_path / "state"
+        stop = _StopWhen()
+        daemon = Daemon(make_config(sb, state_dir), ["lobby"], connect=connect_server, stop=stop)
+        daemon.start()
+        request = HintRequest() if kind == "hint" else ResetRequest(5)
+        write_request(state_dir, "lobby", request, expires=time.time() + 60)
+        room = daemon.rooms["lobby"]
+        real_handle, real_adopt = room.handle_request, room.adopt_state  # type: ignore[attr-defined]
+
+        def handle(link: object, request: object) -> object:
+            stop.trip = kind == "hint"  # the stop comes as the hint begins …
+            return real_handle(link, request)  # type: ignore[arg-type]
+
+        def adopt(state: object) -> None:
+            real_adopt(state)
+            stop.trip = True  # … or once the reset's puzzle is adopted, its writes to come
+
+        monkeypatch.setattr(room, "handle_request", handle)
+        monkeypatch.setattr(room, "adopt_state", adopt)
+        with pytest.raises(Stopping):
+            daemon.step_server("main")
+        daemon.close()
+        assert not (state_dir / "lobby.request.working").exists()
+        assert (state_dir / "lobby.request.json").exists() == (kind == "hint")
+        if kind == "reset":
+            assert read_response(state_dir, "lobby") == ResetDone(2)
+        daemon = Daemon(make_config(sb, state_dir), ["lobby"], connect=connect_server)
+        daemon.start()
+        daemon.step_server("main")
+        room = daemon.rooms["lobby"]
+        daemon.close()
+        assert not (state_dir / "lobby.request.json").exists()
+        state = RoomState.load(state_path(state_dir, "lobby"))
+        assert state is not None
+        assert state.puzzle_number == (2 if kind == "reset" else 1)  # one reset, not two
+        if kind == "hint":
+            assert isinstance(read_response(state_dir, "lobby"), HintGiven)
+        assert world_mismatches(sb, room) == []  # type: ignore[arg-type]
