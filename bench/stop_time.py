@@ -1,8 +1,9 @@
 """Benchmark: how long a real `pipesctl start` takes to exit after the first SIGTERM / SIGINT.
 
 Each run starts the daemon on the sandbox, drives it into a phase (building a 31×31 room,
-playing a 7×7 one, its server down with the daemon in reconnect backoff, carrying out an admin
-request, or just after a SIGSTOP/SIGCONT pause), waits a random moment and sends a random
+playing a 7×7 one, its server down with the daemon in reconnect backoff, its server silent
+(the sandbox's main thread busy for 8 s, commands unanswered), carrying out an admin request,
+or just after a SIGSTOP/SIGCONT pause), waits a random moment and sends a random
 pattern of signals (one or two, SIGTERM or SIGINT, up to 50 ms apart); the figure is the wall
 time from the first signal to the exit (`tests/support/stop_runs.py`). Target: every run exits
 0 within 5 s. Prints a markdown table.
@@ -44,7 +45,7 @@ def runs(per_phase: int, seed: int) -> list[StopRun]:
 def main() -> None:
     """Print the table."""
     parser = argparse.ArgumentParser(description=__doc__)
-    parser.add_argument("--runs", type=int, default=10, help="runs per phase")
+    parser.add_argument("--runs", type=int, default=9, help="runs per phase")
     parser.add_argument("--seed", type=int, default=1)
     args = parser.parse_args()
     done = runs(args.runs, args.seed)

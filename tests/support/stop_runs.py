@@ -1,9 +1,10 @@
 """Stopping a real `pipesctl start` process at random moments, for the tests and the benchmark.
 
 One run starts the daemon on a sandbox server, drives it into a phase (building its room,
-playing, its server down and the daemon in reconnect backoff, carrying out an admin request,
-or after a SIGSTOP/SIGCONT pause), sends a random pattern of signals and measures the time
-from the first signal to the process's exit.
+playing, its server down and the daemon in reconnect backoff, its server silent (the main
+thread busy: commands wait unanswered), carrying out an admin request, or after a
+SIGSTOP/SIGCONT pause), sends a random pattern of signals and measures the time from the first
+signal to the process's exit.
 """
 
 from __future__ import annotations
@@ -13,6 +14,7 @@ import random
 import signal
 import subprocess
 import sys
+import threading
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -25,7 +27,7 @@ from controller.sandbox import Sandbox
 
 __all__ = ["PHASES", "SIGNAL_PATTERNS", "StopRun", "DaemonProcess", "RoomSetup", "stop_once"]
 
-PHASES = ("build", "play", "down", "request", "paused")
+PHASES = ("build", "play", "down", "silent", "request", "paused")
 SIGNAL_PATTERNS: tuple[tuple[signal.Signals, ...], ...] = (
     (signal.SIGTERM,),
     (signal.SIGINT,),
@@ -129,6 +131,7 @@ def stop_once(sb: Sandbox, setup: RoomSetup, phase: str, rng: random.Random, log
     daemon = DaemonProcess(setup, sb, log)
     pattern = rng.choice(SIGNAL_PATTERNS)
     notes: list[str] = []
+    busy: threading.Thread | None = None
     try:
         if phase == "build":
             daemon.wait_for("lease taken")
@@ -141,6 +144,10 @@ def stop_once(sb: Sandbox, setup: RoomSetup, phase: str, rng: random.Random, log
             sb.go_down()
             daemon.wait_for("connection lost")
             time.sleep(rng.uniform(0.0, 3.0))
+        elif phase == "silent":  # the server's main thread busy for 8 s: no replies
+            busy = threading.Thread(target=lambda: sb.call(lambda game: time.sleep(8.0)))
+            busy.start()
+            time.sleep(rng.uniform(0.3, 1.5))
         elif phase == "request":
             request = ResetRequest(rng.randrange(1000)) if rng.random() < 0.5 else HintRequest()
             write_request(setup.state_dir, setup.room, request)
@@ -156,6 +163,8 @@ def stop_once(sb: Sandbox, setup: RoomSetup, phase: str, rng: random.Random, log
         daemon.kill()
         if phase == "down" and not sb.running:
             sb.come_back()
+        if busy is not None:
+            busy.join()
     return StopRun(
         phase,
         tuple(s.name for s in pattern),
