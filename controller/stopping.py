@@ -106,11 +106,15 @@ class StopFlag:
 
     def close(self) -> None:
         """Close the pipe (the flag keeps its value)."""
-        for fd in (self._read, self._write):
-            try:
-                os.close(fd)
-            except OSError:
-                pass
+        _close_fds(self._read, self._write)
+
+
+def _close_fds(*fds: int) -> None:
+    for fd in fds:
+        try:
+            os.close(fd)
+        except OSError:  # closed already
+            pass
 
 
 def _emergency_line(message: str, json_lines: bool) -> bytes:
@@ -163,11 +167,7 @@ class StopSignals:
 
     def close(self) -> None:
         """Close the wake-up pipe."""
-        for fd in (self.wake_read, self._wake_write):
-            try:
-                os.close(fd)
-            except OSError:
-                pass
+        _close_fds(self.wake_read, self._wake_write)
 
 
 @contextmanager

@@ -13,8 +13,9 @@ from __future__ import annotations
 
 import hashlib
 import json
-import os
 from pathlib import Path
+
+from controller.runtime.control import write_json
 
 __all__ = ["BuildJournal", "journal_path", "EVERY"]
 
@@ -65,10 +66,7 @@ class BuildJournal:
 
     def record(self, sent: int) -> None:
         """Note that the server has answered the first `sent` commands."""
-        tmp = self.path.with_name(self.path.name + ".tmp")
-        document = {"digest": self.digest, "total": self.total, "sent": sent}
-        tmp.write_text(json.dumps(document), encoding="utf-8")
-        os.replace(tmp, self.path)
+        write_json(self.path, {"digest": self.digest, "total": self.total, "sent": sent})
 
     def finish(self) -> None:
         """The build is complete."""
