@@ -127,17 +127,20 @@ def log_progress(what: str, every: float = PROGRESS_LOG_EVERY_S) -> Progress:
     """A progress callback that logs a line at most every `every` seconds (and at the end)."""
     started = time.monotonic()
     last = started
+    first: int | None = None  # a resumed build starts part-way: the rate counts from there
 
     def update(done: int, total: int) -> None:
-        nonlocal last
+        nonlocal last, first
         now = time.monotonic()
+        if first is None:  # the first report is where the build starts (0, or a resume point)
+            first = done
         if done < total and now - last < every:
             return
         last = now
         share = done / total if total else 1.0
         line = f"{what}: {share:.0%} ({done}/{total} commands)"
-        if 0 < done < total:
-            line += f", about {(now - started) * (total - done) / done:.0f} s left"
+        if first < done < total:
+            line += f", about {(now - started) * (total - done) / (done - first):.0f} s left"
         log.info(line)
 
     return update

@@ -55,6 +55,8 @@ class PlacedRoom:
         start = journal.begin(commands)
         total = len(commands)
         sent = start
+        if progress is not None:
+            progress(start, total)  # where it starts: 0, or where a stopped build got to
         try:
             for k in range(start, total):
                 self.send(link, commands[k])

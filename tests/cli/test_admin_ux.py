@@ -394,11 +394,26 @@ def test_logging_is_taken_away_after_the_command(capsys: pytest.CaptureFixture[s
 def test_build_progress_logs_percentage_and_time_left(caplog: pytest.LogCaptureFixture) -> None:
     caplog.set_level(logging.INFO, "controller.cli")
     update = log_progress("building lobby", every=0.0)
+    update(0, 200)
     update(50, 200)
     update(200, 200)
     lines = [r.getMessage() for r in caplog.records]
-    assert lines[0].startswith("building lobby: 25% (50/200 commands), about ")
-    assert lines[0].endswith(" s left") and lines[1] == "building lobby: 100% (200/200 commands)"
+    assert lines[0] == "building lobby: 0% (0/200 commands)"
+    assert lines[1].startswith("building lobby: 25% (50/200 commands), about ")
+    assert lines[1].endswith(" s left") and lines[2] == "building lobby: 100% (200/200 commands)"
+
+
+def test_a_resumed_build_counts_its_rate_from_where_it_resumed(
+    caplog: pytest.LogCaptureFixture, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    caplog.set_level(logging.INFO, "controller.cli")
+    now = [100.0]
+    monkeypatch.setattr("controller.cli.rooms.time.monotonic", lambda: now[0])
+    update = log_progress("building lobby", every=0.0)
+    update(900, 1000)  # resumed at 900 of 1000
+    now[0] += 10.0
+    update(950, 1000)  # 50 commands in 10 s: 50 left is 10 s more, not 0.5 s
+    assert caplog.records[-1].getMessage().endswith("about 10 s left")
 
 
 # -- the live view ----------------------------------------------------------------------------
