@@ -496,7 +496,7 @@ def test_store_result_if_entity_counts(game: Game) -> None:
     assert (score(game, "#n"), score(game, "#z")) == (1, 0)
 
 
-# ---------------------------------------------------------------------------- §4d execute if function
+# ------------------------------------------------------------------ §4d execute if function
 
 
 def test_execute_if_function_tests_the_result_silently(game: Game) -> None:
