@@ -581,7 +581,14 @@ class PipesRoom(PlacedRoom):
             self.reset(link, request.seed)
             return ResetDone(self.current_state.puzzle_number)
         if isinstance(request, RepairRequest):
-            return RepairDone(self.reconcile(link))
+            # An explicit repair checks every frame by UUID first (a look-alike that keeps the
+            # counts right, a tile frame without its tags or picture), then reconciles.
+            fixed = self.guard.repair_frames(link)
+            repairs = self.reconcile(link)
+            if fixed.total:
+                repairs.frames_fixed += fixed.total
+                repairs.notes.insert(0, f"frames repaired by UUID: {fixed.describe()}")
+            return RepairDone(repairs)
         if isinstance(request, HintRequest):
             return self.hint(link)
         if isinstance(request, ShowRequest):
