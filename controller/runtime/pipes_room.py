@@ -353,15 +353,26 @@ class PipesRoom(PlacedRoom):
         for _ in range(8):
             if self.apply(link, idx, value % 4, seen=value):
                 return True
-            values = parse_frame_values(self.send(link, cmd.read_rotation(self.uuids[idx])))
-            if not values:
+            read = self.read_own(link, i, j)
+            if read is None:
                 self.guard.suspect(missing=True)  # the tile's frame is gone: repair by UUID
                 return True
-            value = values[0].value
+            value = read
             if value == board.rotations[idx]:
                 self.guard.suspect(missing=False)  # a look-alike: the guard counts at once
                 return False
         return True
+
+    def read_own(self, link: Link, i: int, j: int) -> int | None:
+        """Tile (i, j)'s frame's ItemRotation, read by its UUID; None when it is gone. An empty
+        or unreadable reply (another RCON connection can empty or replace one:
+        docs/server-behaviour.md, "Shared output buffer") is asked twice more first."""
+        command = cmd.read_rotation(self.uuids[j * self.board.width + i])
+        for _ in range(3):
+            for fv in parse_frame_values(self.send(link, command), byte=True):
+                if (fv.room, fv.i, fv.j) == (self.name, i, j):
+                    return fv.value
+        return None
 
     def apply(
         self, link: Link, idx: int, rotation: int, *, seen: int = -1, write: bool = True
