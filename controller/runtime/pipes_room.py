@@ -597,8 +597,12 @@ class PipesRoom(PlacedRoom):
             fixed = self.guard.repair_frames(link)
             repairs = self.reconcile(link)
             if fixed.total:
-                repairs.frames_fixed += fixed.total
-                repairs.notes.insert(0, f"frames repaired by UUID: {fixed.describe()}")
+                repairs.add_frame_repair(
+                    fixed.summoned,
+                    fixed.preloads_summoned,
+                    fixed.foreign_killed + fixed.retagged + fixed.refilled,
+                    fixed.describe(),
+                )
             return RepairDone(repairs)
         if isinstance(request, HintRequest):
             return self.hint(link)

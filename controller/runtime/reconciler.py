@@ -57,8 +57,12 @@ class PipesReconciler:
         if room.guard.alive(link) is False:
             fixed = room.guard.repair_frames(link)
             if fixed.total:
-                rep.frames_fixed += fixed.total
-                rep.notes.append(f"frames repaired by UUID: {fixed.describe()}")
+                rep.add_frame_repair(
+                    fixed.summoned,
+                    fixed.preloads_summoned,
+                    fixed.foreign_killed + fixed.retagged + fixed.refilled,
+                    fixed.describe(),
+                )
             count = self.count_frames(link)
         if count > board.size:
             rep.notes.append(f"{count - board.size} foreign frames removed")
