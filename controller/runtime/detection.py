@@ -11,6 +11,12 @@ Two modes (`servers.<name>.detect`):
 
 Both poll at the rooms' `poll_interval_ms` only while a player is within `wake_distance` of a
 room; otherwise one command every 2 s (docs/turn-detection.md, "Adaptive rate").
+
+Trigger mode's poll asks for the click count only if the pack's `version` function answers, so
+every poll also proves that the pack is loaded. A pack that disappears (disabled, removed and
+reloaded, failed to load after an upgrade) is noticed at the next poll: scan mode from then on,
+every frame read once; while a player is near, each presence check asks whether the pack is
+back, and trigger mode resumes when it is (docs/turn-detection.md, "Pack liveness").
 """
 
 from __future__ import annotations
@@ -112,6 +118,8 @@ class TurnDetector:
         self.slow_turn = 0
         self.clicks_read: int | None = None  # the count whose marks the pack last cleared
         self.stuck = 0
+        self.server = self.rooms[0].cfg.server if self.rooms else ""
+        self.pack_lost = False  # trigger mode fell back to scan because the pack stopped answering
 
     @property
     def interval(self) -> float:
@@ -139,6 +147,8 @@ class TurnDetector:
             if self.awake or self.mode == "scan":
                 if not self.check_presence(link):
                     return []
+                if self.pack_lost and self._pack_back(link):
+                    return self.poll(link, everywhere=True)
             else:
                 # Asleep in trigger mode: one command every 2 s, presence and clicks in turn.
                 self.slow_turn ^= 1
@@ -169,7 +179,7 @@ class TurnDetector:
         if "Added tag" not in marked and not seen:
             return []
         count = turns.tagged_count(link.send(turns.untag(self.kinds, turns.NEAR)))
-        if count is None or len({(v.room, v.i, v.j) for v in seen}) != count:
+        if count is None or len(seen) != count:  # a look-alike of a room frame is one more
             self.doubt = True  # a reply was cut or mixed: read every frame next time
         return seen
 
@@ -178,7 +188,18 @@ class TurnDetector:
         # finds that no click came since the count was read and that the read named every
         # marked frame; otherwise the count has moved and the next poll reads again. A spoiled
         # reply anywhere only repeats a step (docs/turn-detection.md, "Trigger mode").
-        count = turns.parse_click_count(link.send(turns.click_count()))
+        reply = link.send(turns.click_poll())
+        if reply == "":
+            # The pack's `version` did not pass (the pack is gone), or the count failed (the
+            # counter was removed), or another RCON connection emptied the reply: ask directly.
+            version = link.send(turns.pack_version())
+            if turns.function_unknown(version, "version"):
+                self._lose_pack(link, "`function pipes:version`: unknown function")
+                return []
+            if turns.function_result(version, "version") != turns.PACK_PROTOCOL:
+                return []  # spoiled too: the next poll asks again
+            reply = link.send(turns.click_count())
+        count = turns.parse_click_count(reply)
         if count == turns.MISSING:
             log.warning("the click counter %s was gone; made again, every frame read", turns.CLICKS)
             ensure_counter(link)
@@ -187,16 +208,14 @@ class TurnDetector:
         if not isinstance(count, int) or count == self.clicks_read:
             return []
         seen = parse_frame_values(link.send(turns.read_near()), byte=True)
-        frames = len({(v.room, v.i, v.j) for v in seen})
-        reply = link.send(turns.done(count, frames))
+        # Every message counts, a frame named twice included: a look-alike of a room frame
+        # (another UUID, the same name and tags) is marked and counted by the pack like any
+        # frame; the room that the read names it to tells it from its own frame by UUID.
+        reply = link.send(turns.done(count, len(seen)))
         if turns.function_result(reply, "done") == 1:
             self.clicks_read, self.stuck = count, 0
         elif turns.function_unknown(reply, "done"):
-            log.warning(
-                "data pack %s no longer answers; turns are detected by scanning frames near "
-                "players from now on", PACK_ID,
-            )  # fmt: skip
-            self.mode, self.doubt = "scan", True
+            self._lose_pack(link, "`function pipes:done`: unknown function")
         else:
             self.stuck += 1
             if self.stuck >= STUCK_ROUNDS:
@@ -207,3 +226,30 @@ class TurnDetector:
                     link.send(command)
                 self.doubt, self.clicks_read, self.stuck = True, count, 0
         return seen
+
+    def _lose_pack(self, link: Link, why: str) -> None:
+        """The pack stopped answering: scan mode at once, every frame read at the next poll."""
+        log.warning(
+            "server %s: data pack %s no longer answers (%s): disabled, removed, or it failed to "
+            "load after an upgrade; turns are detected by scanning frames near players until "
+            'it is back. Fix: `datapack enable "%s"`, or `pipesctl install --world-dir <world>` '
+            "and `reload`",
+            self.server, PACK_ID, why, PACK_ID,
+        )  # fmt: skip
+        self.mode, self.doubt, self.pack_lost = "scan", True, True
+        self.clicks_read, self.stuck = None, 0
+        link.send(turns.clear_marks()[1])  # the players' marks: nothing clears them in scan mode
+
+    def _pack_back(self, link: Link) -> bool:
+        """Whether the lost pack answers with the current protocol again (asked while a player
+        is near, on the presence check's cadence); then trigger mode resumes."""
+        reply = link.send(turns.pack_version())
+        if turns.function_result(reply, "version") != turns.PACK_PROTOCOL:
+            return False
+        ensure_counter(link)
+        log.warning(
+            "server %s: data pack %s answers again; turns are detected by trigger", self.server,
+            PACK_ID,
+        )  # fmt: skip
+        self.mode, self.pack_lost, self.clicks_read, self.stuck = "trigger", False, None, 0
+        return True

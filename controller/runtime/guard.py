@@ -21,6 +21,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
 from controller.world import commands as cmd
+from controller.world.geometry import preload_uuid
 from controller.world.replies import (
     fill_changed,
     killed_count,
@@ -62,6 +63,7 @@ class FrameRepair:
 
     foreign_killed: int = 0
     summoned: int = 0
+    preloads_summoned: int = 0
     retagged: int = 0
     refilled: int = 0
     dropped_maps_removed: int = 0
@@ -70,7 +72,13 @@ class FrameRepair:
     @property
     def total(self) -> int:
         """Repairs made."""
-        return self.foreign_killed + self.summoned + self.retagged + self.refilled
+        return (
+            self.foreign_killed
+            + self.summoned
+            + self.preloads_summoned
+            + self.retagged
+            + self.refilled
+        )
 
     def describe(self) -> str:
         """One line for the log."""
@@ -79,6 +87,7 @@ class FrameRepair:
             for n, what in (
                 (self.foreign_killed, "foreign frame(s) killed"),
                 (self.summoned, "frame(s) summoned"),
+                (self.preloads_summoned, "hidden picture frame(s) summoned"),
                 (self.retagged, "frame(s) re-tagged"),
                 (self.refilled, "frame(s) refilled"),
                 (self.dropped_maps_removed, "dropped map(s) removed"),
@@ -103,6 +112,14 @@ class RoomGuard:
         self.commands_sent = 0
         self.blocks_fixed = 0
         self.repairs: list[FrameRepair] = []
+        self.repair_due = False  # a read by UUID found a tile's frame gone: repair at once
+
+    def suspect(self, *, missing: bool) -> None:
+        """A turn read by name was refuted by the tile's UUID: a foreign frame carries the
+        tile's name (`missing`: the tile's own frame is gone too). The frame counts run at the
+        room's next timers; a missing frame means a repair by UUID then."""
+        self.next_check = self.next_frame_check = 0.0
+        self.repair_due = self.repair_due or missing
 
     # -- scheduling -----------------------------------------------------------------------
     def periodic(self, link: Link, players_near: bool) -> None:
@@ -110,6 +127,9 @@ class RoomGuard:
         slice of the block audit; with nobody near, the slower idle schedule."""
         cfg = self.room.cfg
         now = self.room.clock.monotonic()
+        if self.repair_due:
+            self.repair_due = False
+            self.repair_frames(link)
         if cfg.liveness_interval_s and now >= self.next_check:
             every = cfg.liveness_interval_s
             self.next_check = now + (every if players_near else max(every, IDLE_QUICK_CHECK_S))
@@ -194,6 +214,11 @@ class RoomGuard:
             rep.foreign_killed += killed_count(
                 self._send(link, cmd.kill_foreign_frames(room.geom, kind))
             )
+        # a look-alike hung outside the box: it carries the room's tile tags, not its UUID
+        for kind in cmd.FRAME_KINDS:
+            rep.foreign_killed += killed_count(
+                self._send(link, cmd.kill_foreign_tagged(room.name, kind))
+            )
         self._send(link, cmd.unmark_own(room.frame_kind))
         for idx, here in enumerate(present):
             uid = room.uuids[idx]
@@ -217,6 +242,7 @@ class RoomGuard:
                 rep.retagged += 1
             if merge_applied(self._send(link, cmd.refill_frame(uid, room.map_id(idx)))):
                 rep.refilled += 1
+        rep.preloads_summoned = self.restore_preloads(link)
         if rep.summoned:
             for mid in room.pictures:
                 rep.dropped_maps_removed += killed_count(
@@ -227,6 +253,20 @@ class RoomGuard:
             room.notify()
         self.repairs.append(rep)
         return rep
+
+    def restore_preloads(self, link: Link) -> int:
+        """Summon the hidden picture frames that are missing (one count when none is); returns
+        how many were summoned."""
+        room = self.room
+        expected = len(room.pictures)
+        reply = self._send(link, cmd.count_frames(room.geom, room.frame_kind, preload=True))
+        if whole_count(reply) == expected:
+            return 0
+        done = 0
+        for k, summon in enumerate(room.preload_commands()):
+            uid = preload_uuid(room.name, k)
+            done += summoned(self._send(link, cmd.summon_if_missing(uid, summon)))
+        return done
 
     # -- blocks ---------------------------------------------------------------------------
     def audit_cycle(self) -> list[tuple[str, int]]:
@@ -239,6 +279,9 @@ class RoomGuard:
             (cmd.count_frames_showing(room.geom, room.frame_kind, mid), shown.get(mid, 0))
             for mid in room.pictures
         ]
+        items.append(
+            (cmd.count_frames(room.geom, room.frame_kind, preload=True), len(room.pictures))
+        )
         return items
 
     def audit_slice(self, link: Link, now: float, cycle: float) -> int:

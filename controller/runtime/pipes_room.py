@@ -346,25 +346,44 @@ class PipesRoom(PlacedRoom):
             # picture the win waves left on it).
             self.send(link, self.settle(idx, value, self.shown_class[idx]))
             return True
-        for _ in range(8):  # the player may keep clicking while we write
+        # The read named the frame; its UUID decides (docs/reliability.md, "Look-alike frames"):
+        # `apply` writes the tile's frame by UUID only if it shows `value`, and counts the move
+        # only then. Otherwise the frame is read by UUID: it moved on (the player kept clicking),
+        # or it never turned and the value came from a foreign frame with the tile's name.
+        for _ in range(8):
             if self.apply(link, idx, value % 4, seen=value):
                 return True
-            values = parse_frame_values(self.send(link, cmd.read_rotation(self.uuids[idx])))
-            if not values:
-                return True  # frame gone: the next audit repairs it
-            value = values[0].value
+            read = self.read_own(link, i, j)
+            if read is None:
+                self.guard.suspect(missing=True)  # the tile's frame is gone: repair by UUID
+                return True
+            value = read
+            if value == board.rotations[idx]:
+                self.guard.suspect(missing=False)  # a look-alike: the guard counts at once
+                return False
         return True
+
+    def read_own(self, link: Link, i: int, j: int) -> int | None:
+        """Tile (i, j)'s frame's ItemRotation, read by its UUID; None when it is gone. An empty
+        or unreadable reply (another RCON connection can empty or replace one:
+        docs/server-behaviour.md, "Shared output buffer") is asked twice more first."""
+        command = cmd.read_rotation(self.uuids[j * self.board.width + i])
+        for _ in range(3):
+            for fv in parse_frame_values(self.send(link, command), byte=True):
+                if (fv.room, fv.i, fv.j) == (self.name, i, j):
+                    return fv.value
+        return None
 
     def apply(
         self, link: Link, idx: int, rotation: int, *, seen: int = -1, write: bool = True
     ) -> bool:
-        """Apply one turn to the engine and write back only what changed; False when the frame
-        moved on since we read it (then nothing of the frame was written)."""
+        """Apply one turn to the engine and write back only what changed; False when the tile's
+        frame (by UUID) does not show `seen` (it moved on since it was read, or the read came
+        from a look-alike): then nothing was written, no move counted, the engine unchanged."""
         state, board, play = self.current_state, self.board, self.play_state
-        moved = rotation != board.rotations[idx]
+        before = board.rotations[idx]
+        moved = rotation != before
         change: Change | None = play.apply_rotation(idx, rotation) if moved else None
-        if moved:
-            state.moves += 1
         if write:
             applied = merge_applied(
                 self.send(
@@ -376,15 +395,20 @@ class PipesRoom(PlacedRoom):
                     ),
                 )
             )  # fmt: skip
+            if not applied:
+                # The tile's frame (by UUID) does not show what was read: no move. The engine
+                # goes back, and nothing else was written.
+                if change is not None:
+                    play.apply_rotation(idx, before)
+                return False
+        if moved:
+            state.moves += 1
+        if write:
             wetted = self._newly_wet(change)
             if change is not None:
-                self._write_change(link, change, turned=idx, turned_written=applied)
-            if applied:
-                w = board.width
-                self.send_all(link, self.feedback.turn_sounds((idx % w, idx // w), wetted))
-            if not applied:
-                self.save()
-                return False
+                self._write_change(link, change, turned=idx, turned_written=True)
+            w = board.width
+            self.send_all(link, self.feedback.turn_sounds((idx % w, idx // w), wetted))
         if change is not None:
             self.save()
             self.notify()
@@ -568,7 +592,18 @@ class PipesRoom(PlacedRoom):
             self.reset(link, request.seed)
             return ResetDone(self.current_state.puzzle_number)
         if isinstance(request, RepairRequest):
-            return RepairDone(self.reconcile(link))
+            # An explicit repair checks every frame by UUID first (a look-alike that keeps the
+            # counts right, a tile frame without its tags or picture), then reconciles.
+            fixed = self.guard.repair_frames(link)
+            repairs = self.reconcile(link)
+            if fixed.total:
+                repairs.add_frame_repair(
+                    fixed.summoned,
+                    fixed.preloads_summoned,
+                    fixed.foreign_killed + fixed.retagged + fixed.refilled,
+                    fixed.describe(),
+                )
+            return RepairDone(repairs)
         if isinstance(request, HintRequest):
             return self.hint(link)
         if isinstance(request, ShowRequest):

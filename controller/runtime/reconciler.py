@@ -51,6 +51,19 @@ class PipesReconciler:
             room.build(link, progress)
             room.save()
             return rep
+        # Frames are the room's by UUID (docs/reliability.md, "Tampering"): when the guard's
+        # counts are off (a look-alike, a frame with the tile's name but another UUID, a missing
+        # hidden picture frame…), its repair by UUID runs before anything is read by name.
+        if room.guard.alive(link) is False:
+            fixed = room.guard.repair_frames(link)
+            if fixed.total:
+                rep.add_frame_repair(
+                    fixed.summoned,
+                    fixed.preloads_summoned,
+                    fixed.foreign_killed + fixed.retagged + fixed.refilled,
+                    fixed.describe(),
+                )
+            count = self.count_frames(link)
         if count > board.size:
             rep.notes.append(f"{count - board.size} foreign frames removed")
             room.send(link, cmd.kill_room(geom, kind))

@@ -20,6 +20,13 @@ class Repairs:
     rebuilt: bool = False
     notes: list[str] = field(default_factory=list)
 
+    def add_frame_repair(self, summoned: int, preloads: int, fixed: int, note: str) -> None:
+        """Count a repair by UUID (the tamper guard's) in this reconcile's figures."""
+        self.frames_summoned += summoned
+        self.preloads_rebuilt += preloads
+        self.frames_fixed += fixed
+        self.notes.append(f"frames repaired by UUID: {note}")
+
     @property
     def total(self) -> int:
         """How many things were out of place."""

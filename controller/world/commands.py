@@ -77,6 +77,7 @@ __all__ = [
     "mark_own",
     "unmark_own",
     "kill_foreign_frames",
+    "kill_foreign_tagged",
     "retag_frame",
     "refill_frame",
     "kill_dropped_maps",
@@ -683,6 +684,12 @@ def unmark_own(kind: str) -> str:
 def kill_foreign_frames(room: Room, kind: str) -> str:
     """Kill every frame in the room's box that is not marked as the room's own (by UUID)."""
     return f"kill @e[type=minecraft:{kind},{guard_box(room)},tag=!{OWN_TAG}]"
+
+
+def kill_foreign_tagged(room: str, kind: str) -> str:
+    """Kill every frame carrying the room's tile tags that is not marked as the room's own (by
+    UUID), wherever it hangs (a look-alike outside the room's box)."""
+    return f"kill @e[type=minecraft:{kind},tag=pipes.{room},tag=pipes,tag=!{OWN_TAG}]"
 
 
 def summon_if_missing(uid: uuid.UUID, summon: str) -> str:

@@ -36,6 +36,7 @@ __all__ = [
     "frame_selector",
     "presence",
     "click_count",
+    "click_poll",
     "parse_click_count",
     "create_counter",
     "read_near",
@@ -96,6 +97,15 @@ def click_count() -> str:
     """The trigger-mode poll: the number of clicks the data pack has counted (no selector: no
     entity examined, nothing serialized; docs/turn-detection.md, "Trigger mode")."""
     return f"scoreboard players get {CLICK_HOLDER} {CLICKS}"
+
+
+def click_poll() -> str:
+    """The trigger-mode poll as sent: the click count, asked only if the pack's `version`
+    function exists and returns non-zero, so the reply also proves the pack is loaded. With the
+    pack gone (disabled, removed, failed to load) the reply is empty: `execute if function`
+    forks, and an error in a forked chain prints nothing (docs/sandbox-datapacks.md, §4d).
+    Like `click_count`, it examines no entity and serializes nothing, and prints nothing to ops."""
+    return f"execute if function {PACK_NAMESPACE}:version run {click_count()}"
 
 
 def parse_click_count(reply: str) -> int | str | None:

@@ -20,6 +20,15 @@ def test_the_pack_is_enabled_and_speaks_protocol_2(mc_server: McServer) -> None:
     assert turns.function_result(rcon_cli(c, turns.pack_version()), "version") == 2
 
 
+def test_the_click_poll_proves_the_pack_is_loaded(mc_server: McServer) -> None:
+    c = mc_server.container
+    count = turns.parse_click_count(rcon_cli(c, turns.click_poll()))
+    assert isinstance(count, int)
+    assert count == turns.parse_click_count(rcon_cli(c, turns.click_count()))
+    # a function that does not exist: the forked chain stops without a message
+    assert rcon_cli(c, turns.click_poll().replace(":version", ":no_such_function")) == ""
+
+
 def test_done_clears_marks_only_after_a_whole_read(mc_server: McServer) -> None:
     c = mc_server.container
     count = turns.parse_click_count(rcon_cli(c, turns.click_count()))

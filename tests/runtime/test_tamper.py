@@ -200,6 +200,10 @@ def test_guard_commands_are_vanilla_grammar() -> None:
             cmd.mark_own(uid),
             cmd.unmark_own("item_frame"),
             cmd.kill_foreign_frames(geom, "glow_item_frame"),
+            cmd.kill_foreign_tagged(geom.name, "item_frame"),
+            cmd.summon_if_missing(
+                uid, cmd.summon_preload(geom, 3, uid=uid, map_id=1_000_017, kind="item_frame")
+            ),
             cmd.summon_if_missing(uid, "summon minecraft:item_frame 1 2 3 {Facing:1b}"),
             cmd.retag_frame(uid, room=geom.name, rotation=2, source=False),
             cmd.retag_frame(uid, room=geom.name, rotation=0, source=True),

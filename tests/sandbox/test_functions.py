@@ -494,3 +494,32 @@ def test_store_result_if_entity_counts(game: Game) -> None:
     ]
     check_rows(game, rows)
     assert (score(game, "#n"), score(game, "#z")) == (1, 0)
+
+
+# ------------------------------------------------------------------ §4d execute if function
+
+
+def test_execute_if_function_tests_the_result_silently(game: Game) -> None:
+    """§4d: the function runs silently; `if` goes on for a non-zero result, `unless` for zero or
+    no `return`; an unknown function, or an error after the fork, prints nothing; the node is
+    never the last one."""
+    rows = [
+        ("execute if function t:ret5 run scoreboard players set #p obj 1", "Set [obj] for #p to 1",
+         "§4d returned 5"),
+        ("execute unless function t:ret5 run scoreboard players set #q obj 1", "", "§4d"),
+        ("execute if function t:fail run scoreboard players set #q obj 1", "", "§4d return fail"),
+        ("execute unless function t:noret run scoreboard players set #u obj 2",
+         "Set [obj] for #u to 2", "§4d no return: failure"),
+        ("execute if function t:nothing run scoreboard players set #q obj 1", "",
+         "§4d unknown: forked, silent"),
+        ("execute if function #t:two run scoreboard players set #w obj 3", "Set [obj] for #w to 3",
+         "§4d the tag's first return"),
+        ("execute if function t:ret5 run scoreboard players get #none obj", "",
+         "§4d an error after the fork is silent"),
+        ("execute if function t:ret5", "Unknown or incomplete command. See below for error"
+         "...ion t:ret5<--[HERE]", "§4d a fork only"),
+    ]  # fmt: skip
+    check_rows(game, rows)
+    assert score(game, "#p") == 1 and score(game, "#q") is None
+    assert score(game, "#calls") == 1  # t:noret ran for `unless`; the tag stopped at t:ret5
+    assert "inside" in objectives(game)

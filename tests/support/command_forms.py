@@ -22,6 +22,7 @@ GOOD = [
     "forceload remove -16 -16 31 31",
     "forceload query 0 0",
     "execute if loaded 10 64 10",
+    "execute if function pipes:version run scoreboard players get #clicks pipes.clicks",
     "fill 0 60 0 14 62 14 minecraft:melon",
     "fill 0 64 0 14 67 14 minecraft:air",
     "fill 0 62 0 14 62 14 minecraft:pumpkin",

@@ -18,6 +18,7 @@ def test_every_detection_command_is_vanilla_grammar() -> None:
         [
             turns.presence(box),
             turns.click_count(),
+            turns.click_poll(),
             *turns.create_counter(),
             turns.read_near(),
             turns.done(0, 0),

@@ -21,13 +21,15 @@ from ..arguments import (
     parse_int_range,
     parse_vec3,
 )
+from ..packmanager import InstantiationError
 from ..reader import CommandSyntaxError, StringReader
 from ..registry import tr
 from ..world import DIMENSIONS
-from . import Ctx, Node, Source, arg, lit
+from . import Ctx, Frame, Node, Source, arg, lit
 from .blocks import loaded_block_pos
 from .data import accessor_for, count_matching, data_sources, parse_path
 from .entity import entities_parser, get_optional_entities
+from .packs import function_name
 from .scoreboard import compare_scores, get_objective, holders, matches_score, score_holder_parser
 
 if TYPE_CHECKING:
@@ -331,6 +333,7 @@ def _if_branch(game: Game, execute: Node, expected: bool) -> Node:
             )
         )
     branch.then(data)
+    branch.then(lit("function", _function_condition(game, execute, expected)))
     blocks_end = [
         _blocks_conditional(game, execute, lit(mode), expected, mode == "masked")
         for mode in ("all", "masked")
@@ -372,6 +375,47 @@ def check_regions(game: Game, ctx: Ctx, source: Source, masked: bool) -> int | N
                     return None
                 count += 1
     return count
+
+
+def _function_condition(game: Game, execute: Node, expected: bool) -> Node:
+    """`execute if|unless function <name>` (ExecuteIfFunctionCustomModifier and
+    scheduleFunctionConditionsAndTest): a fork only, never the last node. Each source runs the
+    function(s) silently, without callbacks; a source goes on when the result is non-zero (`if`)
+    or zero (`unless`). The result is the first `return` of the functions in order; none
+    returning is a failure (0). An unknown function stops the command with no message: the
+    node forks, so the error is handled in forked mode (docs/sandbox-datapacks.md, §4d)."""
+
+    def modifier(ctx: Ctx, source: Source) -> list[Source]:
+        is_tag, name = ctx["f_name"]
+        try:
+            ids = game.packs.function_ids(name, is_tag)
+        except KeyError:
+            key = "arguments.function.tag.unknown" if is_tag else "arguments.function.unknown"
+            raise CommandSyntaxError(tr(key, name)) from None
+        if not ids:
+            return []  # no functions: vanilla queues nothing, the chain ends
+        result = [0]
+        function_source = replace(source, silent=True, callbacks=())
+        depth = (game.frames[-1].depth if game.frames else 0) + 1
+        for fid in ids:
+            try:
+                chains = game.packs.instantiate(fid, None)
+            except InstantiationError:
+                continue  # reported in forked mode, i.e. not at all; the function is skipped
+            returned: list[int] = []
+
+            def capture(success: bool, value: int, returned: list[int] = returned) -> None:
+                returned.append(value if success else 0)
+
+            game.packs.call(chains, function_source, Frame(depth, capture, depth))
+            if returned:  # the first `return` ends the isolated call
+                result[0] = returned[0]
+                break
+        return [source] if (result[0] != 0) == expected else []
+
+    node = arg("f_name", function_name)
+    node.redirects(execute, modifier, fork=True)
+    return node
 
 
 def _blocks_conditional(game: Game, root: Node, node: Node, expected: bool, masked: bool) -> Node:

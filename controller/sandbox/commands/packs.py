@@ -40,7 +40,7 @@ def _greedy(reader: StringReader) -> str:
     return text
 
 
-def _function_name(reader: StringReader) -> tuple[bool, str]:
+def function_name(reader: StringReader) -> tuple[bool, str]:
     """FunctionArgument: `#tag` or an id."""
     tag = reader.can_read() and reader.peek() == "#"
     if tag:
@@ -396,7 +396,7 @@ def register(root: Node, game: Game) -> None:
             "function",
             arg(
                 "name",
-                _function_name,
+                function_name,
                 arg("arguments", parse_compound, run=_function(game, _compound_arguments)),
                 sources,
                 run=_function(game, _no_arguments),
