@@ -416,6 +416,7 @@ class Game:
             e.load_nbt(c)
             if isinstance(e, ItemFrame):
                 e.pending_sounds.clear()  # loading from storage: nobody is there to hear it
+                e.pending_log.clear()  # the sandbox's own save: block_pos is always consistent
             e.stored = True
             w.add_entity(e)
         for k, v in root["storage"].items():
