@@ -21,10 +21,11 @@ from ..arguments import (
     parse_int_range,
     parse_vec3,
 )
+from ..packmanager import InstantiationError
 from ..reader import CommandSyntaxError, StringReader
 from ..registry import tr
 from ..world import DIMENSIONS
-from . import Ctx, Node, Source, arg, lit
+from . import Ctx, Frame, Node, Source, arg, lit
 from .blocks import loaded_block_pos
 from .data import accessor_for, count_matching, data_sources, parse_path
 from .entity import entities_parser, get_optional_entities
@@ -112,6 +113,67 @@ def _conditional(
     node.redirects(root, modifier, fork=True)
     node.command = run
     return node
+
+
+def _function_name(reader: StringReader) -> tuple[bool, str]:
+    """FunctionArgument: `#tag` or an id (looked up when the command runs)."""
+    tag = reader.can_read() and reader.peek() == "#"
+    if tag:
+        reader.skip()
+    return tag, parse_identifier(reader)
+
+
+def _function_condition(game: Game, expected: bool) -> Callable[[Ctx, Source], list[Source]]:
+    """ExecuteIfFunctionCustomModifier / scheduleFunctionConditionsAndTest.
+
+    The functions (an unknown id or tag fails with `Unknown function …`; instantiation stops at
+    the first that fails) run for each source in an isolated frame, with the source silent and
+    without callbacks (modifySenderForExecution, clearCallbacks). The frame's value is the
+    first `return` of any of them (a `return` ends the others: the calls share the isolated
+    frame's control), or failure (0) when none returns (FallthroughTask). `if` keeps the source
+    when that value is not 0, `unless` when it is 0. The node forks, so errors print nothing;
+    with no functions (an empty tag) nothing runs after it
+    (docs/server-behaviour.md, "execute if function").
+    """
+
+    def modifier(ctx: Ctx, source: Source) -> list[Source]:
+        is_tag, name = ctx["name"]
+        try:
+            ids = game.packs.function_ids(name, is_tag)
+        except KeyError:
+            key = "arguments.function.tag.unknown" if is_tag else "arguments.function.unknown"
+            raise CommandSyntaxError(tr(key, name)) from None
+        functions = []
+        for fid in ids:
+            try:
+                functions.append(game.packs.instantiate(fid, None))
+            except InstantiationError as ex:
+                raise CommandSyntaxError(
+                    tr("commands.execute.function.instantiationFailure", fid, ex.message)
+                ) from None
+        if not functions:
+            return []
+        value: list[int] = []
+
+        def consume(success: bool, result: int) -> None:
+            if not value:
+                value.append(result)
+
+        depth = game.frames[-1].depth + 1 if game.frames else 0
+        isolated = Frame(depth, consume, depth)
+        function_source = replace(source, silent=True, callbacks=())
+        game.frames.append(isolated)
+        try:
+            for chains in functions:
+                if isolated.epoch:  # a `return` discarded the isolated frame
+                    break
+                game.packs.call(chains, function_source, Frame(depth + 1, consume, depth))
+        finally:
+            game.frames.pop()
+        consume(False, 0)  # FallthroughTask when nothing returned
+        return [source] if (value[0] != 0) == expected else []
+
+    return modifier
 
 
 def _slots(reader: StringReader) -> str:
@@ -228,6 +290,12 @@ def _if_branch(game: Game, execute: Node, expected: bool) -> Node:
 
     branch = lit(word)
     branch.then(
+        lit(
+            "function",
+            arg("name", _function_name).redirects(
+                execute, _function_condition(game, expected), fork=True
+            ),
+        ),
         lit(
             "block",
             arg(
