@@ -179,6 +179,10 @@ def _paint_commands() -> list[str]:
             cmd.count_frames(p, "item_frame"),
             cmd.count_rotation_tag(p, "item_frame", 0),
         ]
+    out += [
+        cmd.playsound_at("minecraft:entity.glow_item_frame.rotate_item", "neutral", pos, 16)
+        for pos in ((3.5, 100.1, -2.5), (-1234.5, 70.1, 5678.5))
+    ]
     return out
 
 
