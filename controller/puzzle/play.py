@@ -40,7 +40,6 @@ from .flow import (
     _mark_rings,
     board_masks,
     neighbour_table,
-    tile_class,
 )
 from .model import Board, Direction, TileClass, mask_of
 
@@ -458,10 +457,6 @@ class PlayState:
         self._par = par
         self._ring = ring
         self._wet = set(order)
-
-    def _class_of(self, v: int) -> int:
-        """The class of tile v from the working arrays."""
-        return tile_class(self._dist[v] >= 0, self._ring[v], v == self._src)
 
     def _all_classes(self) -> list[int]:
         """The class of every tile from the working arrays."""
