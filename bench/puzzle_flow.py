@@ -9,6 +9,9 @@ local copy so the benchmark depends only on the engine's flow code) and measures
   the source ("solve"), and turning a random tile of a solved board away and back ("solved");
   with the median and 90th percentile time, the median tiles visited per click and the share of
   clicks that re-ran BFS + bridges over the whole wet component;
+- a click on the source tile of a solved board (64 and 128): ``compute_flow`` against the click
+  as played (its incremental work is bounded and falls back to one whole-board pass) and against
+  the incremental passes without that bound;
 - memory of a board plus its play state at 128x128 (tracemalloc, after warm-up).
 
 Prints markdown tables. Run: ``.venv/bin/python bench/puzzle_flow.py [--clicks 2000]``
@@ -30,7 +33,7 @@ from controller.puzzle.flow import compute_flow
 from controller.puzzle.model import Board, bit, opposite, shape_of_mask
 from controller.puzzle.play import PlayState
 
-__all__ = ["tree_board", "time_full", "time_clicks", "main"]
+__all__ = ["tree_board", "time_full", "time_clicks", "time_source_click", "main"]
 
 SIZES = (15, 31, 64, 128)
 _DELTA = ((0, -1), (1, 0), (0, 1), (-1, 0))
@@ -159,6 +162,33 @@ def time_clicks(board: Board, pattern: str, clicks: int, seed: int) -> dict[str,
     }
 
 
+def time_source_click(board: Board, repeat: int) -> dict[str, tuple[float, float]]:
+    """A click on the source tile of the solved board, turned away and back (median, best
+    seconds each): ``compute_flow`` of the board, the click as played (falling back to a
+    whole-board pass past its budget), and the click with an unbounded budget (the
+    incremental passes alone, as before the fallback existed). Interleaved, so a busy
+    machine slows all three alike."""
+    solved = board.copy()
+    solved.rotations = list(solved.solution)
+    played = PlayState(solved.copy())
+    unbounded = PlayState(solved.copy(), budget=board.size * 4)
+    src = solved.source_index
+    right = solved.rotations[src]
+    times: dict[str, list[float]] = {"full": [], "played": [], "unbounded": []}
+    for k in range(repeat):
+        turn = (right + 1 + k % 3) % 4
+        t0 = time.perf_counter()
+        compute_flow(played.board)
+        times["full"].append(time.perf_counter() - t0)
+        for key, state in (("played", played), ("unbounded", unbounded)):
+            for r in (turn, right):
+                t0 = time.perf_counter()
+                state.apply_rotation(src, r)
+                times[key].append(time.perf_counter() - t0)
+        assert played.full
+    return {k: (statistics.median(v), min(v)) for k, v in times.items()}
+
+
 def memory_128() -> tuple[int, int]:
     """(bytes held, peak bytes) by a 128x128 board plus its play state, measured by tracemalloc."""
     tree_board(8, 0)
@@ -217,6 +247,22 @@ def main(argv: list[str] | None = None) -> None:
                 f"| {r['recomputed'] * 100:.1f} % |"
             )
         sys.stdout.flush()
+    print()
+    print(
+        "Source-tile click on a solved board (turned away and back; the wet component is the "
+        "whole board, so the click falls back to one whole-board pass):"
+    )
+    print()
+    print(
+        "| size | full recompute (`compute_flow`): median / best "
+        "| click as played (fallback): median / best "
+        "| incremental passes alone (unbounded budget): median / best |"
+    )
+    print("|---|---|---|---|")
+    for size in (64, 128):
+        r = time_source_click(boards[size], 15)
+        cells = " | ".join(f"{r[k][0] * 1e3:.2f} / {r[k][1] * 1e3:.2f} ms" for k in r)
+        print(f"| {size}x{size} | {cells} |")
     print()
     current, peak = memory_128()
     print(

@@ -225,10 +225,19 @@ class HintConfig(_Model):
     glow_s: float = Field(3.0, ge=0, le=60)
 
 
-class SoundsConfig(_Model):
-    """Sounds the room plays itself (its frames are Silent); `null` turns one off."""
+# The sound a player's turn of a frame plays on vanilla, per frame kind (ItemFrame and
+# GlowItemFrame getRotateItemSound: docs/server-behaviour.md, "Item frames: sounds").
+ROTATE_SOUNDS = {
+    "item_frame": "minecraft:entity.item_frame.rotate_item",
+    "glow_item_frame": "minecraft:entity.glow_item_frame.rotate_item",
+}
 
-    turn: str | None = "minecraft:entity.item_frame.rotate_item"
+
+class SoundsConfig(_Model):
+    """Sounds the room plays itself (its frames are Silent); `null` turns one off. `turn`
+    left out is the rotate sound of the room's frame kind (`WorldConfig.turn_sound`)."""
+
+    turn: str | None = ROTATE_SOUNDS["item_frame"]
     water: str | None = "minecraft:block.pointed_dripstone.drip_water"
     hear_distance: float = Field(16.0, gt=0, le=128)
 
@@ -300,6 +309,13 @@ class WorldConfig(_Model):
     hint: HintConfig = HintConfig()
     stats: bool = True
     leaderboard: Literal["solves", "best_time"] = "solves"
+
+    def turn_sound(self) -> str | None:
+        """The sound played at a turned frame: `sounds.turn` when given, else the one vanilla
+        plays for a turn of this room's frame kind (glow frames have their own)."""
+        if "turn" in self.sounds.model_fields_set:
+            return self.sounds.turn
+        return ROTATE_SOUNDS[self.frame]
 
     @field_validator("dimension")
     @classmethod

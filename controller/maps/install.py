@@ -7,18 +7,19 @@ holding our picture are left alone, and the server's map counter (``idcounts.dat
 
 from __future__ import annotations
 
-import gzip
 from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Literal
 
+import nbtlib
 import numpy as np
 import numpy.typing as npt
+from nbtlib import File
 
 from controller.errors import PipesError
 from controller.maps.layout import map_path
-from controller.maps.mapfile import atomic_save, encode_file, map_file, read_colors
+from controller.maps.mapfile import atomic_save, map_file, picture_fields
 from controller.maps.probe import Target
 
 __all__ = ["Action", "PlanItem", "ForeignMapsError", "plan_install", "install_pictures"]
@@ -47,18 +48,26 @@ class PlanItem:
     action: Action
 
 
-def _existing_action(path: Path, picture: npt.NDArray[np.uint8], wanted: bytes) -> Action:
+def _existing_action(path: Path, wanted: File) -> Action:
+    """Compare what the file shows with what we would write, never its bytes: the server
+    re-saves a map in its own encoding after a framed map is removed
+    (`MapItemSavedData.removedFromFrame` sets it dirty), and rewriting such a file for nothing
+    would replace one the server may have loaded (docs/server-behaviour.md, "Map data files:
+    caching"). Same picture and fields, and a DataVersion no older than ours → unchanged; same
+    picture otherwise → update; another picture or not a map → foreign."""
     try:
-        current = gzip.decompress(path.read_bytes())
-    except (OSError, EOFError):
-        current = b""
-    if current == wanted:
-        return "unchanged"
-    try:
-        colors = read_colors(path)
-    except ValueError:
+        current = picture_fields(nbtlib.load(path))
+    except Exception:
         return "foreign"
-    return "update" if np.array_equal(colors, picture) else "foreign"
+    ours = picture_fields(wanted)
+    assert ours is not None
+    if current is None or current["colors"] != ours["colors"]:
+        return "foreign"
+    version = current.pop("DataVersion")
+    target = ours.pop("DataVersion")
+    if current == ours and isinstance(version, int) and isinstance(target, int):
+        return "unchanged" if version >= target else "update"
+    return "update"
 
 
 def plan_install(
@@ -74,8 +83,7 @@ def plan_install(
         path = map_path(root, target.layout, map_id)
         action: Action = "write"
         if path.exists():
-            wanted = encode_file(map_file(picture, target.data_version))
-            action = _existing_action(path, picture, wanted)
+            action = _existing_action(path, map_file(picture, target.data_version))
             if action == "foreign" and force:
                 action = "replace"
         plan.append(PlanItem(map_id, path, action))

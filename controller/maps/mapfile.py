@@ -24,6 +24,7 @@ __all__ = [
     "map_file",
     "encode_file",
     "read_colors",
+    "picture_fields",
     "atomic_save",
 ]
 
@@ -89,6 +90,50 @@ def read_colors(path: Path) -> npt.NDArray[np.uint8]:
     if arr.size != COLORS_LEN:
         raise ValueError(f"{path}: colors has {arr.size} bytes, not {COLORS_LEN}")
     return arr.astype(np.int64).astype(np.uint8).reshape(128, 128)
+
+
+# The payload fields that decide what a map shows and whether the server draws on it, with the
+# value the server reads when one is absent (docs/server-behaviour.md, "Map data files: payload").
+_FIELD_DEFAULTS: dict[str, object] = {
+    "dimension": None,
+    "xCenter": None,
+    "zCenter": None,
+    "scale": 0,
+    "trackingPosition": 1,
+    "unlimitedTracking": 0,
+    "locked": 0,
+}
+
+
+def picture_fields(root: Compound) -> dict[str, object] | None:
+    """What a map file means, not how it is encoded: the decoded colours (bytes) and the
+    payload fields that matter, defaults filled in (the server omits a field equal to its
+    default when it re-saves a map), and DataVersion; None if it is not a map file.
+
+    Everything else is left out: key order, compression, and the lists the server adds on
+    its own (`frames`, `banners`), which change neither the picture nor the id.
+    """
+    data = root.get("data")
+    if not isinstance(data, Compound) or "colors" not in data:
+        return None
+    colors = np.asarray(data["colors"])
+    if colors.size != COLORS_LEN:
+        return None
+    out: dict[str, object] = {"colors": (colors.astype(np.int64) & 255).astype(np.uint8).tobytes()}
+    for key, default in _FIELD_DEFAULTS.items():
+        value = data.get(key)
+        if value is None:
+            out[key] = default
+        elif isinstance(value, String):
+            out[key] = str(value)
+        else:
+            try:
+                out[key] = int(value)
+            except (TypeError, ValueError):
+                return None
+    version = root.get("DataVersion")
+    out["DataVersion"] = int(version) if isinstance(version, Int) else None
+    return out
 
 
 def atomic_save(nbt: File, path: Path) -> None:

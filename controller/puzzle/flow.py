@@ -97,20 +97,25 @@ def _bfs(
     parent: list[int],
     mark: list[int],
     stamp: int,
+    limit: int = -1,
 ) -> tuple[list[int], int, int]:
     """BFS over tiles with ``dist == -1`` from ``starts`` (already given a distance).
 
     Sets dist, canonical parent and ``mark = stamp`` of every tile reached (starts included;
     the start's parent is found like any other, so it points into the already-wet region if it
     touches it). Returns (visit order, edges scanned inside the region counted from both ends,
-    edges scanned to tiles outside the region).
+    edges scanned to tiles outside the region). With ``limit >= 0`` it stops once more than
+    ``limit`` tiles were expanded and returns outer = -1 (the arrays are then half-done).
     """
     arms = ARMS
     order = list(starts)
     inner = 0
     outer = 0
     k = 0
+    cap = limit if limit >= 0 else len(dist)
     while k < len(order):
+        if k > cap:
+            return order, inner, -1
         v = order[k]
         k += 1
         dv = dist[v]

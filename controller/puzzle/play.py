@@ -19,12 +19,19 @@ Only the turned tile's four edges can change. With ``W`` the wet network (the so
   bridge-finding over the wet component only (old and new), never over the dry rest of the board.
 
 ``Change`` lists exactly what the room runtime writes back to the world.
+
+The incremental work is bounded: a click never does more than a share (``FALLBACK_SHARE``) of
+the board's tiles in incremental passes. A recompute of a wet component larger than that, or a
+cut or BFS that grows past it, is abandoned for one whole-board pass as ``compute_flow`` does it
+(BFS, bridges, a flat comparison of every class and parent), so a click costs about a full
+recompute at most (``bench/puzzle_flow.py``, the source-tile click on a solved board).
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import NamedTuple
 
 from .flow import (
     ARMS,
@@ -33,18 +40,34 @@ from .flow import (
     _mark_rings,
     board_masks,
     neighbour_table,
-    tile_class,
 )
 from .model import Board, Direction, TileClass, mask_of
 
-__all__ = ["TileChange", "EdgeChange", "Change", "PlayState"]
+__all__ = ["TileChange", "EdgeChange", "Change", "PlayState", "FALLBACK_SHARE", "MIN_BUDGET"]
+
+FALLBACK_SHARE = 0.125
+"""Incremental passes may visit at most this share of the board per click, else one full pass."""
+MIN_BUDGET = 256
+"""The least budget: a board of at most this many tiles never falls back, and the share only
+takes over above MIN_BUDGET / FALLBACK_SHARE tiles (2048, about 45x45)."""
+
+_DRY = int(TileClass.DRY)
+_WET = int(TileClass.WET)
+_RING = int(TileClass.RING)
+_SOURCE = int(TileClass.SOURCE)
+_SOURCE_RING = int(TileClass.SOURCE_RING)
 
 
-@dataclass(frozen=True, slots=True)
-class TileChange:
-    """A tile whose class, parent direction or rotation changed; carries the new values."""
+class _OverBudget(Exception):
+    """The incremental passes of a click outgrew their budget: recompute the whole board."""
 
-    index: int
+
+class TileChange(NamedTuple):
+    """A tile whose class, parent direction or rotation changed; carries the new values (a
+    named tuple: a click that changes much of a large board creates thousands of them).
+    ``index`` is the tile's index and hides ``tuple.index``."""
+
+    index: int  # type: ignore[assignment]
     cls: int
     parent: int
     rotation: int
@@ -85,8 +108,15 @@ class PlayState:
     """Tile visits made by the passes (BFS, cut, bridge-finding) of the last click."""
     recomputed: bool
     """Whether the last click re-ran BFS and bridges over the whole wet component."""
+    full: bool
+    """Whether the last click fell back to one whole-board pass (the incremental work would
+    have been larger than ``FALLBACK_SHARE`` of the board)."""
 
-    def __init__(self, board: Board) -> None:
+    def __init__(self, board: Board, budget: int | None = None) -> None:
+        """``budget``: the tiles the incremental passes of one click may visit before it falls
+        back to one whole-board pass; by default ``FALLBACK_SHARE`` of the board, at least
+        ``MIN_BUDGET`` (a small board is cheap either way)."""
+        self._fixed_budget = budget
         self.reset(board)
 
     def reset(self, board: Board) -> None:
@@ -94,6 +124,8 @@ class PlayState:
         self.board = board
         n = board.width * board.height
         self._n = n
+        budget = self._fixed_budget
+        self._budget = max(MIN_BUDGET, int(n * FALLBACK_SHARE)) if budget is None else budget
         self._adj = neighbour_table(board.width, board.height)
         self._masks = board_masks(board)
         self._src = board.source_index
@@ -109,11 +141,11 @@ class PlayState:
         self._classes = [int(TileClass.DRY)] * n
         self._parents = [-1] * n
         self.visited = 0
-        touched = self._recompute()
+        self._rebuild()
         self.recomputed = False
-        for v in touched:
-            self._classes[v] = self._class_of(v)
-            self._parents[v] = self._par[v]
+        self.full = False
+        self._classes[:] = self._all_classes()
+        self._parents[:] = self._par
 
     # ------------------------------------------------------------------ views
 
@@ -171,6 +203,7 @@ class PlayState:
         masks[idx] = mn
         self.visited = 0
         self.recomputed = False
+        self.full = False
 
         # Which of the four edges change.
         removed: list[int] = []
@@ -197,14 +230,18 @@ class PlayState:
 
         touched: list[int] = []
         if removed or added:
-            if idx == self._src:
-                touched.extend(self._recompute())
-            elif dist[idx] == -1:
-                self._water_dry(idx, touched)
-            elif removed and self._ring[idx]:
-                touched.extend(self._recompute())
-            else:
-                self._turn_wet_tree_tile(idx, mo, removed, added, touched)
+            try:
+                if idx == self._src:
+                    touched.extend(self._recompute())
+                elif dist[idx] == -1:
+                    self._water_dry(idx, touched)
+                elif removed and self._ring[idx]:
+                    touched.extend(self._recompute())
+                else:
+                    self._turn_wet_tree_tile(idx, mo, removed, added, touched)
+            except _OverBudget:
+                self._rebuild()
+                return self._finish_full(idx, old_rotation != new_rotation, edges)
 
         return self._finish(idx, old_rotation != new_rotation, touched, edges)
 
@@ -280,6 +317,7 @@ class PlayState:
         masks = self._masks
         adj = self._adj
         arms = ARMS
+        cap = self._budget - self.visited
         order = []
         for v in starts:
             if dist[v] != -1:
@@ -298,6 +336,8 @@ class PlayState:
                 if u >= 0 and u != block and masks[u] & ob and dist[u] != -1:
                     dist[u] = -1
                     order.append(u)
+            if k > cap:
+                raise _OverBudget
         self.visited += len(order)
         touched.extend(order)
 
@@ -315,8 +355,17 @@ class PlayState:
         dist[root] = root_dist
         self._mark[root] = stamp
         order, inner, outer = _bfs(
-            (root,), self._masks, self._adj, dist, self._par, self._mark, stamp
+            (root,),
+            self._masks,
+            self._adj,
+            dist,
+            self._par,
+            self._mark,
+            stamp,
+            self._budget - self.visited,
         )
+        if outer < 0:
+            raise _OverBudget
         self._wet.update(order)
         touched.extend(order)
         self.visited += len(order)
@@ -338,8 +387,14 @@ class PlayState:
         return True
 
     def _recompute(self) -> list[int]:
-        """BFS and bridges over the source's component; dry what left it. Returns old + new."""
+        """BFS and bridges over the source's component; dry what left it. Returns old + new.
+
+        Raises _OverBudget, before changing anything when the old component alone is over the
+        click's budget, or during the BFS when the new one grows past it."""
         self.recomputed = True
+        room = self._budget - self.visited - len(self._wet)
+        if room < 0:
+            raise _OverBudget
         dist = self._dist
         par = self._par
         ring = self._ring
@@ -353,7 +408,11 @@ class PlayState:
         src = self._src
         dist[src] = 0
         self._mark[src] = stamp
-        order, inner, _ = _bfs((src,), self._masks, self._adj, dist, par, self._mark, stamp)
+        order, inner, outer = _bfs(
+            (src,), self._masks, self._adj, dist, par, self._mark, stamp, room
+        )
+        if outer < 0:
+            raise _OverBudget
         self.visited += len(old) + len(order)
         if inner // 2 >= len(order):
             self._clock = _mark_rings(
@@ -372,26 +431,91 @@ class PlayState:
         old.extend(order)
         return old
 
-    def _class_of(self, v: int) -> int:
-        """The class of tile v from the working arrays."""
-        return tile_class(self._dist[v] >= 0, self._ring[v], v == self._src)
+    def _rebuild(self) -> None:
+        """The whole-board pass, as ``compute_flow``: fresh distances and parents, BFS from the
+        source, bridges; the working arrays are replaced (the published views are not)."""
+        self.recomputed = True
+        self.full = True
+        n = self._n
+        dist = [-1] * n
+        par = [-1] * n
+        self._stamp += 1
+        stamp = self._stamp
+        src = self._src
+        dist[src] = 0
+        self._mark[src] = stamp
+        order, inner, _ = _bfs((src,), self._masks, self._adj, dist, par, self._mark, stamp)
+        ring = [False] * n
+        self.visited += len(order)
+        if inner // 2 >= len(order):
+            self._clock = _mark_rings(
+                src, self._masks, self._adj, self._mark, stamp, ring, self._disc, self._low,
+                self._clock,
+            )  # fmt: skip
+            self.visited += len(order)
+        self._dist = dist
+        self._par = par
+        self._ring = ring
+        self._wet = set(order)
+
+    def _all_classes(self) -> list[int]:
+        """The class of every tile from the working arrays."""
+        ring = self._ring
+        classes = [_DRY] * self._n
+        for v in self._wet:
+            classes[v] = _RING if ring[v] else _WET
+        src = self._src
+        classes[src] = _SOURCE_RING if ring[src] else _SOURCE
+        return classes
 
     def _finish(self, t: int, rotated: bool, touched: list[int], edges: list[EdgeChange]) -> Change:
         """Publish the new classes and parents of the touched tiles and build the Change."""
         classes = self._classes
         parents = self._parents
         par = self._par
+        dist = self._dist
+        ring = self._ring
+        src = self._src
         rotations = self.board.rotations
         tiles: list[TileChange] = []
+        make = tuple.__new__  # TileChange(...) without its Python-level __new__
         candidates = set(touched)
         if rotated:
             candidates.add(t)
         for v in sorted(candidates):
-            c = self._class_of(v)
+            if v == src:
+                c = _SOURCE_RING if ring[v] else _SOURCE
+            elif dist[v] < 0:
+                c = _DRY
+            else:
+                c = _RING if ring[v] else _WET
             p = par[v]
             if c != classes[v] or p != parents[v] or (rotated and v == t):
                 classes[v] = c
                 parents[v] = p
-                tiles.append(TileChange(v, c, p, rotations[v]))
+                tiles.append(make(TileChange, (v, c, p, rotations[v])))
+        n_wet = len(self._wet)
+        return Change(tiles, edges, n_wet == self._n, n_wet)
+
+    def _finish_full(self, t: int, rotated: bool, edges: list[EdgeChange]) -> Change:
+        """Publish a whole-board pass: compare every class and parent at once (in place, so
+        views handed out stay current) and build the Change."""
+        new = self._all_classes()
+        par = self._par
+        classes = self._classes
+        parents = self._parents
+        changed = [
+            v
+            for v, a, b, c, d in zip(range(self._n), new, classes, par, parents, strict=True)
+            if a != b or c != d
+        ]
+        if rotated and (not changed or t not in set(changed)):
+            changed.append(t)
+            changed.sort()
+        classes[:] = new
+        parents[:] = par
+        rotations = self.board.rotations
+        make = tuple.__new__  # TileChange(...) without its Python-level __new__
+        tiles = [make(TileChange, (v, new[v], par[v], rotations[v])) for v in changed]
         n_wet = len(self._wet)
         return Change(tiles, edges, n_wet == self._n, n_wet)

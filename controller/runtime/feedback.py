@@ -148,19 +148,25 @@ class Feedback:
 
     def turn_sounds(self, turned: tuple[int, int], wetted: list[tuple[int, int]]) -> list[str]:
         """The frame-rotate sound at the turned frame, and a soft water sound at the first tile
-        the water reached (the frames are Silent: docs/turn-detection.md, quiet writes)."""
+        the water reached (the frames are Silent: docs/turn-detection.md, quiet writes).
+
+        The rotate sound is the frame kind's and plays in the `neutral` source, as a player's
+        turn of a frame that is not Silent does on vanilla (docs/server-behaviour.md, "Item
+        frames: sounds"); the water sound is a block sound.
+        """
         sounds = self.cfg.sounds
         out = []
-        if sounds.turn is not None:
-            out.append(self._sound_at(sounds.turn, *turned))
+        turn = self.cfg.turn_sound()
+        if turn is not None:
+            out.append(self._sound_at(turn, "neutral", *turned))
         if sounds.water is not None and wetted:
-            out.append(self._sound_at(sounds.water, *wetted[0]))
+            out.append(self._sound_at(sounds.water, "block", *wetted[0]))
         return out
 
-    def _sound_at(self, sound: str, i: int, j: int) -> str:
+    def _sound_at(self, sound: str, source: str, i: int, j: int) -> str:
         x, y, z = self.geom.frame_pos(i, j)
         hear = self.cfg.sounds.hear_distance
-        return cmd.playsound_at(sound, "block", (x + 0.5, y + 0.1, z + 0.5), hear)
+        return cmd.playsound_at(sound, source, (x + 0.5, y + 0.1, z + 0.5), hear)
 
     @property
     def askers(self) -> str:

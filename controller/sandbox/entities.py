@@ -341,6 +341,8 @@ class ItemFrame(Entity):
     pending_sounds: list[tuple[str, tuple[float, float, float]]] = field(
         default_factory=list, repr=False
     )
+    # log lines (level, message) written while loading NBT, moved to the world's server log
+    pending_log: list[tuple[str, str]] = field(default_factory=list, repr=False)
     _box_key: Any = field(default=None, repr=False)
     _box: tuple[float, float, float, float, float, float] = field(
         default=(0.0, 0.0, 0.0, 0.0, 0.0, 0.0), repr=False
@@ -438,14 +440,25 @@ class ItemFrame(Entity):
         c["Fixed"] = nbt.Byte(int(self.fixed))
 
     def load_additional(self, c: nbt.Compound) -> None:
-        """ItemFrame.readAdditionalSaveData: missing Facing → down (0)."""
+        """ItemFrame.readAdditionalSaveData: missing Facing → down (0).
+
+        Entity.load has already put the frame on the block containing `Pos` (reapplyPosition,
+        `Pos` defaulting to 0 0 0); `block_pos` is kept only when it lies closer than 16 blocks
+        to that block, otherwise the server logs an ERROR ("Item frames: summon and block_pos").
+        """
+        self.attached = self.block_pos()
         bp = c.get("block_pos")
-        if bp is not None and len(bp) == 3:
+        cand = None
+        if isinstance(bp, nbt.IntArray | nbt.List) and len(bp) == 3:  # BlockPos.CODEC: 3 ints
             cand = (int(bp[0]), int(bp[1]), int(bp[2]))
-            if all(abs(cand[i] - self.pos[i]) <= 16 for i in range(3)):
-                self.attached = cand
+        here = self.block_pos()
+        if cand is None or sum((cand[i] - here[i]) ** 2 for i in range(3)) >= 256:
+            shown = "null" if cand is None else f"BlockPos{{x={cand[0]}, y={cand[1]}, z={cand[2]}}}"
+            self.pending_log.append(
+                ("ERROR", f"Block-attached entity at invalid position: {shown}")
+            )
         else:
-            self.attached = self.block_pos()
+            self.attached = cand
         item = c.get("Item")
         self.set_item(item if isinstance(item, nbt.Compound) and len(item) else None)
         self.set_rotation(int(c.get("ItemRotation", 0)))

@@ -40,6 +40,23 @@ def offline_uuid(name: str) -> uuidlib.UUID:
     return uuidlib.UUID(bytes=digest, version=3)
 
 
+# The release the sandbox plays (docs/server-behaviour.md, "Feedback: version"): id, name,
+# protocol and DataVersion of 26.1 from PrismarineJS/minecraft-data; series "main" is the
+# default of DetectedVersion. build_time and the pack versions are unverified: no 26.1 release
+# version.json was found (the data pack version is the one controller/world/datapack.py uses).
+VANILLA_VERSION: dict[str, str | int | bool] = {
+    "id": "26.1",
+    "name": "26.1",
+    "data": 4786,
+    "series": "main",
+    "protocol": 775,
+    "build_time": "Tue Mar 24 12:00:00 UTC 2026",  # unverified (Date.toString of build_time)
+    "pack_resource": "84.0",  # unverified
+    "pack_data": "101.1",  # unverified
+    "stable": True,
+}
+
+
 class Game:
     """World + command tree + per-command output and cost counters."""
 
@@ -66,6 +83,8 @@ class Game:
         for module in (blocks, chat, data, entity, packs, scoreboard):
             module.register(root, self)
         execute.register(root, self)
+        if self.flavour == "vanilla":
+            root.then(lit("version", run=self._vanilla_version))
         if self.flavour == "paper":
             for name, node in list(root.children.items()):
                 alias = Node("minecraft:" + name)
@@ -76,6 +95,25 @@ class Game:
             for name in ("version", "ver", "about"):
                 root.then(lit(name, run=self._paper_version))
         return root
+
+    def _vanilla_version(self, ctx: Ctx, source: Source) -> int:
+        """VersionCommand: the header, then one line per field of the running version
+        (docs/server-behaviour.md, "Feedback: version"); sendSystemMessage, result 1."""
+        v = VANILLA_VERSION
+        self.send(tr("commands.version.header"))
+        self.send(tr("commands.version.id", v["id"]))
+        self.send(tr("commands.version.name", v["name"]))
+        self.send(tr("commands.version.data", v["data"]))
+        self.send(tr("commands.version.series", v["series"]))
+        protocol = int(v["protocol"])
+        self.send(tr("commands.version.protocol", protocol, f"0x{protocol:x}"))
+        self.send(tr("commands.version.build_time", v["build_time"]))
+        self.send(tr("commands.version.pack.resource", v["pack_resource"]))
+        self.send(tr("commands.version.pack.data", v["pack_data"]))
+        self.send(
+            tr("commands.version.stable.yes" if v["stable"] else "commands.version.stable.no")
+        )
+        return 1
 
     def _paper_version(self, ctx: Ctx, source: Source) -> int:
         """Paper's PaperVersionCommand ("Paper: plugin command output")."""
@@ -416,6 +454,7 @@ class Game:
             e.load_nbt(c)
             if isinstance(e, ItemFrame):
                 e.pending_sounds.clear()  # loading from storage: nobody is there to hear it
+                e.pending_log.clear()  # the sandbox's own save: block_pos is always consistent
             e.stored = True
             w.add_entity(e)
         for k, v in root["storage"].items():

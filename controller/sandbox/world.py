@@ -161,6 +161,9 @@ class World:
     advancements: dict[str, dict[str, dict[str, int]]] = field(default_factory=dict)
     # every sound the server played (playsound, entity sounds), audible or not
     sounds: list[dict[str, object]] = field(default_factory=list)
+    # what the server would print at WARN or ERROR for what it was sent: (level, message)
+    # ("Item frames: summon and block_pos")
+    server_log: list[tuple[str, str]] = field(default_factory=list)
     levels: dict[tuple[str, int, int], int] = field(default_factory=dict)
     entity_status: dict[tuple[str, int, int], str] = field(default_factory=dict)
     sections: dict[tuple[str, int, int, int], list[Entity]] = field(default_factory=dict)
@@ -465,8 +468,11 @@ class World:
         return heard
 
     def flush_sounds(self, e: Entity) -> None:
-        """Play the sounds an entity queued while loading NBT (setItem while reading its data)."""
+        """Play the sounds an entity queued while loading NBT (setItem while reading its data),
+        and write the log lines its loading produced to the server log."""
         if isinstance(e, ItemFrame):
+            logged, e.pending_log = e.pending_log, []
+            self.server_log += logged
             pending, e.pending_sounds = e.pending_sounds, []
             for sound, pos in pending:
                 self.play_sound(e.dimension, pos, sound, entity=e)

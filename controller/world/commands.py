@@ -170,6 +170,14 @@ def _item_snbt(map_id: int) -> str:
     return f'{{id:"{MAP_ITEM}",count:1,components:{{"minecraft:map_id":{map_id}}}}}'
 
 
+def _placed_snbt(x: int, y: int, z: int) -> str:
+    """`Pos` and `block_pos` of a frame summoned at block (x, y, z): the point `summon x y z`
+    resolves to (x and z centred) and the block it contains. Without both the server logs
+    `Block-attached entity at invalid position` at ERROR while it loads the NBT, before it moves
+    the frame into place (docs/server-behaviour.md, "Item frames: summon and block_pos")."""
+    return f"Pos:[{x + 0.5}d,{float(y)}d,{z + 0.5}d],block_pos:[I;{x},{y},{z}],"
+
+
 def summon_frame(
     room: Room,
     i: int,
@@ -189,8 +197,8 @@ def summon_frame(
     x, y, z = room.frame_pos(i, j)
     a, b, c, d = uuid_ints(uid)
     return (
-        f"summon minecraft:{kind} {x} {y} {z} "
-        f"{{Facing:1b,Invulnerable:1b,Fixed:{int(fixed)}b,Invisible:{int(invisible)}b,Silent:1b,"
+        f"summon minecraft:{kind} {x} {y} {z} {{{_placed_snbt(x, y, z)}"
+        f"Facing:1b,Invulnerable:1b,Fixed:{int(fixed)}b,Invisible:{int(invisible)}b,Silent:1b,"
         f"ItemRotation:{rotation}b,UUID:[I;{a},{b},{c},{d}],"
         f'CustomName:"{frame_name(room.name, i, j)}",'
         f"Tags:{_tags_snbt(frame_tags(room.name, rotation, source, arms, fixed))},"
@@ -204,8 +212,8 @@ def summon_preload(room: Room, k: int, *, uid: uuid.UUID, map_id: int, kind: str
     x, y, z = room.preload_pos(k)
     a, b, c, d = uuid_ints(uid)
     return (
-        f"summon minecraft:{kind} {x} {y} {z} {{Facing:0b,Fixed:1b,Invisible:1b,Silent:1b,"
-        f"Invulnerable:1b,UUID:[I;{a},{b},{c},{d}],"
+        f"summon minecraft:{kind} {x} {y} {z} {{{_placed_snbt(x, y, z)}"
+        f"Facing:0b,Fixed:1b,Invisible:1b,Silent:1b,Invulnerable:1b,UUID:[I;{a},{b},{c},{d}],"
         f'Tags:["pipes.{room.name}","pipes.preload"],Item:{_item_snbt(map_id)}}}'
     )
 
@@ -858,8 +866,8 @@ def summon_brush(
     x, y, z = placement.frame_pos(i, j)
     a, b, c, d = uuid_ints(uid)
     return (
-        f"summon minecraft:{kind} {x} {y} {z} "
-        f"{{Facing:{placement.facing}b,Invulnerable:1b,Fixed:0b,Invisible:{int(invisible)}b,"
+        f"summon minecraft:{kind} {x} {y} {z} {{{_placed_snbt(x, y, z)}"
+        f"Facing:{placement.facing}b,Invulnerable:1b,Fixed:0b,Invisible:{int(invisible)}b,"
         f"Silent:1b,ItemRotation:0b,UUID:[I;{a},{b},{c},{d}],"
         f'CustomName:"{frame_name(placement.name, i, j)}",'
         f"Tags:{_tags_snbt(brush_tags(placement.name))},Item:{_item_snbt(map_id)}}}"

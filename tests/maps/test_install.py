@@ -102,3 +102,88 @@ def test_failed_install_leaves_no_partial_file(
     monkeypatch.setattr(mapfile.os, "replace", real_replace)
     plan = install_pictures(tmp_path, all_pictures(BASE), T26)  # a rerun completes the set
     assert [i.action for i in plan].count("write") == PICTURE_COUNT - 2
+
+
+def _server_resave(path: Path, *, gzipped: bool, data_version: int = 4786, **extra: object) -> None:
+    """The file as the server writes it back: its own key order, defaults omitted
+    (`scale`, `unlimitedTracking`), the lists it adds, maybe not gzipped, its DataVersion."""
+    data = nbtlib.load(path)["data"]
+    resaved = Compound(
+        {
+            "frames": nbtlib.List[Compound]([]),
+            "banners": nbtlib.List[Compound]([]),
+            "colors": data["colors"],
+            "zCenter": data["zCenter"],
+            "locked": data["locked"],
+            "trackingPosition": data["trackingPosition"],
+            "xCenter": data["xCenter"],
+            "dimension": data["dimension"],
+            **extra,
+        }
+    )
+    f = File({"DataVersion": Int(data_version), "data": resaved}, gzipped=gzipped, root_name="")
+    if gzipped:
+        f.save(path, byteorder="big")
+    else:
+        f.save(path, gzipped=False, byteorder="big")
+
+
+@pytest.mark.parametrize("gzipped", [True, False])
+def test_a_map_the_server_re_encoded_is_unchanged(tmp_path: Path, gzipped: bool) -> None:
+    """Pictures and fields are compared, not bytes: a server re-save (other compression, key
+    order, omitted defaults, `frames`/`banners`, its DataVersion) is still our picture."""
+    pictures = all_pictures(BASE)
+    target = Target(Layout.NAMESPACED, 4786, "26.1")
+    install_pictures(tmp_path, pictures, target)
+    path = map_path(tmp_path, Layout.NAMESPACED, BASE + 3)
+    _server_resave(path, gzipped=gzipped)
+    before = path.read_bytes()
+    plan = install_pictures(tmp_path, pictures, target)
+    assert {i.action for i in plan} == {"unchanged"}
+    assert path.read_bytes() == before  # not rewritten
+    # a file of a newer DataVersion than the target is not downgraded either
+    _server_resave(path, gzipped=gzipped, data_version=4790)
+    assert {i.action for i in install_pictures(tmp_path, pictures, target)} == {"unchanged"}
+
+
+@pytest.mark.parametrize(
+    ("extra", "action"),
+    [
+        ({"locked": nbtlib.Byte(0)}, "update"),  # the server could draw terrain into it
+        ({"trackingPosition": nbtlib.Byte(1)}, "update"),  # frame markers over the picture
+        ({"scale": nbtlib.Byte(2)}, "update"),
+        ({"unlimitedTracking": nbtlib.Byte(1)}, "update"),
+        ({"xCenter": Int(64)}, "update"),
+        ({"scale": nbtlib.Byte(0), "unlimitedTracking": nbtlib.Byte(0)}, "unchanged"),  # defaults
+    ],
+)
+def test_fields_that_matter_are_compared_with_their_defaults(
+    tmp_path: Path, extra: dict[str, object], action: str
+) -> None:
+    pictures = all_pictures(BASE)
+    install_pictures(tmp_path, pictures, T26)
+    path = map_path(tmp_path, Layout.NAMESPACED, BASE)
+    _server_resave(path, gzipped=True, data_version=T26.data_version, **extra)
+    plan = install_pictures(tmp_path, pictures, T26)
+    assert [i.action for i in plan if i.map_id == BASE] == [action]
+    assert {i.action for i in plan if i.map_id != BASE} == {"unchanged"}
+
+
+def test_a_changed_pixel_is_never_unchanged(tmp_path: Path) -> None:
+    """One pixel of another colour is another picture: install refuses it as foreign (it may be
+    a map someone drew) and `--force` replaces it; it is never taken as unchanged."""
+    pictures = all_pictures(BASE)
+    install_pictures(tmp_path, pictures, T26)
+    path = map_path(tmp_path, Layout.NAMESPACED, BASE + 1)
+    _server_resave(path, gzipped=True, data_version=T26.data_version)
+    root = nbtlib.load(path)
+    colors = np.asarray(root["data"]["colors"]).copy()
+    colors[5000] = colors[5000] + 4 if colors[5000] < 120 else 4
+    root["data"]["colors"] = nbtlib.ByteArray(colors)
+    root.save(path)
+    with pytest.raises(ForeignMapsError) as info:
+        install_pictures(tmp_path, pictures, T26)
+    assert info.value.paths == [path]
+    plan = install_pictures(tmp_path, pictures, T26, force=True)
+    assert [i.action for i in plan if i.map_id == BASE + 1] == ["replace"]
+    assert np.array_equal(read_colors(path), pictures[BASE + 1])

@@ -10,7 +10,7 @@ from hypothesis import strategies as st
 
 from controller.puzzle.flow import Flow, compute_flow
 from controller.puzzle.model import Board, Direction, TileClass
-from controller.puzzle.play import Change, EdgeChange, PlayState, TileChange
+from controller.puzzle.play import MIN_BUDGET, Change, EdgeChange, PlayState, TileChange
 from tests.support.boards import board_from_masks, loopy_boards, random_tree_board, tree_boards
 
 
@@ -43,13 +43,16 @@ def near_wet(board: Board, flow: Flow) -> list[int]:
     ]
 
 
-def run_clicks(board: Board, clicks: list[tuple[bool, int, int]]) -> PlayState:
+def run_clicks(
+    board: Board, clicks: list[tuple[bool, int, int]], budget: int | None = None
+) -> PlayState:
     """Apply clicks, checking state and Change against full recomputes after each one.
 
     A click is (near, index, rotation): with ``near`` the index picks among tiles that are wet or
-    next to a wet tile, else among all tiles.
+    next to a wet tile, else among all tiles. ``budget`` is the PlayState's (a small one sends
+    most clicks to the whole-board fallback).
     """
-    state = PlayState(board)
+    state = PlayState(board, budget)
     before = compute_flow(board)
     assert state.flow == before
     for near, raw_idx, rot in clicks:
@@ -65,8 +68,11 @@ def run_clicks(board: Board, clicks: list[tuple[bool, int, int]]) -> PlayState:
         assert change == expected_change(board, before, old_rotations, after)
         assert state.wet_count == after.wet_count and state.solved == after.solved
         if idx != board.source_index and not any(before.ring) and not any(after.ring):
-            # No ring before or after: bridge cuts and attachments only, never a recompute.
-            assert not state.recomputed
+            # No ring before or after: bridge cuts and attachments only, never a recompute
+            # (unless they outgrew the budget and the click fell back to a whole-board pass).
+            assert not state.recomputed or state.full
+        if budget is None and board.size <= MIN_BUDGET:
+            assert not state.full  # boards within the minimum budget never fall back
         before = after
     return state
 
@@ -110,6 +116,41 @@ def test_clicks_near_the_source_equal_full_recompute(
     near = [src] + [board.neighbour(src, d) for d in Direction if board.neighbour(src, d) >= 0]
     clicks = [(False, data.draw(st.sampled_from(near)), r) for _, r in source_clicks]
     run_clicks(board, clicks)
+
+
+@settings(max_examples=150, deadline=None)
+@given(
+    st.one_of(loopy_boards(), tree_boards(), tree_boards(shuffle=False)),
+    click_lists,
+    st.integers(0, 12),
+)
+def test_the_whole_board_fallback_equals_full_recompute(
+    board: Board, clicks: list[tuple[bool, int, int]], budget: int
+) -> None:
+    """With a tiny budget most clicks abandon their incremental passes (at any point: before a
+    component recompute, in a cut, in a BFS) for the whole-board pass; the state and the
+    Change still equal full recomputes."""
+    state = run_clicks(board, clicks, budget)
+    assert list(state.classes) == compute_flow(board).classes
+
+
+def test_a_source_click_on_a_solved_large_board_falls_back() -> None:
+    """The source of a solved 64x64 board: its wet component is the whole board, over the
+    budget, so the click is one whole-board pass (and equals it)."""
+    board = random_tree_board(64, 64, 5, shuffle=False)
+    state = PlayState(board)
+    src = board.source_index
+    before = compute_flow(board)
+    old = list(board.rotations)
+    change = state.apply_rotation(src, (board.rotations[src] + 1) % 4)
+    assert state.full and state.recomputed
+    after = compute_flow(board)
+    assert change == expected_change(board, before, old, after)
+    assert state.flow == after
+    small = PlayState(random_tree_board(15, 15, 5, shuffle=False))  # 225 <= MIN_BUDGET
+    s = small.board.source_index
+    small.apply_rotation(s, (small.board.rotations[s] + 1) % 4)
+    assert small.recomputed and not small.full
 
 
 def test_noop_rotation_reports_nothing() -> None:
@@ -194,7 +235,7 @@ def test_tree_clicks_visit_only_the_subtree_they_cut(
             continue
         right = board.rotations[t]
         state.apply_rotation(t, (right + turn) % 4)
-        if not any(state.flow.ring):
+        if not any(state.flow.ring) and not state.full:  # a fallback visits the board once
             assert state.visited <= 2 * sizes[t] + 1
         state.apply_rotation(t, right)
         assert state.solved

@@ -270,6 +270,7 @@ def test_writes_are_silent_and_the_room_plays_its_own_sounds(harness: Harness) -
         x, y, z = room.geom.frame_pos(idx % w, idx // w)
         assert [s["pos"] for s in rotate] == [(x + 0.5, y + 0.1, z + 0.5)]
         assert rotate[0]["heard_by"] == ["Alex"]
+        assert rotate[0]["source"] == "neutral"  # Entity.getSoundSource of a frame
         turns += 1
         wetted = [
             room.geom.frame_pos(k % w, k // w)

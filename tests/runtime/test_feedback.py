@@ -81,3 +81,28 @@ def test_the_sidebar_shows_the_configured_leaderboard() -> None:
     assert shown(on_win={"sidebar": True}, leaderboard="best_time") == "pipes_best_s"
     assert shown(on_win={"sidebar": True}, seed="daily") == "pipes_daily_s"
     assert_valid_commands(_feedback(seed="daily", on_win={"sidebar": True}).objectives())
+
+
+def test_turn_sounds_are_the_frame_kinds_in_the_neutral_source() -> None:
+    """Item frames: sounds: a player's turn plays the frame kind's rotate_item sound in the
+    `neutral` source (Entity.getSoundSource); the water sound stays a block sound."""
+    item = _feedback().turn_sounds((1, 2), [(3, 4)])
+    assert item == [
+        "playsound minecraft:entity.item_frame.rotate_item neutral "
+        "@a[x=1.5,y=100.1,z=2.5,distance=..16] 1.5 100.1 2.5",
+        "playsound minecraft:block.pointed_dripstone.drip_water block "
+        "@a[x=3.5,y=100.1,z=4.5,distance=..16] 3.5 100.1 4.5",
+    ]
+    glow = _feedback(frame="glow_item_frame").turn_sounds((1, 2), [])
+    assert glow == [
+        "playsound minecraft:entity.glow_item_frame.rotate_item neutral "
+        "@a[x=1.5,y=100.1,z=2.5,distance=..16] 1.5 100.1 2.5"
+    ]
+    # a configured sound is kept whatever the frame kind; null still turns it off
+    chosen = _feedback(frame="glow_item_frame", sounds={"turn": "minecraft:block.note_block.bell"})
+    assert chosen.turn_sounds((0, 0), []) == [
+        "playsound minecraft:block.note_block.bell neutral "
+        "@a[x=0.5,y=100.1,z=0.5,distance=..16] 0.5 100.1 0.5"
+    ]
+    assert _feedback(frame="glow_item_frame", sounds={"turn": None}).turn_sounds((0, 0), []) == []
+    assert_valid_commands([*item, *glow])

@@ -717,3 +717,23 @@ def test_paper_bukkit_style_version_command() -> None:
     assert Game("paper").execute("version") == ["§f§oChecking version, please wait...\n"]
     vanilla = Game().execute("ver")
     assert vanilla == ["Unknown or incomplete command. See below for error", "ver<--[HERE]"]
+
+
+def test_vanilla_version_command() -> None:
+    """Feedback: version: the header and nine `key = value` lines, joined with nothing over
+    RCON. id, name, data, series, protocol and `stable` are 26.1's; build_time and the pack
+    versions are unverified (no 26.1 release version.json was found)."""
+    assert Game().execute("version") == [
+        "Server version info:",
+        "id = 26.1",
+        "name = 26.1",
+        "data = 4786",
+        "series = main",
+        "protocol = 775 (0x307)",
+        "build_time = Tue Mar 24 12:00:00 UTC 2026",  # unverified
+        "pack_resource = 84.0",  # unverified
+        "pack_data = 101.1",  # unverified
+        "stable = yes",
+    ]
+    assert reply(Game(), "version").startswith("Server version info:id = 26.1name = 26.1data = ")
+    assert reply(Game(), "version now") == "Incorrect argument for commandversion now<--[HERE]"

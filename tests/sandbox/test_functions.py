@@ -46,6 +46,7 @@ FUNCTIONS = {
     "each_noret": "return run execute as @a run function t:noret\n",
     "each_ret": "execute as @a run function t:ret5\nreturn 8\n",
     "macro": "$scoreboard players set #m obj $(v)\n$return $(r)\n",
+    "ret0": "return 0\n",
     "macro_mixed": "scoreboard players add #mixed obj 1\n$scoreboard players set #m obj $(v)\n",
 }
 
@@ -65,6 +66,10 @@ def write_t_pack(folder: pathlib.Path) -> None:
         files[f"data/t/function/{name}.mcfunction"] = body
     files["data/t/function/setup.mcfunction"] = "scoreboard objectives add obj dummy\n"
     files["data/t/tags/function/two.json"] = '{"values": ["t:ret5", "t:noret"]}'
+    files["data/t/tags/function/noret_first.json"] = '{"values": ["t:noret", "t:fail", "t:ret5"]}'
+    files["data/t/tags/function/empty.json"] = '{"values": []}'
+    files["data/t/tags/function/macro_after.json"] = '{"values": ["t:noret", "t:macro", "t:ret5"]}'
+    files["data/t/tags/function/macro_first.json"] = '{"values": ["t:macro", "t:ret5"]}'
     files["data/minecraft/tags/function/load.json"] = '{"values": ["t:setup"]}'
     write_pack(folder, files)
 
@@ -523,3 +528,78 @@ def test_execute_if_function_tests_the_result_silently(game: Game) -> None:
     assert score(game, "#p") == 1 and score(game, "#q") is None
     assert score(game, "#calls") == 1  # t:noret ran for `unless`; the tag stopped at t:ret5
     assert "inside" in objectives(game)
+
+
+# ---------------------------------------------------------------------------- execute if function
+def test_execute_if_function(game: Game) -> None:
+    """docs/server-behaviour.md, "execute if function": the functions run silently for each
+    source; the first `return` decides (not 0 passes `if`), no `return` is 0; the node forks,
+    so errors are silent; the command needs a `run` (or more conditions) after it."""
+    set_p = "Set [obj] for #p to 1"
+    rows = [
+        ("execute if function t:ret5 run scoreboard players set #p obj 1", set_p, "return 5"),
+        ("execute unless function t:ret5 run scoreboard players set #p obj 1", "", "return 5"),
+        ("execute if function t:ret0 run scoreboard players set #p obj 1", "", "return 0"),
+        ("execute unless function t:ret0 run scoreboard players set #p obj 1", set_p, "return 0"),
+        ("execute if function t:fail run scoreboard players set #p obj 1", "", "return fail"),
+        ("execute unless function t:fail run scoreboard players set #p obj 1", set_p, "fail"),
+        ("execute if function t:noret run scoreboard players set #p obj 1", "", "Fallthrough"),
+        ("execute unless function t:noret run scoreboard players set #p obj 1", set_p, "no return"),
+        ("execute if function t:run_ok run scoreboard players set #p obj 1", set_p, "return run"),
+        ("execute if function #t:two run scoreboard players set #p obj 1", set_p, "first return"),
+        ("execute if function #t:empty run scoreboard players set #p obj 1", "", "no functions"),
+        ("execute if function t:nope run scoreboard players set #p obj 1", "", "forked: silent"),
+        ("execute if function #t:nope run scoreboard players set #p obj 1", "", "forked: silent"),
+        (
+            "execute if function t:ret5 if function t:ret5 run scoreboard players set #p obj 1",
+            set_p,
+            "conditions chain",
+        ),  # fmt: skip
+        (
+            "execute if function t:ret5",
+            "Unknown or incomplete command. See below for error...ion t:ret5<--[HERE]",
+            "no command after the condition",
+        ),
+    ]
+    check_rows(game, rows)
+    # the functions ran (their side effects stay), their own feedback did not reach the reply
+    assert "inside" in objectives(game)
+    assert "after_ret5" not in objectives(game)
+
+
+def test_execute_if_function_stops_at_the_first_return(game: Game) -> None:
+    """A `return` in one function of a tag ends the others (the calls share the isolated
+    frame); a function without `return` lets the next one run."""
+    before = score(game, "#calls") or 0
+    assert reply(game, "execute if function #t:two run scoreboard players set #p obj 1")
+    assert (score(game, "#calls") or 0) == before  # t:noret came after t:ret5's return
+    # noret runs, then fail returns 0: `unless` passes and t:ret5 never runs
+    game.execute("scoreboard objectives remove inside")
+    got = reply(game, "execute unless function #t:noret_first run scoreboard players set #p obj 1")
+    assert got == "Set [obj] for #p to 1"
+    assert score(game, "#calls") == before + 1
+    assert "inside" not in objectives(game)
+
+
+def test_execute_if_function_runs_once_per_source(game: Game) -> None:
+    game.join("Alex", (0.5, 64.0, 0.5))
+    game.join("Steve", (2.5, 64.0, 0.5))
+    before = score(game, "#calls") or 0
+    reply(game, "execute as @a unless function t:noret run scoreboard players add #q obj 1")
+    assert score(game, "#calls") == before + 2
+    assert score(game, "#q") == 2
+
+
+def test_execute_if_function_runs_what_instantiated_before_a_failure(game: Game) -> None:
+    """A macro function without arguments fails to instantiate: silently, the loop stops there,
+    and the functions before it still run for the source (docs/server-behaviour.md, "execute if
+    function"). None before it: the value is 0, so `unless` passes."""
+    before = score(game, "#calls") or 0
+    got = reply(game, "execute unless function #t:macro_after run scoreboard players set #p obj 1")
+    assert got == "Set [obj] for #p to 1"  # t:noret ran (no return: 0), t:ret5 never did
+    assert score(game, "#calls") == before + 1
+    got = reply(game, "execute if function #t:macro_first run scoreboard players set #p obj 2")
+    assert got == ""  # nothing ran: the value is 0
+    got = reply(game, "execute unless function #t:macro_first run scoreboard players set #p obj 3")
+    assert got == "Set [obj] for #p to 3"
+    assert score(game, "#calls") == before + 1

@@ -37,7 +37,8 @@ GOOD = [
     "setblock 3 63 -1 minecraft:cauldron",
     "setblock 3 63 -1 minecraft:water_cauldron[level=3]",
     "fill 3 63 -1 3 63 -1 minecraft:water_cauldron[level=3]",
-    "summon minecraft:item_frame 3 63 0 {Facing:1b,Invulnerable:1b,Fixed:1b,Invisible:0b,"
+    "summon minecraft:item_frame 3 63 0 {Pos:[3.5d,63.0d,0.5d],block_pos:[I;3,63,0],"
+    "Facing:1b,Invulnerable:1b,Fixed:1b,Invisible:0b,"
     'ItemRotation:2b,UUID:[I;1,-2,3,4],CustomName:"pipes:lobby:3:0",'
     'Tags:["pipes","pipes.lobby","pipes.r2","pipes.fixed"],Item:' + ITEM + "}",
     f"data merge entity {U} "
@@ -45,10 +46,12 @@ GOOD = [
     "Item:" + ITEM + "}",
     "execute if entity @e[type=minecraft:item_frame,tag=pipes.lobby,tag=pipes.fixed,"
     "nbt={Fixed:1b}]",
-    "summon minecraft:item_frame 3 63 7 {Facing:1b,Invulnerable:1b,Fixed:0b,Invisible:0b,"
+    "summon minecraft:item_frame 3 63 7 {Pos:[3.5d,63.0d,7.5d],block_pos:[I;3,63,7],"
+    "Facing:1b,Invulnerable:1b,Fixed:0b,Invisible:0b,"
     'ItemRotation:2b,UUID:[I;1,-2,3,4],CustomName:"pipes:lobby:3:7",'
     'Tags:["pipes","pipes.lobby","pipes.r2","pipes.ae"],Item:' + ITEM + "}",
-    "summon minecraft:item_frame 5 59 0 {Facing:0b,Fixed:1b,Invisible:1b,UUID:[I;5,6,7,8],"
+    "summon minecraft:item_frame 5 59 0 {Pos:[5.5d,59.0d,0.5d],block_pos:[I;5,59,0],"
+    "Facing:0b,Fixed:1b,Invisible:1b,UUID:[I;5,6,7,8],"
     'Tags:["pipes.lobby","pipes.preload"],Item:' + ITEM + "}",
     "execute at @e[type=minecraft:item_frame,tag=pipes.lobby,tag=pipes.ae] positioned ~1 ~ ~ "
     "if entity @e[type=minecraft:item_frame,tag=pipes.lobby,tag=pipes.aw,distance=..0.1] "
@@ -83,7 +86,8 @@ GOOD = [
     "scoreboard players set #lobby pipes_best 123",
     "scoreboard players get #lobby pipes_best",
     # paint rooms: a wall brush, its settle, a canvas line, a read-back chain
-    "summon minecraft:item_frame 6 99 0 {Facing:3b,Invulnerable:1b,Fixed:0b,Invisible:0b,"
+    "summon minecraft:item_frame 6 99 0 {Pos:[6.5d,99.0d,0.5d],block_pos:[I;6,99,0],"
+    "Facing:3b,Invulnerable:1b,Fixed:0b,Invisible:0b,"
     'Silent:1b,ItemRotation:0b,UUID:[I;1,-2,3,4],CustomName:"pipes:art:5:1",'
     'Tags:["pipes","pipes.art","pipes.r0","pipes.paint"],Item:' + ITEM + "}",
     f"execute as {U} if entity @s[nbt={{ItemRotation:3b}}] run data merge entity @s "

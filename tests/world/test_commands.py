@@ -179,6 +179,10 @@ def _paint_commands() -> list[str]:
             cmd.count_frames(p, "item_frame"),
             cmd.count_rotation_tag(p, "item_frame", 0),
         ]
+    out += [
+        cmd.playsound_at("minecraft:entity.glow_item_frame.rotate_item", "neutral", pos, 16)
+        for pos in ((3.5, 100.1, -2.5), (-1234.5, 70.1, 5678.5))
+    ]
     return out
 
 
@@ -268,7 +272,10 @@ def test_summon_carries_the_full_frame_nbt() -> None:
     room = Room("lobby", (0, 64, 0), 15, 15)
     uid = frame_uuid("lobby", 3, 7)
     c = cmd.summon_frame(room, 3, 7, uid=uid, rotation=2, map_id=1_000_005, source=False)
-    assert c.startswith("summon minecraft:item_frame 3 64 7 {Facing:1b,Invulnerable:1b,Fixed:0b,")
+    assert c.startswith(
+        "summon minecraft:item_frame 3 64 7 {Pos:[3.5d,64.0d,7.5d],block_pos:[I;3,64,7],"
+        "Facing:1b,Invulnerable:1b,Fixed:0b,"
+    )
     assert 'CustomName:"pipes:lobby:3:7"' in c
     assert 'Tags:["pipes","pipes.lobby","pipes.r2"]' in c
     assert 'Item:{id:"minecraft:filled_map",count:1,components:{"minecraft:map_id":1000005}}' in c

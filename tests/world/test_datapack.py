@@ -37,6 +37,7 @@ def _write(root: pathlib.Path, files: dict[str, bytes]) -> pathlib.Path:
         ("1.21.4", {"pack_format": 61}),
         ("1.21.8", {"pack_format": 81}),
         ("1.21.9", {"min_format": [88, 0], "max_format": 88}),
+        # unverified: no primary source for 26.1's data pack version (docs/datapack.md, "Formats")
         ("26.1", {"min_format": [101, 1], "max_format": 101}),
         ("26.2", {"min_format": [107, 1], "max_format": 107}),
     ],

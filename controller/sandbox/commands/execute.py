@@ -29,7 +29,6 @@ from . import Ctx, Frame, Node, Source, arg, lit
 from .blocks import loaded_block_pos
 from .data import accessor_for, count_matching, data_sources, parse_path
 from .entity import entities_parser, get_optional_entities
-from .packs import function_name
 from .scoreboard import compare_scores, get_objective, holders, matches_score, score_holder_parser
 
 if TYPE_CHECKING:
@@ -114,6 +113,68 @@ def _conditional(
     node.redirects(root, modifier, fork=True)
     node.command = run
     return node
+
+
+def _function_name(reader: StringReader) -> tuple[bool, str]:
+    """FunctionArgument: `#tag` or an id (looked up when the command runs)."""
+    tag = reader.can_read() and reader.peek() == "#"
+    if tag:
+        reader.skip()
+    return tag, parse_identifier(reader)
+
+
+def _function_condition(game: Game, expected: bool) -> Callable[[Ctx, Source], list[Source]]:
+    """ExecuteIfFunctionCustomModifier / scheduleFunctionConditionsAndTest.
+
+    The functions (an unknown id or tag fails with `Unknown function …`; instantiation stops at
+    the first that fails, silently, and the ones before it still run) run for each source in
+    an isolated frame, with the source silent and
+    without callbacks (modifySenderForExecution, clearCallbacks). The frame's value is the
+    first `return` of any of them (a `return` ends the others: the calls share the isolated
+    frame's control), or failure (0) when none returns (FallthroughTask). `if` keeps the source
+    when that value is not 0, `unless` when it is 0. The node forks, so errors print nothing;
+    with no functions (an empty tag) nothing runs after it
+    (docs/server-behaviour.md, "execute if function").
+    """
+
+    def modifier(ctx: Ctx, source: Source) -> list[Source]:
+        is_tag, name = ctx["name"]
+        try:
+            ids = game.packs.function_ids(name, is_tag)
+        except KeyError:
+            key = "arguments.function.tag.unknown" if is_tag else "arguments.function.unknown"
+            raise CommandSyntaxError(tr(key, name)) from None
+        if not ids:
+            return []  # no functions: nothing is queued, the chain ends
+        functions = []
+        for fid in ids:
+            try:
+                functions.append(game.packs.instantiate(fid, None))
+            except InstantiationError:
+                # ERROR_FUNCTION_CONDITION_INSTANTATION_FAILURE, handled in forked mode (silent);
+                # the loop stops there, but the functions instantiated so far still run
+                break
+        value: list[int] = []
+
+        def consume(success: bool, result: int) -> None:
+            if not value:
+                value.append(result)
+
+        depth = game.frames[-1].depth + 1 if game.frames else 0
+        isolated = Frame(depth, consume, depth)
+        function_source = replace(source, silent=True, callbacks=())
+        game.frames.append(isolated)
+        try:
+            for chains in functions:
+                if isolated.epoch:  # a `return` discarded the isolated frame
+                    break
+                game.packs.call(chains, function_source, Frame(depth + 1, consume, depth))
+        finally:
+            game.frames.pop()
+        consume(False, 0)  # FallthroughTask when nothing returned
+        return [source] if (value[0] != 0) == expected else []
+
+    return modifier
 
 
 def _slots(reader: StringReader) -> str:
@@ -231,6 +292,12 @@ def _if_branch(game: Game, execute: Node, expected: bool) -> Node:
     branch = lit(word)
     branch.then(
         lit(
+            "function",
+            arg("name", _function_name).redirects(
+                execute, _function_condition(game, expected), fork=True
+            ),
+        ),
+        lit(
             "block",
             arg(
                 "pos",
@@ -333,7 +400,6 @@ def _if_branch(game: Game, execute: Node, expected: bool) -> Node:
             )
         )
     branch.then(data)
-    branch.then(lit("function", _function_condition(game, execute, expected)))
     blocks_end = [
         _blocks_conditional(game, execute, lit(mode), expected, mode == "masked")
         for mode in ("all", "masked")
@@ -375,47 +441,6 @@ def check_regions(game: Game, ctx: Ctx, source: Source, masked: bool) -> int | N
                     return None
                 count += 1
     return count
-
-
-def _function_condition(game: Game, execute: Node, expected: bool) -> Node:
-    """`execute if|unless function <name>` (ExecuteIfFunctionCustomModifier and
-    scheduleFunctionConditionsAndTest): a fork only, never the last node. Each source runs the
-    function(s) silently, without callbacks; a source goes on when the result is non-zero (`if`)
-    or zero (`unless`). The result is the first `return` of the functions in order; none
-    returning is a failure (0). An unknown function stops the command with no message: the
-    node forks, so the error is handled in forked mode (docs/sandbox-datapacks.md, §4d)."""
-
-    def modifier(ctx: Ctx, source: Source) -> list[Source]:
-        is_tag, name = ctx["f_name"]
-        try:
-            ids = game.packs.function_ids(name, is_tag)
-        except KeyError:
-            key = "arguments.function.tag.unknown" if is_tag else "arguments.function.unknown"
-            raise CommandSyntaxError(tr(key, name)) from None
-        if not ids:
-            return []  # no functions: vanilla queues nothing, the chain ends
-        result = [0]
-        function_source = replace(source, silent=True, callbacks=())
-        depth = (game.frames[-1].depth if game.frames else 0) + 1
-        for fid in ids:
-            try:
-                chains = game.packs.instantiate(fid, None)
-            except InstantiationError:
-                continue  # reported in forked mode, i.e. not at all; the function is skipped
-            returned: list[int] = []
-
-            def capture(success: bool, value: int, returned: list[int] = returned) -> None:
-                returned.append(value if success else 0)
-
-            game.packs.call(chains, function_source, Frame(depth, capture, depth))
-            if returned:  # the first `return` ends the isolated call
-                result[0] = returned[0]
-                break
-        return [source] if (result[0] != 0) == expected else []
-
-    node = arg("f_name", function_name)
-    node.redirects(execute, modifier, fork=True)
-    return node
 
 
 def _blocks_conditional(game: Game, root: Node, node: Node, expected: bool, masked: bool) -> Node:
