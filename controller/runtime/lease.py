@@ -7,6 +7,9 @@ the write. A daemon that stops renewing (killed) loses the room `ticks` game tic
 renewal; a clean stop gives the lease back at once. A daemon restarted on the same state
 directory takes its dead predecessor's lease over at once: the id is kept in `<room>.owner`
 next to the state, and holding the room's file lock proves that predecessor has ended.
+
+Every world write of a room runs behind its lease's `Fence`: the write and the ownership check
+are one command, so a daemon that lost the room (paused past its lease) changes nothing.
 """
 
 from __future__ import annotations
