@@ -37,6 +37,7 @@ __all__ = [
     "LeaseUnreadable",
     "PAUSE_SHARE",
     "READ_TRIES",
+    "RECHECK_S",
     "new_owner_id",
     "holding",
     "owner_path",
@@ -51,6 +52,7 @@ RENEW_EVERY_S = 5.0
 RENEW_IDLE_S = 10.0  # with nobody near the server's rooms: still two renewals per lease
 PAUSE_SHARE = 0.75  # no renewal within this share of the lease: renew before the next write
 READ_TRIES = 3  # reads of a lease whose replies came back spoiled
+RECHECK_S = 1.0  # an empty reply to a write re-checks a lease renewed longer ago than this
 
 
 def new_owner_id() -> int:
@@ -119,6 +121,12 @@ class Lease:
     def seconds(self) -> float:
         """The lease's length in seconds at 20 ticks per second."""
         return self.ticks / 20
+
+    def since_renewal(self) -> float:
+        """Seconds since the last renewal known to have run (infinite before the first)."""
+        if self.renewed_at is None:
+            return float("inf")
+        return self.clock.monotonic() - self.renewed_at
 
     def due(self) -> bool:
         """Whether the lease must be checked before the next write: no renewal known to have
@@ -218,8 +226,11 @@ class Fence:
     <write>` (`commands.fenced`), so a daemon that lost the room (paused past its lease, another
     daemon took it) changes nothing even before it notices. Reads go out as they are. Before a
     write, a lease not renewed for `PAUSE_SHARE` of its length is renewed first; an empty reply
-    to a write that always answers is a refusal or a spoiled reply, and the lease is read back.
-    Another owner there raises `LeaseLost`; after that the room sends nothing at all."""
+    to a write that always answers is a refusal, a spoiled reply, or the write's own failure
+    (a fenced chain is forked, so vanilla drops its error message: docs/server-behaviour.md,
+    "Errors while running"), and the lease is renewed at once unless it was within `RECHECK_S`
+    (so failing writes cost at most one more command a second). Another owner there raises
+    `LeaseLost`; after that the room sends nothing at all."""
 
     def __init__(self, lease: Lease) -> None:
         self.lease = lease
@@ -234,7 +245,7 @@ class Fence:
         if lease.due():
             self.check(link)
         reply = link.send(cmd.fenced(command, lease.room, lease.owner, dimension))
-        if not reply and cmd.always_answers(command):
+        if not reply and cmd.always_answers(command) and lease.since_renewal() >= RECHECK_S:
             self.check(link)
         return reply
 

@@ -850,8 +850,10 @@ def writes(command: str) -> bool:
 
 
 def always_answers(command: str) -> bool:
-    """Whether vanilla always replies something to the command when it runs, so that an empty
-    reply to it fenced means refused (or a reply wiped by another RCON connection)."""
+    """Whether vanilla always replies something to the command when it runs unfenced, so that
+    an empty reply to it fenced means refused, wiped by another RCON connection, or the write's
+    own failure (whose message a fenced, forked chain drops: docs/server-behaviour.md, "Errors
+    while running")."""
     return command.split(" ", 1)[0] not in _SILENT_ROOTS
 
 
