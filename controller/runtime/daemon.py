@@ -267,6 +267,8 @@ class Daemon:
         read whole.
         """
         link = self.links[server]
+        if any(self.leases[r.name].due() for r in self.active(server)):
+            self.renew_leases(server)  # paused or a long step: check before the poll's marks
         rooms = {r.name: r for r in self.active(server)}
         if not rooms:
             return 0  # every room of the server was given up: nothing is sent
