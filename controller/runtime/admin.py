@@ -32,7 +32,7 @@ from controller.runtime.control import (
 )
 from controller.runtime.control import write_request as leave_request
 from controller.runtime.journal import journal_path
-from controller.runtime.lease import holding
+from controller.runtime.lease import Fence, holding
 from controller.runtime.link import CommandClient, Link
 from controller.runtime.repairs import Repairs
 from controller.runtime.requests import (
@@ -132,7 +132,8 @@ def carry_out(
         if isinstance(request, ShowRequest):
             room.load()
             return Outcome(room.handle_request(link, request), by_daemon=False)
-        with holding(link, world, state_dir):
+        with holding(link, world, state_dir) as lease:
+            room.fence = Fence(lease)
             repairs = room.start(link)
             if isinstance(request, RepairRequest):
                 return Outcome(RepairDone(repairs), by_daemon=False)
@@ -183,7 +184,8 @@ def repair_room(
     try:
         link = Link(client, room_cfg.server)
         notes: list[str] = []
-        with holding(link, world, state_dir):
+        with holding(link, world, state_dir) as lease:
+            room.fence = Fence(lease)
             if mode == "from_world":
                 from controller.runtime.recover import state_from_world
 
@@ -240,11 +242,13 @@ def remove_room(
     client = connect(room_cfg.server, cfg.servers[room_cfg.server])
     try:
         link = Link(client, room_cfg.server)
-        with holding(link, world, state_dir):
+        with holding(link, world, state_dir) as lease:
+            room.fence = fence = Fence(lease)
             archived = room.remove(link)
-            link.send(cmd.score_reset(f"#{world}", BEST))
+            fence.send(link, cmd.score_reset(f"#{world}", BEST), room.dimension)
             if not others:
-                link.send_all([cmd.objective_remove(name) for name in (SOLVES, BEST, RESET)])
+                for name in (SOLVES, BEST, RESET):
+                    fence.send(link, cmd.objective_remove(name), room.dimension)
     finally:
         _close(client)
     with writing_into(state_dir):

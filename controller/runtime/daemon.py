@@ -16,7 +16,7 @@ from typing import Protocol
 
 from controller.config import Config, ServerConfig
 from controller.errors import RconError, RconUnavailable, RoomError
-from controller.runtime.clock import SYSTEM_CLOCK, Clock
+from controller.runtime.clock import SYSTEM_CLOCK, Clock, utc_iso
 from controller.runtime.control import (
     RoomLock,
     finish_request,
@@ -33,7 +33,9 @@ from controller.runtime.lease import (
     LEASE_TICKS,
     RENEW_EVERY_S,
     RENEW_IDLE_S,
+    Fence,
     Lease,
+    LeaseLost,
     new_owner_id,
     previous_owner,
     record_owner,
@@ -135,9 +137,9 @@ class Daemon:
         self.next_poll: dict[str, float] = {}
         self.detectors: dict[str, TurnDetector] = {}
         self.owner = new_owner_id()
-        self.leases = {name: Lease(name, self.owner, lease_ticks) for name in worlds}
+        self.leases = {name: Lease(name, self.owner, lease_ticks, clock) for name in worlds}
         self.last_renew: dict[str, float] = {}
-        self.lost: set[str] = set()  # rooms whose lease another daemon took over
+        self.lost: set[str] = set()  # rooms whose lease another daemon took over: never sent to
         self.stuck: set[str] = set()  # servers whose thread did not finish its step at a stop
         self.beats: dict[str, float] = {}  # when each server's thread last went round
         self._count = threading.Lock()
@@ -166,15 +168,21 @@ class Daemon:
     def start_server(self, server: str, progress: Progress | None = None) -> None:
         """Choose the server's turn detection, take each room's lease, then build or reconcile
         every room (a room owned by another daemon is a RoomError)."""
-        rooms = self.by_server[server]
+        rooms = self.active(server)
         self.detector(server)
         for room in rooms:
             log.info("room %s: starting on server %s", room.name, server)
             previous = previous_owner(self.state_dir, room.name)
-            self.leases[room.name].acquire(self.links[server], previous)
+            lease = self.leases[room.name]
+            lease.acquire(self.links[server], previous)
             record_owner(self.state_dir, room.name, self.owner)
             self.last_renew[room.name] = self.clock.monotonic()
-            repairs = room.start(self.links[server], progress)
+            room.fence = Fence(lease)
+            try:
+                repairs = room.start(self.links[server], progress)
+            except LeaseLost as lost:
+                self.lose(room.name, lost.owner)
+                continue
             status = room.status()
             if status is not None:
                 log.info(
@@ -192,20 +200,41 @@ class Daemon:
         self.down.discard(server)
 
     def detector(self, server: str) -> TurnDetector:
-        """The server's turn detector (its mode is chosen on first use, on the live server)."""
+        """The server's turn detector over the rooms this daemon still owns there (its mode is
+        chosen on first use, on the live server)."""
         if server not in self.detectors:
             wanted = self.config.servers[server].detect
             mode = choose_mode(self.links[server], wanted, server)
-            self.detectors[server] = TurnDetector(self.by_server[server], mode, self.clock)
+            self.detectors[server] = TurnDetector(self.active(server), mode, self.clock)
         return self.detectors[server]
 
     def active(self, server: str) -> list[Room]:
         """The server's rooms this daemon still owns."""
         return [r for r in self.by_server[server] if r.name not in self.lost]
 
+    def lose(self, name: str, owner: int) -> None:
+        """Give a room up whose lease another daemon holds: one log line, and from now on the
+        room is sent nothing (no poll reads it, no timer or guard runs; its fence refuses every
+        command). Once every room of a server is lost, that server is sent nothing at all."""
+        if name in self.lost:
+            return
+        self.lost.add(name)
+        lease = self.leases[name]
+        lease.held, lease.lost_to = False, owner
+        log.error(
+            "room %s: lease lost to owner %d at %s; stopping this room",
+            name, owner, utc_iso(self.clock.time()),
+        )  # fmt: skip
+        server = self.rooms[name].cfg.server
+        detector = self.detectors.get(server)
+        rooms = self.active(server)
+        if detector is not None and rooms:
+            self.detectors[server] = TurnDetector(rooms, detector.mode, self.clock)
+
     def renew_leases(self, server: str) -> None:
         """Renew each room's lease every few seconds; a room whose lease another daemon took
-        over is no longer run (and never written to) by this one."""
+        over is given up (`lose`). A renewal whose reply was spoiled is read back, never taken
+        as a refusal (`Lease.renew`)."""
         link = self.links[server]
         now = self.clock.monotonic()
         detector = self.detectors.get(server)
@@ -217,12 +246,20 @@ class Daemon:
             lease = self.leases[room.name]
             if lease.renew(link):
                 continue
+            if lease.lost_to is not None:
+                self.lose(room.name, lease.lost_to)
+                continue
             try:  # the lease vanished (objective removed, scores reset) or expired: retake it
                 lease.acquire(link)
-                log.warning("room %s: lease was gone from the world; taken again", room.name)
             except RoomError as exc:
-                log.error("room %s: %s; this daemon stops running the room", room.name, exc)
-                self.lost.add(room.name)
+                if lease.lost_to is not None:
+                    self.lose(room.name, lease.lost_to)
+                else:
+                    log.warning("room %s: %s; tried again at the next renewal", room.name, exc)
+                continue
+            log.warning("room %s: lease was gone from the world; taken again", room.name)
+            # Its writes were refused meanwhile: read the room back and repair it.
+            self._guarded(room, "reconcile", room.reconcile, link)
 
     def poll(self, server: str) -> int:
         """One poll of a server: read turned frames, apply each turn; returns how many.
@@ -232,8 +269,12 @@ class Daemon:
         read whole.
         """
         link = self.links[server]
-        detector = self.detector(server)
+        if any(self.leases[r.name].due() for r in self.active(server)):
+            self.renew_leases(server)  # paused or a long step: check before the poll's marks
         rooms = {r.name: r for r in self.active(server)}
+        if not rooms:
+            return 0  # every room of the server was given up: nothing is sent
+        detector = self.detector(server)
         now = self.clock.monotonic()
         last = self.last_poll.get(server)
         gap = last is None or now - last > 2 * detector.interval + 0.5
@@ -256,9 +297,16 @@ class Daemon:
 
     def _guarded(self, room: Room, what: str, action: Callable[..., object], *args: object) -> bool:
         """Run one room action; its result as a bool. Any error but the server's (a lost
-        connection, which marks the server down) is logged and the room keeps running."""
+        connection, which marks the server down) is logged and the room keeps running; a room
+        whose lease was lost (`LeaseLost`, raised by its fence) is given up, and a room given
+        up runs nothing."""
+        if room.name in self.lost:
+            return False
         try:
             return bool(action(*args))
+        except LeaseLost as lost:
+            self.lose(room.name, lost.owner)
+            return False
         except RconError:
             raise
         except Exception:  # noqa: BLE001 - one room's error never stops the daemon
@@ -295,22 +343,10 @@ class Daemon:
     def step_server(self, server: str) -> None:
         """One round of a server: renew leases, recover if it was down, poll, run the room
         timers. Nothing raises out of it: the server is marked down on a transport error."""
-        link = self.links[server]
         try:
-            self.renew_leases(server)
-            rooms = self.active(server)
-            if server in self.down:
-                for room in rooms:
-                    self._guarded(room, "reconcile", room.reconcile, link)
-                self.down.discard(server)
-                log.info("server %s: back; rooms reconciled", server)
-                if self.notifier is not None:
-                    self.notifier.status(f"server {server} back; rooms running")
-            if self.clock.monotonic() >= self.next_poll.get(server, 0.0):
-                self.poll(server)
-            near = self.detector(server).awake
-            for room in rooms:
-                self._guarded(room, "timers", self._room_timers, link, room, near)
+            self._step_rooms(server)
+        except LeaseLost as lost:  # a fenced command outside a room action
+            self.lose(lost.room, lost.owner)
         except RconUnavailable as exc:
             if server not in self.down:
                 log.warning("server %s: connection lost (%s); retrying", server, exc)
@@ -325,6 +361,28 @@ class Daemon:
         except Exception:  # noqa: BLE001 - a server's error never ends the daemon
             log.exception("server %s: poll failed; retrying", server)
         self.write_health(server)
+
+    def _step_rooms(self, server: str) -> None:
+        """The rooms' part of a step; a room given up meanwhile is skipped, and once none is
+        left the server is sent nothing more."""
+        link = self.links[server]
+        if not self.active(server):
+            return
+        self.renew_leases(server)
+        if server in self.down:
+            for room in self.active(server):
+                self._guarded(room, "reconcile", room.reconcile, link)
+            self.down.discard(server)
+            log.info("server %s: back; rooms reconciled", server)
+            if self.notifier is not None:
+                self.notifier.status(f"server {server} back; rooms running")
+        if self.clock.monotonic() >= self.next_poll.get(server, 0.0):
+            self.poll(server)
+        if not self.active(server):
+            return
+        near = self.detector(server).awake
+        for room in self.active(server):
+            self._guarded(room, "timers", self._room_timers, link, room, near)
 
     def step(self) -> None:
         """One round over every started server, one after another (tests and the demo)."""
@@ -385,6 +443,10 @@ class Daemon:
                 return
             while not self.stop.is_set():
                 self.beats[server] = self.clock.monotonic()
+                if not self.active(server):  # every room given up: send nothing, until the stop
+                    self.write_health(server)
+                    self.stop.wait(1.0)
+                    continue
                 self.step_server(server)
                 now = self.clock.monotonic()
                 due = self.next_poll.get(server, now + self.poll_interval)

@@ -373,7 +373,10 @@ class PaintRoom(PlacedRoom):
         brush = next(b for b in self.brushes if (b.axis, b.number) == tuple(stroke))
         x, y, z = self.geom.frame_pos(brush.i, brush.j)
         left = self.remaining()
-        replies = self.send_all(
+        # Counted first: a fenced tellraw answers "" both when it reached players and when it
+        # found none (docs/server-behaviour.md, "Errors while running": a forked chain is silent).
+        heard = parse_count(self.send(link, cmd.count_entities(self.feedback.near))) > 0
+        self.send_all(
             link,
             [
                 cmd.tellraw(
@@ -386,7 +389,6 @@ class PaintRoom(PlacedRoom):
                 ),
             ],
         )
-        heard = not replies[0].startswith("No player was found")
         return HintGiven((brush.i, brush.j), 0, 1, heard, (stroke.axis, stroke.number))
 
     def remaining(self) -> int:

@@ -576,8 +576,10 @@ class PipesRoom(PlacedRoom):
         idx, rotation = found
         i, j = idx % self.board.width, idx // self.board.width
         clicks = (rotation - self.board.rotations[idx]) % 4
-        replies = self.send_feedback(link, self.feedback.hint(i, j, clicks))
-        heard = not replies[0].startswith("No player was found")  # the tellraw's reply
+        # Counted first: a fenced tellraw answers "" both when it reached players and when it
+        # found none (docs/server-behaviour.md, "Errors while running": a forked chain is silent).
+        heard = parse_count(self.send(link, cmd.count_entities(self.feedback.near))) > 0
+        self.send_feedback(link, self.feedback.hint(i, j, clicks))
         return HintGiven((i, j), rotation, clicks, heard)
 
     def read_rotations(self, link: Link) -> dict[int, int]:

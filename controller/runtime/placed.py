@@ -1,5 +1,6 @@
 """What every room kind shares through its placement in the world: commands sent in its
-dimension, the box it occupies, the count of its frames and waiting for its chunks
+dimension (its writes behind its lease's fence while a lease is held, controller/runtime/lease.py),
+the box it occupies, the count of its frames and waiting for its chunks
 (controller/runtime/room.py)."""
 
 from __future__ import annotations
@@ -11,7 +12,8 @@ from typing import Protocol
 from controller.errors import RoomError
 from controller.runtime.clock import Clock
 from controller.runtime.journal import EVERY, BuildJournal
-from controller.runtime.link import Link, in_dimension, send_all_in
+from controller.runtime.lease import Fence, LeaseLost
+from controller.runtime.link import Link, in_dimension
 from controller.stopping import Stopping
 from controller.world import commands as cmd
 from controller.world.geometry import Pos
@@ -36,6 +38,7 @@ class PlacedRoom:
     geom: RoomPlacement
     frame_kind: str
     state_dir: Path
+    fence: Fence | None = None  # set while the room's lease is held: its writes are fenced
 
     def save(self) -> None:
         """Write the state file (each room kind has its own)."""
@@ -65,13 +68,16 @@ class PlacedRoom:
                     journal.record(sent)
                     if progress is not None:
                         progress(sent, total)
-        except (Stopping, Exception):
+        except (Stopping, LeaseLost, Exception):
             journal.record(sent)
             raise
         journal.finish()
 
     def send(self, link: Link, command: str) -> str:
-        """Send one command in the room's dimension."""
+        """Send one command in the room's dimension; with a fence, a write runs only while the
+        room's lease is held (`Fence.send`), and a room whose lease was lost sends nothing."""
+        if self.fence is not None:
+            return self.fence.send(link, command, self.geom.dimension)
         return link.send(in_dimension(command, self.geom.dimension))
 
     def send_all(
@@ -80,8 +86,13 @@ class PlacedRoom:
         commands: list[str],
         progress: Callable[[int, int], None] | None = None,
     ) -> list[str]:
-        """Send commands in order, reporting progress every 64 commands."""
-        return send_all_in(link, self.geom.dimension, commands, progress)
+        """Send commands in order (each as `send` does), reporting progress every 64 commands."""
+        out = []
+        for k, c in enumerate(commands):
+            out.append(self.send(link, c))
+            if progress is not None and (k % 64 == 0 or k == len(commands) - 1):
+                progress(k + 1, len(commands))
+        return out
 
     @property
     def dimension(self) -> str:

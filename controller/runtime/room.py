@@ -13,6 +13,7 @@ from typing import Protocol, runtime_checkable
 
 from controller.config import WorldConfig
 from controller.runtime.clock import SYSTEM_CLOCK, Clock
+from controller.runtime.lease import Fence
 from controller.runtime.link import Link
 from controller.runtime.repairs import Repairs
 from controller.runtime.requests import Request, Response
@@ -40,6 +41,7 @@ class Room(Protocol):
     """One room on one server, driven by the daemon."""
 
     listeners: list[Callable[[Room], None]]
+    fence: Fence | None  # while a lease is held: every world write conditional on it
 
     @property
     def kind(self) -> str:

@@ -91,6 +91,10 @@ __all__ = [
     "lease_renew",
     "lease_release",
     "lease_read",
+    "lease_owner",
+    "fenced",
+    "writes",
+    "always_answers",
     "read_player_uuids",
     "list_players",
     "tell_player",
@@ -813,6 +817,73 @@ def lease_read(room: str) -> list[str]:
         f"scoreboard players get {lease_holder(room, 'renewed')} {LEASE}",
         "time query gametime",
     ]
+
+
+def lease_owner(room: str) -> str:
+    """The lease's owner id alone: `#pipes.<room>.owner has N [pipes_lease]`, or `Can't get
+    value of …; none is set`, or `Unknown scoreboard objective …` when the lease is gone."""
+    return f"scoreboard players get {lease_holder(room, 'owner')} {LEASE}"
+
+
+# -- the fence: a write runs only while its room's lease is held (docs/reliability.md) --------
+OVERWORLD = "minecraft:overworld"
+
+# Roots whose commands never change the world (an `execute` chain is judged by what it runs).
+_READ_ROOTS = ("list",)
+_READ_PREFIXES = (
+    "data get ",
+    "scoreboard players get ",
+    "scoreboard objectives list",
+    "forceload query",
+    "time query ",
+    "datapack list",
+    "list ",
+)
+# Roots that may answer nothing on vanilla even when they ran (docs/server-behaviour.md,
+# "Empty replies"): an empty reply to them says nothing about the fence.
+_SILENT_ROOTS = frozenset({"execute", "tellraw", "say", "function", "tell", "msg", "w", "me"})
+
+
+def writes(command: str) -> bool:
+    """Whether a vanilla-form command can change the world (and so goes behind the fence).
+
+    Reads: `data get`, `scoreboard players get`, `forceload query`, `time query`, `list`,
+    `datapack list`, a `gamerule` query, and an `execute` chain that ends in a test (no `run`)
+    or runs a read, without `store`. Anything else, unknown commands included, is a write."""
+    body = command
+    while body.startswith("execute "):
+        head, sep, rest = body.partition(" run ")
+        if " store " in f"{head} ":
+            return True
+        if not sep:
+            return False  # a test: `Test passed` or `Test failed`
+        body = rest
+    if body in _READ_ROOTS or body.startswith(_READ_PREFIXES):
+        return False
+    words = body.split()
+    return not (len(words) == 2 and words[0] == "gamerule")
+
+
+def always_answers(command: str) -> bool:
+    """Whether vanilla always replies something to the command when it runs unfenced, so that
+    an empty reply to it fenced means refused, wiped by another RCON connection, or the write's
+    own failure (whose message a fenced, forked chain drops: docs/server-behaviour.md, "Errors
+    while running")."""
+    return command.split(" ", 1)[0] not in _SILENT_ROOTS
+
+
+def fenced(command: str, room: str, owner: int, dimension: str = OVERWORLD) -> str:
+    """`command` run only while `owner` holds the room's lease, in the room's dimension: one
+    `execute` chain (`execute if score #pipes.<room>.owner pipes_lease matches <owner> [in
+    <dimension>] run <command>`; an `execute` command is merged into the chain). When the
+    condition fails the server runs nothing and replies "" (docs/server-behaviour.md,
+    "A failed condition before run")."""
+    head = f"execute if score {lease_holder(room, 'owner')} {LEASE} matches {owner}"
+    if dimension != OVERWORLD:
+        head += f" in {dimension}"
+    if command.startswith("execute "):
+        return f"{head} {command.removeprefix('execute ')}"
+    return f"{head} run {command}"
 
 
 # -- players by UUID (docs/server-behaviour.md, "Player display names") ----------------------

@@ -24,6 +24,7 @@ __all__ = [
     "parse_gamerule",
     "forceload_marked",
     "parse_score",
+    "score_missing",
     "tag_added",
     "killed_count",
     "summoned",
@@ -123,6 +124,12 @@ def parse_score(reply: str) -> int | None:
     """The N of `<holder> has N [<objective>]`; None when no score is set (or anything else)."""
     m = _SCORE.match(reply)
     return int(m.group(1)) if m else None
+
+
+def score_missing(reply: str) -> bool:
+    """Whether a `scoreboard players get` found no score: none set for the holder, or no such
+    objective (`Can't get value of …; none is set`, `Unknown scoreboard objective '…'`)."""
+    return reply.startswith(("Can't get value of ", "Unknown scoreboard objective "))
 
 
 def parse_game_time(reply: str) -> int | None:

@@ -14,6 +14,7 @@ from controller.runtime.daemon import Daemon
 from controller.runtime.demo import next_click, solution_order
 from controller.runtime.link import CommandClient
 from controller.sandbox import Sandbox
+from tests.support.fence import unfenced
 from tests.support.harness import make_config
 
 
@@ -116,7 +117,8 @@ def test_a_failing_feedback_command_is_skipped(
 
     class Refuses:
         def command(self, command: str, *, prefix: bool = False) -> str:
-            if command.startswith(("title", "tellraw")) or " playsound " in command:
+            bare = unfenced(command)
+            if bare.startswith(("title", "tellraw")) or " playsound " in bare:
                 raise RconError("command is 1564 UTF-8 bytes")
             return inner.command(command, prefix=prefix)
 

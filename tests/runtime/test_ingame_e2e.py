@@ -20,6 +20,7 @@ from controller.runtime.ingame import HINT, STATS, wave_levels
 from controller.runtime.pipes_room import PipesRoom
 from controller.runtime.state import RoomState
 from controller.sandbox import Sandbox
+from tests.support.fence import unfenced
 from tests.support.grammar import assert_valid_commands
 from tests.support.harness import make_config, world_mismatches
 
@@ -235,7 +236,7 @@ def test_win_waves_write_breadth_first_within_the_budget_then_celebrate(
         ]
         for _ in range(25):
             g.tick(0.1)
-        sent = record[start:]
+        sent = [unfenced(c) for c in record[start:]]
         depth = {idx: d for d, level in enumerate(wave_levels(board)) for idx in level}
         by_uuid = {str(u): k for k, u in enumerate(room.uuids)}
         picture = 'Item.components."minecraft:map_id" set'
@@ -271,7 +272,7 @@ def test_on_win_command_runs_once_per_win_with_the_player_names(
         )
         sb.join("Alex", (2.5, 101, 2.5))
         g.solve()
-        sent = [c for c in g.link.record if "redstone_block" in c]
+        sent = [unfenced(c) for c in g.link.record if "redstone_block" in c]
         at = "execute positioned 2.5 100 2.5 run "
         assert sent == [at + "setblock ~ ~-5 ~ minecraft:redstone_block"]
         assert sb.call(lambda game: game.block(2, 95, 2)) == "minecraft:redstone_block"
@@ -287,7 +288,7 @@ def test_on_win_command_per_player_substitutes_only_valid_names(
         sb.join("Alex", (2.5, 101, 2.5))
         sb.join(".Steve", (1.5, 101, 1.5))
         g.solve()
-        sent = sorted(c for c in g.link.record if "pipes.won" in c)
+        sent = sorted(unfenced(c) for c in g.link.record if "pipes.won" in c)
         assert sent == [
             "execute positioned 2.5 100 2.5 run tag .Steve add pipes.won",
             "execute positioned 2.5 100 2.5 run tag Alex add pipes.won",

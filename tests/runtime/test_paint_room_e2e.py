@@ -24,6 +24,7 @@ from controller.runtime.paint_state import PaintState
 from controller.runtime.requests import CanvasRead, HintGiven, HintRequest, ShowRequest
 from controller.sandbox import Sandbox
 from controller.world.paint_geometry import Brush
+from tests.support.fence import unfenced
 from tests.support.grammar import assert_valid_commands
 from tests.support.harness import make_config
 from tests.support.paint_harness import paint_config, paint_data, world_mismatches
@@ -98,7 +99,7 @@ def test_a_stroke_is_one_fill_and_the_brush_is_settled(paint: PaintHarness) -> N
     paint.click(paint.brush("row", 2))
     sent = paint.link.sent
     assert daemon.poll("main") == 1
-    record = paint.link.record[sent - paint.link.sent :]
+    record = [unfenced(c) for c in paint.link.record[sent - paint.link.sent :]]
     fills = [c for c in record if c.startswith("fill ")]
     assert fills == ["fill 0 99 2 4 99 2 minecraft:blue_concrete"]
     assert room.canvas == Canvas.blank(5, 4).apply(Stroke.row(2))
@@ -108,7 +109,7 @@ def test_a_stroke_is_one_fill_and_the_brush_is_settled(paint: PaintHarness) -> N
     paint.click(paint.brush("row", 2))
     sent = paint.link.sent
     assert daemon.poll("main") == 1
-    record = paint.link.record[sent - paint.link.sent :]
+    record = [unfenced(c) for c in paint.link.record[sent - paint.link.sent :]]
     assert not [c for c in record if c.startswith("fill ")]
     assert room.current_state.moves == 1
     assert world_mismatches(paint.sb, room) == []
@@ -360,7 +361,7 @@ def test_resuming_on_a_matching_world_changes_nothing(paint: PaintHarness) -> No
         assert isinstance(room, PaintRoom)
         assert room.current_state.moves == 1
         sent = again.links["main"].record or []
-        assert not any(c.startswith(("summon ", "kill ")) for c in sent)
+        assert not any(unfenced(c).startswith(("summon ", "kill ")) for c in sent)
         repairs = room.reconcile(again.links["main"])
         assert repairs.total == 0 and not repairs.notes
         assert world_mismatches(paint.sb, room) == []
@@ -397,7 +398,7 @@ def test_paper_flavour_builds_and_paints_with_prefixed_commands(
             harness.daemon.poll("main")
             assert harness.room.current_state.moves == 1
             assert world_mismatches(sb, harness.room) == []
-            sent = [e.command for e in sb.log_entries()]
+            sent = [unfenced(e.command) for e in sb.log_entries()]
             assert "minecraft:fill 0 99 3 4 99 3 minecraft:blue_concrete" in sent
         finally:
             harness.daemon.close()

@@ -341,7 +341,8 @@ def test_paper_flavour_builds_and_plays_with_prefixed_commands(
         assert room.state is not None and room.state.moves == 1
         assert world_mismatches(sb, room) == []
         sent = [e.command for e in sb.log_entries()]
-        assert any(c.startswith("minecraft:summon ") for c in sent)
+        fence = f"minecraft:execute if score #pipes.lobby.owner pipes_lease matches {daemon.owner}"
+        assert any(c.startswith(fence) and " run minecraft:summon " in c for c in sent)
         assert any(" run minecraft:data get entity @s ItemRotation" in c for c in sent)
         daemon.close()
 

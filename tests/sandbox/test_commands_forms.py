@@ -298,6 +298,41 @@ ROWS = [
     ),
     (f"scoreboard players add {BOX} pipes_solves 1", "No entity was found", "Feedback: scoreboard"),
     ("say text", "", "Empty replies"),
+    # The lease fence: a write runs only while the owner score matches (the lease objective is
+    # made here; #pipes.lobby.owner holds 17).
+    (
+        "scoreboard objectives add pipes_lease dummy",
+        "Created new objective [pipes_lease]",
+        "Feedback: scoreboard",
+    ),
+    (
+        "scoreboard players set #pipes.lobby.owner pipes_lease 17",
+        "Set [pipes_lease] for #pipes.lobby.owner to 17",
+        "Feedback: scoreboard",
+    ),
+    (
+        "execute if score #pipes.lobby.owner pipes_lease matches 17 run "
+        "setblock 3 62 7 minecraft:melon",
+        "Changed the block at 3, 62, 7",
+        "Feedback: setblock",
+    ),
+    (
+        "execute if score #pipes.lobby.owner pipes_lease matches 18 run "
+        "setblock 3 62 7 minecraft:stone",
+        "",
+        "A failed condition before run",
+    ),
+    (
+        "execute if score #pipes.nobody.owner pipes_lease matches 17 run "
+        "setblock 3 62 7 minecraft:stone",
+        "",
+        "A failed condition before run (no score set)",
+    ),
+    (
+        "scoreboard players get #pipes.lobby.owner pipes_lease",
+        "#pipes.lobby.owner has 17 [pipes_lease]",
+        "Feedback: scoreboard",
+    ),
     (
         "gamerule max_block_modifications",
         "Gamerule max_block_modifications is currently set to: 32768",

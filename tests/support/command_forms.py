@@ -106,6 +106,18 @@ GOOD = [
     "say Room lobby is ready",
     "gamerule max_block_modifications",
     "time query gametime",
+    # The lease fence (controller/runtime/lease.py, `Fence`): a write, a merged chain, a
+    # dimension, and the owner read that follows a refused write.
+    "execute if score #pipes.lobby.owner pipes_lease matches 2147483646 run setblock 3 62 7 "
+    "minecraft:melon",
+    "execute if score #pipes.lobby.owner pipes_lease matches 17 in minecraft:the_nether run fill "
+    "0 60 0 14 62 14 minecraft:melon",
+    f"execute if score #pipes.lobby.owner pipes_lease matches 17 as {U} if entity "
+    "@s[nbt={ItemRotation:3b}] run data merge entity @s {ItemRotation:0b,Silent:1b}",
+    "execute if score #pipes.lobby.owner pipes_lease matches 17 in minecraft:the_end as @a at @s "
+    "run playsound minecraft:block.note_block.bell master @s",
+    'execute if score #pipes.lobby.owner pipes_lease matches 17 run title @a actionbar "3/9"',
+    "scoreboard players get #pipes.lobby.owner pipes_lease",
 ]
 
 

@@ -216,6 +216,16 @@ def test_commands_fit_the_rcon_limit() -> None:
     assert all(len(c.encode()) <= 1446 for c in _sample_commands())
 
 
+def test_fenced_commands_fit_the_rcon_limit() -> None:
+    # The longest room name, the largest owner id and a non-overworld dimension.
+    fenced = [
+        cmd.fenced(c, "a" * 32, 2**31 - 2, "minecraft:the_nether")
+        for c in _sample_commands()
+        if cmd.writes(c)
+    ]
+    assert fenced and max(len(c.encode()) for c in fenced) <= 1446
+
+
 def test_commands_are_valid_vanilla_grammar() -> None:
     assert_valid_commands(_sample_commands())
 
