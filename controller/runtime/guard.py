@@ -34,6 +34,7 @@ from controller.world.replies import (
 if TYPE_CHECKING:
     from controller.runtime.link import Link
     from controller.runtime.pipes_room import PipesRoom
+    from controller.runtime.repairs import Repairs
 
 __all__ = [
     "FrameRepair",
@@ -79,6 +80,12 @@ class FrameRepair:
             + self.retagged
             + self.refilled
         )
+
+    def add_to(self, repairs: Repairs) -> None:
+        """Count this repair in a reconcile's figures (nothing when nothing was wrong)."""
+        if self.total:
+            fixed = self.foreign_killed + self.retagged + self.refilled
+            repairs.add_frame_repair(self.summoned, self.preloads_summoned, fixed, self.describe())
 
     def describe(self) -> str:
         """One line for the log."""

@@ -598,13 +598,7 @@ class PipesRoom(PlacedRoom):
             # counts right, a tile frame without its tags or picture), then reconciles.
             fixed = self.guard.repair_frames(link)
             repairs = self.reconcile(link)
-            if fixed.total:
-                repairs.add_frame_repair(
-                    fixed.summoned,
-                    fixed.preloads_summoned,
-                    fixed.foreign_killed + fixed.retagged + fixed.refilled,
-                    fixed.describe(),
-                )
+            fixed.add_to(repairs)
             return RepairDone(repairs)
         if isinstance(request, HintRequest):
             return self.hint(link)

@@ -56,13 +56,7 @@ class PipesReconciler:
         # hidden picture frame…), its repair by UUID runs before anything is read by name.
         if room.guard.alive(link) is False:
             fixed = room.guard.repair_frames(link)
-            if fixed.total:
-                rep.add_frame_repair(
-                    fixed.summoned,
-                    fixed.preloads_summoned,
-                    fixed.foreign_killed + fixed.retagged + fixed.refilled,
-                    fixed.describe(),
-                )
+            fixed.add_to(rep)
             count = self.count_frames(link)
         if count > board.size:
             rep.notes.append(f"{count - board.size} foreign frames removed")

@@ -29,6 +29,7 @@ from . import Ctx, Frame, Node, Source, arg, lit
 from .blocks import loaded_block_pos
 from .data import accessor_for, count_matching, data_sources, parse_path
 from .entity import entities_parser, get_optional_entities
+from .packs import function_ids, function_name
 from .scoreboard import compare_scores, get_objective, holders, matches_score, score_holder_parser
 
 if TYPE_CHECKING:
@@ -115,14 +116,6 @@ def _conditional(
     return node
 
 
-def _function_name(reader: StringReader) -> tuple[bool, str]:
-    """FunctionArgument: `#tag` or an id (looked up when the command runs)."""
-    tag = reader.can_read() and reader.peek() == "#"
-    if tag:
-        reader.skip()
-    return tag, parse_identifier(reader)
-
-
 def _function_condition(game: Game, expected: bool) -> Callable[[Ctx, Source], list[Source]]:
     """ExecuteIfFunctionCustomModifier / scheduleFunctionConditionsAndTest.
 
@@ -138,12 +131,7 @@ def _function_condition(game: Game, expected: bool) -> Callable[[Ctx, Source], l
     """
 
     def modifier(ctx: Ctx, source: Source) -> list[Source]:
-        is_tag, name = ctx["name"]
-        try:
-            ids = game.packs.function_ids(name, is_tag)
-        except KeyError:
-            key = "arguments.function.tag.unknown" if is_tag else "arguments.function.unknown"
-            raise CommandSyntaxError(tr(key, name)) from None
+        ids = function_ids(game, ctx)
         if not ids:
             return []  # no functions: nothing is queued, the chain ends
         functions = []
@@ -293,7 +281,7 @@ def _if_branch(game: Game, execute: Node, expected: bool) -> Node:
     branch.then(
         lit(
             "function",
-            arg("name", _function_name).redirects(
+            arg("name", function_name).redirects(
                 execute, _function_condition(game, expected), fork=True
             ),
         ),

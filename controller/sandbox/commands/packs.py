@@ -184,16 +184,23 @@ def _tag_type_name(tag: Any) -> str:
     return "END"
 
 
+def function_ids(game: Game, ctx: Ctx) -> list[str]:
+    """The functions FunctionArgument `name` names (an id, or a tag's); an unknown one is
+    `Unknown function %s` / `Unknown function tag '%s'`."""
+    is_tag, name = ctx["name"]
+    try:
+        return list(game.packs.function_ids(name, is_tag))
+    except KeyError:
+        key = "arguments.function.tag.unknown" if is_tag else "arguments.function.unknown"
+        raise CommandSyntaxError(tr(key, name)) from None
+
+
 def _function(game: Game, arguments: Callable[[Game, Ctx, Source], nbt.Compound | None]) -> Custom:
     """FunctionCommand.FunctionCustomExecutor: `Running function …`, then queue the calls."""
 
     def run(ctx: Ctx, source: Source, control: Control) -> None:
-        is_tag, name = ctx["name"]
-        try:
-            ids = game.packs.function_ids(name, is_tag)
-        except KeyError:
-            key = "arguments.function.tag.unknown" if is_tag else "arguments.function.unknown"
-            raise CommandSyntaxError(tr(key, name)) from None
+        name = ctx["name"][1]
+        ids = function_ids(game, ctx)
         if not ids:
             raise CommandSyntaxError(tr("commands.function.scheduled.no_functions", name))
         args = arguments(game, ctx, source)
