@@ -136,9 +136,9 @@ class StopSignals:
         self.flag = flag
         self.received: list[int] = []
         self.json_lines = json_lines
-        self.wake_read, self._wake_write = os.pipe()
+        self.wake_read, self.wake_write = os.pipe()
         os.set_blocking(self.wake_read, False)
-        os.set_blocking(self._wake_write, False)
+        os.set_blocking(self.wake_write, False)
 
     def handler(self, signum: int, frame: object) -> None:
         """Record the signal and set the flag; the third one exits at once."""
@@ -167,7 +167,7 @@ class StopSignals:
 
     def close(self) -> None:
         """Close the wake-up pipe."""
-        _close_fds(self.wake_read, self._wake_write)
+        _close_fds(self.wake_read, self.wake_write)
 
 
 @contextmanager
@@ -181,7 +181,7 @@ def handle_stop_signals(
     down; an ignored signal stays ignored)."""
     signals = StopSignals(flag or StopFlag(), json_lines=json_lines)
     previous = {sig: signal.signal(sig, signals.handler) for sig in STOP_SIGNALS}
-    old_wakeup = signal.set_wakeup_fd(signals._wake_write, warn_on_full_buffer=False)
+    old_wakeup = signal.set_wakeup_fd(signals.wake_write, warn_on_full_buffer=False)
     try:
         yield signals
     finally:

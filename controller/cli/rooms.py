@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import logging
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from enum import StrEnum
 from pathlib import Path
@@ -107,17 +107,27 @@ def _live_view(daemon: Daemon, enabled: bool) -> Iterator[None]:
 STOP_GRACE_S = 4.0  # after the first signal, how long the work gets before the process exits
 
 
+def _serve(work: Callable[[], None], signals: StopSignals, on_stop: Callable[[str], None]) -> None:
+    """Run the daemon's work beside the main thread until it ends or a signal stops it; exit 0
+    within `STOP_GRACE_S` of the first signal (docs/reliability.md, "Stopping")."""
+    finished = run_until_stopped(
+        work, signals, grace=STOP_GRACE_S, on_stop=on_stop, on_again=_again
+    )
+    if finished.abandoned:
+        log.warning(
+            "still stopping after %.0f s (a server is not answering); exiting now: the state "
+            "is saved after every move and the leases expire by themselves",
+            STOP_GRACE_S,
+        )
+        exit_now(0)
+
+
+def _stopping(signal_name: str) -> None:
+    log.info("received %s; stopping", signal_name)
+
+
 def _again(signal_name: str) -> None:
     log.info("received %s again; already stopping (a third signal exits at once)", signal_name)
-
-
-def _abandon() -> None:
-    log.warning(
-        "still stopping after %.0f s (a server is not answering); exiting now: the state is "
-        "saved after every move and the leases expire by themselves",
-        STOP_GRACE_S,
-    )
-    exit_now(0)
 
 
 PROGRESS_LOG_EVERY_S = 5.0
@@ -203,7 +213,7 @@ class _Connector:
         return connect(name, server, opened=self.clients.append)
 
     def close_waiting(self, signal_name: str) -> None:
-        log.info("received %s; stopping", signal_name)
+        _stopping(signal_name)
         if self.notifier is not None:
             self.notifier.stopping()
         for client in list(self.clients):
@@ -247,15 +257,7 @@ def _start(world: list[str], config: Path | None, sandbox: bool, signals: StopSi
             daemon = Daemon(cfg, world, connect=connector, stop=stop, notifier=notifier)
             _run(daemon, view=False)
 
-        finished = run_until_stopped(
-            work,
-            signals,
-            grace=STOP_GRACE_S,
-            on_stop=connector.close_waiting,
-            on_again=_again,
-        )
-        if finished.abandoned:
-            _abandon()
+        _serve(work, signals, connector.close_waiting)
         return
     from controller.sandbox import Sandbox
 
@@ -272,15 +274,7 @@ def _start(world: list[str], config: Path | None, sandbox: bool, signals: StopSi
         def work_in_sandbox() -> None:
             _run(Daemon(cfg, world, connect=connect, stop=stop), view=view)
 
-        finished = run_until_stopped(
-            work_in_sandbox,
-            signals,
-            grace=STOP_GRACE_S,
-            on_stop=lambda name: log.info("received %s; stopping", name),
-            on_again=_again,
-        )
-        if finished.abandoned:
-            _abandon()
+        _serve(work_in_sandbox, signals, _stopping)
 
 
 def demo(

@@ -14,7 +14,8 @@ import random
 import socket
 import threading
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from types import TracebackType
 from typing import Literal
 
@@ -167,6 +168,17 @@ class RconClient(MCRcon):
         """Close the socket; the next :meth:`command` connects again (mcrcon's API)."""
         with self._lock:
             self._drop("disconnect requested")
+
+    @contextmanager
+    def bounded(self, seconds: float) -> Iterator[None]:
+        """For the block: replies waited for at most `seconds`, and at most one connection
+        attempt (a stop's last commands, which must not wait out a silent server)."""
+        saved = self.timeout, self.connect_attempts
+        self.timeout, self.connect_attempts = min(self.timeout, seconds), 1
+        try:
+            yield
+        finally:
+            self.timeout, self.connect_attempts = saved
 
     def close(self) -> None:
         """Close: wakes a command or backoff wait in another thread; commands then fail.

@@ -11,6 +11,7 @@ import functools
 import logging
 import threading
 from collections.abc import Callable
+from contextlib import AbstractContextManager, nullcontext
 from pathlib import Path
 from typing import Protocol
 
@@ -518,7 +519,7 @@ class Daemon:
                 continue
             link.stop = None
             try:
-                with _bounded(link, RELEASE_S):
+                with _bounded(link, RELEASE_S):  # reply within RELEASE_S, no reconnecting
                     lease.release(link)
             except RconError as exc:  # it expires by itself
                 log.warning("room %s: lease not given back (%s); it expires by itself", name, exc)
@@ -539,21 +540,7 @@ def _connected(link: Link) -> bool:
     return bool(getattr(link.client, "connected", True))
 
 
-class _bounded:
-    """Lower the link's RCON reply timeout to `seconds` for a block (no new connection either:
-    one attempt), when its client has the knobs (the RCON client; fakes have none)."""
-
-    def __init__(self, link: Link, seconds: float) -> None:
-        self.client = link.client
-        self.seconds = seconds
-        self.saved: dict[str, object] = {}
-
-    def __enter__(self) -> None:
-        for knob, value in (("timeout", self.seconds), ("connect_attempts", 1)):
-            if hasattr(self.client, knob):
-                self.saved[knob] = getattr(self.client, knob)
-                setattr(self.client, knob, min(getattr(self.client, knob), value))
-
-    def __exit__(self, *exc: object) -> None:
-        for knob, value in self.saved.items():
-            setattr(self.client, knob, value)
+def _bounded(link: Link, seconds: float) -> AbstractContextManager[None]:
+    """The client's `bounded` (the RCON client's; a fake without one: no bound)."""
+    bounded = getattr(link.client, "bounded", None)
+    return bounded(seconds) if callable(bounded) else nullcontext()

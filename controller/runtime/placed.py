@@ -12,9 +12,8 @@ from typing import Protocol
 from controller.errors import RoomError
 from controller.runtime.clock import Clock
 from controller.runtime.journal import EVERY, BuildJournal
-from controller.runtime.lease import Fence, LeaseLost
+from controller.runtime.lease import Fence
 from controller.runtime.link import Link, in_dimension
-from controller.stopping import Stopping
 from controller.world import commands as cmd
 from controller.world.geometry import Pos
 
@@ -68,7 +67,7 @@ class PlacedRoom:
                     journal.record(sent)
                     if progress is not None:
                         progress(sent, total)
-        except (Stopping, LeaseLost, Exception):
+        except BaseException:  # a stop, a lost lease, a dropped connection: resume from here
             journal.record(sent)
             raise
         journal.finish()

@@ -513,3 +513,13 @@ def test_attempts_over_a_fake_clock_count_the_backoff_waits() -> None:
     with pytest.raises(RconUnavailable, match=r"\(3 attempts over (\d+\.\d) s\)$") as info:
         client.connect()
     assert f"over {sum(fake.sleeps):.1f} s" in str(info.value)
+
+
+def test_bounded_waits_less_and_tries_once_for_the_block_only() -> None:
+    client = RconClient("127.0.0.1", 1, "pw", timeout=5.0, connect_attempts=3)
+    with client.bounded(2.0):
+        assert (client.timeout, client.connect_attempts) == (2.0, 1)
+        with pytest.raises(RconUnavailable, match="1 attempt|cannot connect"):
+            client.command("list")  # nothing listens on port 1: one attempt, no backoff
+    assert (client.timeout, client.connect_attempts) == (5.0, 3)
+    assert client.connect_failures == 1
