@@ -2,7 +2,7 @@
 the liveness check and the sliced audit, and SIGKILL of a real daemon process at random moments
 (including the build and the win) with every move and solve accounted for. Prints markdown.
 
-Run: .venv/bin/python -m bench.room_tamper [kills]
+Run: .venv/bin/python -m bench.room_tamper [kills [sizes]]   (sizes: e.g. 7,15,31,64,128)
 """
 
 from __future__ import annotations
@@ -26,6 +26,7 @@ from controller.runtime.daemon import Daemon
 from controller.runtime.demo import next_click, solution_order
 from controller.runtime.pipes_room import PipesRoom
 from controller.sandbox import Sandbox
+from controller.world import blockcheck
 from controller.world.geometry import frame_uuid
 from tests.support.tamper import KINDS, StepClock, tamper_commands, until_repaired
 
@@ -54,9 +55,9 @@ def _settle(daemon: Daemon, clock: StepClock, seconds: float) -> None:
 
 def latency_table(size: int) -> str:
     rows = [
-        f"Room {size}×{size}, default settings (near: liveness and block check every 1 s, audit "
-        "cycle 20 s; nobody near: a frame count every 5 s, the block check every 10 s, all "
-        "frame counts every 30 s, no audit slices); daemon time in 50 ms steps (the sandbox "
+        f"Room {size}×{size}, default settings (near: the frame round and the block round each "
+        "every 2 s, half a period apart; nobody near: a frame count every 10 s, the block round "
+        "every 20 s, all frame counts every 60 s); daemon time in 50 ms steps (the sandbox "
         "answers in between). The tampered tile is (1, 1); the player stands on it in the "
         "'near' column.\n",
         "| tamper | repaired after, players near (s) | nobody near (s) |",
@@ -93,13 +94,16 @@ def latency_table(size: int) -> str:
 def budget_table(sizes: list[int]) -> str:
     rows = [
         "Commands per second of daemon time on an untouched room (detection in scan mode, the "
-        "liveness check, the sliced block and picture audit), over 20 s.\n",
-        "| size | audit cycle (commands) | near: all / guard | nobody near: all / guard |",
-        "|---|---|---|---|",
+        "frame round and the block round of the tamper guard), over 20 s, and the blocks the "
+        "guard's compares and fills cover per second (almost all left unchanged).\n",
+        "| size | block round (commands) | near: all / guard cmd/s | near: guard blocks/s "
+        "| nobody near: all / guard cmd/s |",
+        "|---|---|---|---|---|",
     ]
     for size in sizes:
         cells = []
-        cycle = 0
+        blocks = ""
+        round_size = 0
         for near in (True, False):
             with Sandbox() as sb, tempfile.TemporaryDirectory() as tmp:
                 clock = StepClock()
@@ -110,15 +114,20 @@ def budget_table(sizes: list[int]) -> str:
                 _settle(daemon, clock, 9.0)
                 room = daemon.rooms["lobby"]
                 assert isinstance(room, PipesRoom)
-                cycle = len(room.guard.audit_cycle())
+                round_size = (
+                    len(room.guard.block_check_commands()) + len(blockcheck.chunks(room.geom)) + 1
+                )
                 link = daemon.links["main"]
                 sent, guard = link.sent, room.guard.commands_sent
+                examined = room.guard.blocks_examined
                 _settle(daemon, clock, 20.0)
                 cells.append(
                     f"{(link.sent - sent) / 20:.1f} / {(room.guard.commands_sent - guard) / 20:.1f}"
                 )
+                if near:
+                    blocks = f"{(room.guard.blocks_examined - examined) / 20:,.0f}"
                 daemon.close()
-        rows.append(f"| {size}×{size} | {cycle} | {cells[0]} | {cells[1]} |")
+        rows.append(f"| {size}×{size} | {round_size} | {cells[0]} | {blocks} | {cells[1]} |")
     return "\n".join(rows)
 
 
@@ -241,8 +250,9 @@ def main() -> None:
     kills = int(sys.argv[1]) if len(sys.argv) > 1 else 20
     print("### Repair latency per tamper kind\n")
     print(latency_table(15))
-    print("\n### Command budget of the liveness check and the sliced audit\n")
-    print(budget_table([7, 15, 31]))
+    print("\n### Command budget of the tamper guard\n")
+    sizes = [int(a) for a in sys.argv[2].split(",")] if len(sys.argv) > 2 else [7, 15, 31, 64]
+    print(budget_table(sizes))
     print("\n### SIGKILL at random moments\n")
     print(sigkill_run(kills))
 

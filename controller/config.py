@@ -301,7 +301,9 @@ class WorldConfig(_Model):
     wake_distance: float = Field(48.0, ge=0, le=512)
     audit_interval_s: float = Field(300.0, ge=0)
     liveness_interval_s: float = Field(1.0, ge=0, le=60)
-    block_audit_cycle_s: float = Field(20.0, ge=0, le=3600)
+    # No longer used: the block map is compared with its shadow copy instead of a sliced audit
+    # (docs/reliability.md, "Block check"); accepted so that older configurations still load.
+    block_audit_cycle_s: float | None = Field(None, ge=0, le=3600)
     on_win: WinConfig = WinConfig()
     sounds: SoundsConfig = SoundsConfig()
     name_prefixes: list[str] = Field(default_factory=lambda: [".", "+", "-"])

@@ -291,6 +291,8 @@ class Daemon:
                 room, "turn", room.handle_turn, link, i, j, value
             ):
                 turned += 1
+        if turned:
+            detector.clicked()
         self.next_poll[server] = now + detector.interval
         with self._count:
             self.polls += 1

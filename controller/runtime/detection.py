@@ -39,6 +39,8 @@ log = logging.getLogger("controller.runtime")
 Mode = Literal["trigger", "scan"]
 PACK_ID = "file/pipesctl"
 SLOW_INTERVAL_S = 2.0  # nobody near: one command every 2 s (docs/turn-detection.md)
+QUIET_INTERVAL_S = 0.25  # players near, no click for FAST_HOLD_S: four polls a second
+FAST_HOLD_S = 5.0  # after a click, polls at `poll_interval_ms` for this long
 STUCK_ROUNDS = 4  # reads in a row the pack's `done` did not accept → clear the marks, read all
 
 
@@ -114,6 +116,7 @@ class TurnDetector:
         ]
         self.awake = True  # until the first presence check says otherwise
         self.awake_until = 0.0
+        self.fast_until = 0.0  # polls at the fast interval until then (a click came)
         self.doubt = False
         self.slow_turn = 0
         self.clicks_read: int | None = None  # the count whose marks the pack last cleared
@@ -123,8 +126,18 @@ class TurnDetector:
 
     @property
     def interval(self) -> float:
-        """Seconds until the next poll."""
-        return self.fast_interval if self.awake else SLOW_INTERVAL_S
+        """Seconds until the next poll: fast while clicks come, four a second while players are
+        near and nobody clicks, one every 2 s with nobody near (docs/turn-detection.md,
+        "Adaptive rate")."""
+        if not self.awake:
+            return SLOW_INTERVAL_S
+        if self.clock.monotonic() < self.fast_until:
+            return self.fast_interval
+        return max(self.fast_interval, QUIET_INTERVAL_S)
+
+    def clicked(self) -> None:
+        """A click or a turn was seen: poll fast for the next FAST_HOLD_S."""
+        self.fast_until = self.clock.monotonic() + FAST_HOLD_S
 
     def check_presence(self, link: Link) -> bool:
         """Whether a player is within wake distance of a room (one command per dimension)."""
@@ -207,6 +220,7 @@ class TurnDetector:
             return []
         if not isinstance(count, int) or count == self.clicks_read:
             return []
+        self.clicked()
         seen = parse_frame_values(link.send(turns.read_near()), byte=True)
         # Every message counts, a frame named twice included: a look-alike of a room frame
         # (another UUID, the same name and tags) is marked and counted by the pack like any

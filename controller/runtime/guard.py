@@ -1,26 +1,27 @@
-"""Tampering repaired in seconds: a cheap liveness check of a pipes room's frames and a sliced
-audit of its blocks (docs/reliability.md, "Tampering").
+"""Tampering repaired in seconds at a cost that does not grow with the board: frame counts and a
+block compare of a pipes room (docs/reliability.md, "Tampering").
 
 Room frames are known by their deterministic UUID (`world.geometry.frame_uuid`), never by name
-or tag alone. The liveness check counts, without serializing any entity, the room's tagged
-frames, every frame of either kind in the room's box and the frames there that hold a map; any
-count off by one starts a frame repair at once. With it go two block commands: a `keep` fill of
-the room's solid layers (it fills only holes and counts them) and the air fill above; a broken
-block makes the whole block audit run at once. The sliced audit rewrites the room's layers with
-the same idempotent fills as the full audit, a slice at a time, so a replaced block is found
-within one cycle; the same cycle counts the frames showing each of the room's pictures (an item
-test per picture, no serialization), which finds a foreign map id.
+or tag alone. The frame round counts, without serializing any entity, the room's tagged frames,
+every frame of either kind in the room's box and the frames there that show one of the room's
+pictures (a foreign map id, an emptied frame); any count off starts a frame repair at once. The
+block round compares the block map with its shadow copy (`execute if blocks`, one command per
+32,768 blocks), closes holes under the frames, clears anything built above and counts the hidden
+picture frames. A failed compare is narrowed down by halves to a few columns, written back from
+the board into both copies, at most REPAIR_PER_S commands a second.
 """
 
 from __future__ import annotations
 
 import logging
 import math
-from collections import Counter
+from collections import deque
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
+from controller.world import blockcheck
 from controller.world import commands as cmd
+from controller.world.blockcheck import Columns
 from controller.world.geometry import preload_uuid
 from controller.world.replies import (
     fill_changed,
@@ -42,20 +43,27 @@ __all__ = [
     "IDLE_BLOCK_CHECK_S",
     "IDLE_FRAME_CHECK_S",
     "IDLE_QUICK_CHECK_S",
+    "REPAIR_PER_S",
 ]
 
 log = logging.getLogger("controller.runtime")
 
-# Nobody near the room (docs/reliability.md, "Tampering"): one count of the room's kind of frame
-# in its box every IDLE_QUICK_CHECK_S (a killed, popped or added frame), the two block commands
-# that close holes every IDLE_BLOCK_CHECK_S, all four frame counts every IDLE_FRAME_CHECK_S,
-# and the sliced audit waits (the full audit of `audit_interval_s` still runs): about 0.27
-# commands a second, so that with the turn detection (one command every 2 s) and the lease (one
-# every 10 s) an idle server gets fewer than one command a second (docs/turn-detection.md,
-# "Adaptive rate").
+# Players near: the frame round (the four counts and the hidden picture frames' count) and the
+# block round (the compares, the hole and air fills: 3 at 31×31, 6 at 128×128) each every
+# 2 × liveness_interval_s, so the guard sends 4–6 commands a second at any size. Nobody near
+# (docs/reliability.md, "Tampering"): one count of the room's kind of frame in its box every
+# IDLE_QUICK_CHECK_S (a killed, popped or added frame), the block round every
+# IDLE_BLOCK_CHECK_S, the frame round every IDLE_FRAME_CHECK_S: about 0.28 commands a second
+# at 31×31, so that with the turn
+# detection (one command every 2 s) and the lease (one every 10 s) an idle server gets fewer
+# than one command a second (docs/turn-detection.md, "Adaptive rate").
 IDLE_QUICK_CHECK_S = 10.0
-IDLE_BLOCK_CHECK_S = 20.0
+IDLE_BLOCK_CHECK_S = 30.0
 IDLE_FRAME_CHECK_S = 60.0
+# Narrowing a failed compare down and writing the columns back: commands a second, and the most
+# a step may spend at once (so a large tamper is repaired steadily, never in one burst).
+REPAIR_PER_S = 40.0
+REPAIR_BURST = 8.0
 
 
 @dataclass
@@ -106,54 +114,75 @@ class FrameRepair:
 
 
 class RoomGuard:
-    """The liveness check and the sliced block audit of one pipes room."""
+    """The frame counts and the block compare of one pipes room, each on its own timer, and the
+    narrowing of a failed compare down to the columns to write back, under a budget."""
 
     def __init__(self, room: PipesRoom) -> None:
         self.room = room
-        self.next_check = 0.0
-        self.next_frame_check = 0.0
-        self.next_block_check = 0.0
-        self.audit_at = 0  # index of the next fill in the audit's command list
-        self.audit_credit = 0.0  # fills owed to the audit (fractions carry over)
-        self.audit_last: float | None = None
+        self.last_frames = -math.inf  # the frame round: the four counts
+        self.last_quick = -math.inf  # nobody near: one count of the room's kind of frame
+        self.last_blocks: float | None = None  # the block round (staggered half a period)
+        self.suspect_now = False
+        self.pending: deque[Columns] = deque()  # columns whose compare failed, to narrow down
+        self.repair_credit = 0.0
+        self.repair_last: float | None = None
+        self.found = 0  # blocks put back since the narrowing began
         self.commands_sent = 0
         self.blocks_fixed = 0
+        self.blocks_examined = 0  # blocks compared or filled over (most left unchanged)
         self.repairs: list[FrameRepair] = []
         self.repair_due = False  # a read by UUID found a tile's frame gone: repair at once
+        if room.cfg.block_audit_cycle_s is not None:
+            log.warning(
+                "room %s: block_audit_cycle_s is no longer used (the block map is compared with "
+                "its shadow copy every %g s with players near); remove it from the config",
+                room.name, 2 * room.cfg.liveness_interval_s,
+            )  # fmt: skip
 
     def suspect(self, *, missing: bool) -> None:
         """A turn read by name was refuted by the tile's UUID: a foreign frame carries the
         tile's name (`missing`: the tile's own frame is gone too). The frame counts run at the
-        room's next timers; a missing frame means a repair by UUID then."""
-        self.next_check = self.next_frame_check = 0.0
+        next step; a missing frame means a repair by UUID then."""
+        self.suspect_now = True
         self.repair_due = self.repair_due or missing
 
     # -- scheduling -----------------------------------------------------------------------
     def periodic(self, link: Link, players_near: bool) -> None:
-        """Run what is due: the liveness check (and a repair when it finds a fault), then a
-        slice of the block audit; with nobody near, the slower idle schedule."""
-        cfg = self.room.cfg
+        """Run what is due. Players near: the frame round and the block round each every
+        2 × `liveness_interval_s`, half a period apart; nobody near: the idle schedule. Narrowing
+        a failed compare spends at most REPAIR_PER_S commands a second. Timers never catch up:
+        time spent in a slow step earns nothing."""
+        every = self.room.cfg.liveness_interval_s
         now = self.room.clock.monotonic()
         if self.repair_due:
             self.repair_due = False
             self.repair_frames(link)
-        if cfg.liveness_interval_s and now >= self.next_check:
-            every = cfg.liveness_interval_s
-            self.next_check = now + (every if players_near else max(every, IDLE_QUICK_CHECK_S))
-            full = players_near or now >= self.next_frame_check or not self.frames_in_box(link)
-            if full:
-                self.next_frame_check = now + max(every, IDLE_FRAME_CHECK_S)
+        if self.pending:
+            self.narrow(link, now)
+        if not every:
+            return
+        if self.last_blocks is None:
+            self.last_blocks = now - every  # the block round runs half a period after the frames
+        period = 2 * every
+        if players_near or self.suspect_now:
+            if self.suspect_now or now - self.last_frames >= period:
+                self.suspect_now = False
+                self.last_frames = self.last_quick = now
                 if self.alive(link) is False:
                     self.repair_frames(link)
-            if players_near or now >= self.next_block_check:
-                self.next_block_check = now + max(every, IDLE_BLOCK_CHECK_S)
-                self.check_blocks(link)
-        if not cfg.block_audit_cycle_s:
-            return
-        if players_near:
-            self.audit_slice(link, now, cfg.block_audit_cycle_s)
         else:
-            self.audit_last = now  # no slice owed for the time nobody was near
+            if now - self.last_frames >= max(period, IDLE_FRAME_CHECK_S):
+                self.last_frames = self.last_quick = now
+                if self.alive(link) is False:
+                    self.repair_frames(link)
+            elif now - self.last_quick >= max(period, IDLE_QUICK_CHECK_S):
+                self.last_quick = now
+                if not self.frames_in_box(link) and self.alive(link) is False:
+                    self.last_frames = now
+                    self.repair_frames(link)
+        if now - self.last_blocks >= (period if players_near else max(period, IDLE_BLOCK_CHECK_S)):
+            self.last_blocks = now
+            self.check_blocks(link)
 
     def _send(self, link: Link, command: str) -> str:
         self.commands_sent += 1
@@ -161,12 +190,14 @@ class RoomGuard:
 
     # -- frames ---------------------------------------------------------------------------
     def liveness_commands(self) -> list[str]:
-        """The check's commands: tagged frames, frames of each kind in the box, filled frames."""
+        """The frame round's counts: tagged frames, frames of each kind in the box, and the frames
+        in the box that show one of the room's pictures (the hidden picture frames are counted
+        after them)."""
         room = self.room
         return [
             cmd.count_frames(room.geom, room.frame_kind),
             *(cmd.count_frames_in_box(room.geom, kind) for kind in cmd.FRAME_KINDS),
-            cmd.count_filled_frames(room.geom, room.frame_kind),
+            cmd.count_frames_pictured(room.geom, room.frame_kind, room.pictures),
         ]
 
     def frames_in_box(self, link: Link) -> bool:
@@ -180,32 +211,80 @@ class RoomGuard:
         reply was spoiled by another RCON connection (the next check asks again)."""
         size = self.room.board.size
         counts = [whole_count(self._send(link, c)) for c in self.liveness_commands()]
+        if self.restore_preloads(link):
+            self.room.notify()
         if None in counts:
             return None
-        tagged, own_kind, other_kind, filled = counts
+        tagged, own_kind, other_kind, pictured = counts
         if self.room.frame_kind == "glow_item_frame":
             own_kind, other_kind = other_kind, own_kind
-        return tagged == size and own_kind == size and other_kind == 0 and filled == size
+        return tagged == size and own_kind == size and other_kind == 0 and pictured == size
 
+    # -- blocks ---------------------------------------------------------------------------
     def block_check_commands(self) -> list[str]:
-        """Holes in the solid layers closed (and counted), anything built above cleared."""
-        geom = self.room.geom
-        return [*cmd.hole_fills(geom), *cmd.air_fills(geom)]
+        """The block round's writes: holes under the frames closed (and counted), anything
+        built above cleared (a sink room's sink block kept), the sink block itself."""
+        room = self.room
+        keep = room.rules.sink_pos(room.board)
+        return [
+            *cmd.hole_fills(room.geom),
+            *cmd.air_fills(room.geom, keep),
+            *room.rules.block_commands(room.board, room.play_state.classes),
+        ]
 
     def check_blocks(self, link: Link) -> int:
-        """The quick block check; when it changed anything, the whole block audit runs at once
-        (a hole was filled with a placeholder). Returns the blocks the check changed."""
-        changed = sum(fill_changed(self._send(link, c)) for c in self.block_check_commands())
+        """The block round: the block map compared with its shadow (no block changed), then the
+        writes of `block_check_commands`. A failed compare
+        is narrowed down from the next step on. Returns the blocks the writes changed."""
+        room = self.room
+        for cols in blockcheck.chunks(room.geom):
+            self.blocks_examined += cols.count * 3
+            if blockcheck.compared(self._send(link, blockcheck.compare(room.geom, cols))) is False:
+                self.pending.append(cols)
+        changed = 0
+        for command in self.block_check_commands():
+            self.blocks_examined += cmd.fill_volume(command)
+            changed += fill_changed(self._send(link, command))
         if changed:
-            fixed = self.room.reconciler.audit_blocks(link)
-            self.commands_sent += len(self.room.reconciler.audit_commands())
             self.blocks_fixed += changed
-            log.warning(
-                "room %s: %d broken block(s) found and put back (%d fixed by the audit)",
-                self.room.name, changed, fixed,
-            )  # fmt: skip
-            self.room.notify()
+            log.warning("room %s: %d broken or foreign block(s) put back", room.name, changed)
+            room.notify()
         return changed
+
+    def narrow(self, link: Link, now: float) -> None:
+        """Spend the repair budget on the failed compares: split a failed box in halves and
+        compare each; write a box of LEAF_COLUMNS or fewer from the board into both copies."""
+        last = self.repair_last if self.repair_last is not None else now
+        self.repair_last = now
+        self.repair_credit = min(
+            self.repair_credit + REPAIR_PER_S * max(now - last, 0.0), REPAIR_BURST
+        )
+        geom = self.room.geom
+        while self.pending and self.repair_credit >= 1.0:
+            cols = self.pending.popleft()
+            if cols.count <= blockcheck.LEAF_COLUMNS:
+                solid, shadow = blockcheck.leaf_fills(geom, cols, self.room.reconciler.block_at)
+                for command in solid:
+                    self.found += fill_changed(self._send(link, command))
+                for command in shadow:
+                    self._send(link, command)
+                self.blocks_examined += 2 * cols.count * 3
+                self.repair_credit -= len(solid) + len(shadow)
+                continue
+            for half in cols.halves():
+                self.blocks_examined += half.count * 3
+                self.repair_credit -= 1
+                reply = self._send(link, blockcheck.compare(geom, half))
+                if blockcheck.compared(reply) is not True:  # a spoiled reply: look closer too
+                    self.pending.append(half)
+        if not self.pending:
+            self.repair_last = None
+            self.repair_credit = 0.0
+            if self.found:
+                self.blocks_fixed += self.found
+                log.warning("room %s: block map: %d block(s) put back", self.room.name, self.found)
+                self.room.notify()
+            self.found = 0
 
     def repair_frames(self, link: Link) -> FrameRepair:
         """Make the room's frames the room's own again, by UUID: kill every other frame in the
@@ -274,52 +353,3 @@ class RoomGuard:
             uid = preload_uuid(room.name, k)
             done += summoned(self._send(link, cmd.summon_if_missing(uid, summon)))
         return done
-
-    # -- blocks ---------------------------------------------------------------------------
-    def audit_cycle(self) -> list[tuple[str, int]]:
-        """One audit cycle: (command, expected count) — a fill (-1: its reply says how many
-        blocks it changed) or a picture count (the number of tiles that show that picture)."""
-        room = self.room
-        items: list[tuple[str, int]] = [(c, -1) for c in room.reconciler.audit_commands()]
-        shown = Counter(room.map_id(idx) for idx in range(room.board.size))
-        items += [
-            (cmd.count_frames_showing(room.geom, room.frame_kind, mid), shown.get(mid, 0))
-            for mid in room.pictures
-        ]
-        items.append(
-            (cmd.count_frames(room.geom, room.frame_kind, preload=True), len(room.pictures))
-        )
-        return items
-
-    def audit_slice(self, link: Link, now: float, cycle: float) -> int:
-        """Send the audit commands owed since the last slice, so the whole audit takes `cycle`
-        seconds; returns how many blocks they changed. The commands are recomputed from the
-        board each time, so a slice never writes back a block a move just changed; a picture
-        count that is off starts a frame repair."""
-        commands = self.audit_cycle()
-        last = self.audit_last if self.audit_last is not None else now
-        self.audit_last = now
-        self.audit_credit = min(
-            self.audit_credit + len(commands) * max(now - last, 0.0) / cycle, len(commands)
-        )
-        n = math.floor(self.audit_credit)
-        if n <= 0:
-            return 0
-        self.audit_credit -= n
-        changed = 0
-        pictures_off = False
-        for k in range(n):
-            command, expected = commands[(self.audit_at + k) % len(commands)]
-            reply = self._send(link, command)
-            if expected < 0:
-                changed += fill_changed(reply)
-            elif (seen := whole_count(reply)) is not None and seen != expected:
-                pictures_off = True  # a spoiled reply is asked again next cycle
-        self.audit_at = (self.audit_at + n) % len(commands)
-        if pictures_off:
-            self.repair_frames(link)
-        if changed:
-            self.blocks_fixed += changed
-            log.warning("room %s: block audit: %d block(s) put back", self.room.name, changed)
-            self.room.notify()
-        return changed

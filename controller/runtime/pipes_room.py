@@ -47,8 +47,10 @@ from controller.world import commands as cmd
 from controller.world.geometry import (
     EDGE_OFF,
     EDGE_ON,
+    Pos,
     frame_uuid,
     preload_uuid,
+    shadow_of,
     state_block,
 )
 from controller.world.geometry import Room as Geometry
@@ -276,6 +278,7 @@ class PipesRoom(PlacedRoom):
                 block = state_block(play.classes[idx], play.parents[idx])
                 commands.append(cmd.setblock(self.geom.state_pos(i, j), block))
         commands += self.rules.block_commands(board, play.classes)
+        commands += self.reconciler.shadow_commands()
         self.send_build(link, commands, progress)
         self.verify_frames(link)
         self.current_state.world_format = self.rules.world_format
@@ -300,10 +303,12 @@ class PipesRoom(PlacedRoom):
                 "a plugin may be cancelling entity spawns in this area"
             )
 
-    def reconcile(self, link: Link, progress: Progress | None = None) -> Repairs:
+    def reconcile(
+        self, link: Link, progress: Progress | None = None, *, full_blocks: bool = True
+    ) -> Repairs:
         """Read the room back and repair it (see `PipesReconciler`); a board found solved
         meanwhile is won."""
-        repairs = self.reconciler.reconcile(link, progress)
+        repairs = self.reconciler.reconcile(link, progress, full_blocks=full_blocks)
         if (
             self.rules.solved(self.board, self.play_state)
             and self.state is not None
@@ -435,9 +440,7 @@ class PipesRoom(PlacedRoom):
         for t in change.tiles:
             i, j = t.index % w, t.index // w
             if t.cls != self.shown_class[t.index] or t.parent != self.shown_parent[t.index]:
-                self.send(
-                    link, cmd.setblock(self.geom.state_pos(i, j), state_block(t.cls, t.parent))
-                )
+                self._set_layer_block(link, self.geom.state_pos(i, j), state_block(t.cls, t.parent))
             if t.cls != self.shown_class[t.index] and (t.index != turned or not turned_written):
                 self.send(link, cmd.set_map_id(self.uuids[t.index], self.map_id(t.index, t.cls)))
             self.shown_class[t.index] = t.cls
@@ -449,8 +452,14 @@ class PipesRoom(PlacedRoom):
                 if e.direction == Direction.E
                 else self.geom.south_pos(i, j)
             )
-            self.send(link, cmd.setblock(pos, EDGE_ON if e.connected else EDGE_OFF))
+            self._set_layer_block(link, pos, EDGE_ON if e.connected else EDGE_OFF)
         self.send_all(link, extra)
+
+    def _set_layer_block(self, link: Link, pos: Pos, block: str) -> None:
+        """Set a block of the block map and its shadow copy (docs/world-format.md, "Shadow
+        layers"): the guard's compare finds any block that differs between the two."""
+        self.send(link, cmd.setblock(pos, block))
+        self.send(link, cmd.setblock(shadow_of(pos), block))
 
     @property
     def current_state(self) -> RoomState:
@@ -625,7 +634,7 @@ class PipesRoom(PlacedRoom):
             self.last_reset_check = now
             self.check_reset_requests(link)
         if self.cfg.audit_interval_s and now - self.last_audit >= self.cfg.audit_interval_s:
-            self.reconcile(link)
+            self.reconcile(link, full_blocks=False)
         if self.state is not None:
             self.guard.periodic(link, players_near)
 
@@ -652,10 +661,9 @@ class PipesRoom(PlacedRoom):
 
     def remove(self, link: Link) -> Path | None:
         """Clear the room's frames and blocks, release its chunks, archive its state."""
-        (xa, _, za), (xb, yb, zb) = self.geom.bounds()
         commands = [
             cmd.kill_room(self.geom, self.frame_kind),
-            *cmd.fill_box((xa, self.geom.y0 - 3, za), (xb, yb, zb), "minecraft:air"),
+            *cmd.fill_box(*self.geom.bounds(), "minecraft:air"),
             *cmd.forceload(self.geom, add=False),
         ]
         self.send_all(link, commands)

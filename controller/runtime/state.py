@@ -21,6 +21,8 @@ __all__ = [
     "STATE_FORMAT",
     "WORLD_FORMAT",
     "SINK_WORLD_FORMAT",
+    "SILENT_FORMAT",
+    "SHADOW_FORMAT",
     "Solve",
     "RoomState",
     "StateError",
@@ -31,8 +33,10 @@ __all__ = [
 ]
 
 STATE_FORMAT = 1
-WORLD_FORMAT = 2  # docs/world-format.md: version 2 frames are Silent
-SINK_WORLD_FORMAT = 4  # docs/world-format.md: sink rooms exist from version 4 on
+SILENT_FORMAT = 2  # docs/world-format.md: from version 2 on frames are Silent
+SHADOW_FORMAT = 5  # docs/world-format.md: from version 5 on the block map has a shadow copy
+WORLD_FORMAT = SHADOW_FORMAT  # what a tree room is built at today
+SINK_WORLD_FORMAT = SHADOW_FORMAT  # sink rooms exist from version 4 on; built at 5 today
 
 
 class StateError(PipesError):

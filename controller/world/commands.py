@@ -11,7 +11,7 @@ import uuid
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Protocol
 
-from controller.world.geometry import Pos, Room, frame_name, uuid_ints
+from controller.world.geometry import BORDER, SHADOW_DROP, Pos, Room, frame_name, uuid_ints
 
 if TYPE_CHECKING:
     from controller.world.paint_geometry import Placement as PaintPlacement
@@ -74,6 +74,9 @@ __all__ = [
     "count_filled_frames",
     "hole_fills",
     "count_frames_showing",
+    "count_frames_pictured",
+    "shadow_copies",
+    "fill_volume",
     "mark_own",
     "unmark_own",
     "kill_foreign_frames",
@@ -338,10 +341,11 @@ def layer_fills(y: int, x0: int, z0: int, rows: Sequence[Sequence[str]]) -> list
     ]
 
 
-def border_fills(room: Room) -> list[str]:
-    """The oak log ring one block outside the footprint, on the three layers."""
-    x0, y0, z0, w, h = room.x0, room.y0, room.z0, room.width, room.height
-    log = "minecraft:oak_log"
+def border_fills(room: Room, drop: int = 0) -> list[str]:
+    """The oak log ring one block outside the footprint, on the three layers (`drop` blocks
+    lower: the shadow's ring)."""
+    x0, y0, z0, w, h = room.x0, room.y0 - drop, room.z0, room.width, room.height
+    log = BORDER
     return [
         f"fill {x0 - 1} {y0 - 3} {z0 - 1} {x0 + w} {y0 - 1} {z0 - 1} {log}",
         f"fill {x0 - 1} {y0 - 3} {z0 + h} {x0 + w} {y0 - 1} {z0 + h} {log}",
@@ -675,11 +679,41 @@ def count_frames_showing(room: Room, kind: str, map_id: int) -> str:
     )
 
 
+def count_frames_pictured(room: Room, kind: str, map_ids: Sequence[int]) -> str:
+    """How many frames in the room's box hold one of the room's pictures (alternatives joined
+    by `|` in one item predicate: docs/server-behaviour.md, "Item predicates"); no
+    serialization."""
+    ids = "|".join(f"minecraft:map_id={mid}" for mid in map_ids)
+    frames = f"@e[type=minecraft:{kind},{guard_box(room)}]"
+    return f"execute if items entity {frames} contents {MAP_ITEM}[{ids}]"
+
+
+def shadow_copies(room: Room, limit: int = FILL_LIMIT) -> list[str]:
+    """`clone` the solid layers (border included) onto their shadow, each ≤ `limit` blocks
+    (docs/world-format.md, "Shadow layers")."""
+    (xa, ya, za), (xb, yb, zb) = room.layers_box()
+    rows = max(1, limit // ((xb - xa + 1) * (yb - ya + 1)))
+    return [
+        f"clone {xa} {ya} {z} {xb} {yb} {min(zb, z + rows - 1)} {xa} {ya - SHADOW_DROP} {z}"
+        for z in range(za, zb + 1, rows)
+    ]
+
+
+def fill_volume(command: str) -> int:
+    """How many blocks a `fill x1 y1 z1 x2 y2 z2 …` command covers (0 for another command)."""
+    words = command.split()
+    if len(words) < 7 or words[0] != "fill":
+        return 0
+    a, b = [int(w) for w in words[1:4]], [int(w) for w in words[4:7]]
+    return (abs(a[0] - b[0]) + 1) * (abs(a[1] - b[1]) + 1) * (abs(a[2] - b[2]) + 1)
+
+
 def hole_fills(room: Room) -> list[str]:
-    """Fill only the air in the room's three solid layers, border included (`keep`): the reply
-    counts broken blocks (0 when none), and the holes are closed at once so no frame pops."""
+    """Fill only the air in the room's state layer, border included (`keep`): the reply counts
+    broken blocks (0 when none), and the holes under the frames are closed at once so that no
+    frame pops (the shadow compare finds the placeholder and the rest)."""
     (xa, _, za), (xb, _, zb) = room.bounds()
-    lo, hi = (xa, room.y0 - 3, za), (xb, room.y0 - 1, zb)
+    lo, hi = (xa, room.y0 - 1, za), (xb, room.y0 - 1, zb)
     return [f"{c} keep" for c in fill_box(lo, hi, "minecraft:melon")]
 
 

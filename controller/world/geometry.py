@@ -22,6 +22,8 @@ __all__ = [
     "SINK_EMPTY",
     "SINK_FULL",
     "sink_block",
+    "SHADOW_DROP",
+    "shadow_of",
 ]
 
 Pos = tuple[int, int, int]
@@ -34,6 +36,17 @@ EDGE_OFF = "minecraft:melon"
 # The sink block of a sink-mode room (docs/world-format.md, "Sink rooms").
 SINK_EMPTY = "minecraft:cauldron"
 SINK_FULL = "minecraft:water_cauldron[level=3]"
+BORDER = "minecraft:oak_log"
+# The shadow layers lie this many blocks below the solid layers they copy (docs/world-format.md,
+# "Shadow layers"): the guard compares the two boxes with `execute if blocks`.
+SHADOW_DROP = 3
+
+
+def shadow_of(pos: Pos) -> Pos:
+    """The shadow-layer block that copies the solid-layer block at `pos`."""
+    return pos[0], pos[1] - SHADOW_DROP, pos[2]
+
+
 _FACING = ("north", "east", "south", "west")
 
 
@@ -118,6 +131,19 @@ class Room:
         """The block telling whether (i, j) and (i, j+1) connect (y0-3)."""
         return self.x0 + i, self.y0 - 3, self.z0 + j
 
+    def layers_box(self) -> tuple[Pos, Pos]:
+        """The inclusive box of the three solid layers, border ring included (y0-3..y0-1)."""
+        return (
+            (self.x0 - 1, self.y0 - 3, self.z0 - 1),
+            (self.x0 + self.width, self.y0 - 1, self.z0 + self.height),
+        )
+
+    def shadow_box(self) -> tuple[Pos, Pos]:
+        """The shadow copy of the solid layers, SHADOW_DROP blocks lower (y0-6..y0-4;
+        docs/world-format.md, "Shadow layers")."""
+        (xa, ya, za), (xb, yb, zb) = self.layers_box()
+        return (xa, ya - SHADOW_DROP, za), (xb, yb - SHADOW_DROP, zb)
+
     def preload_pos(self, k: int) -> Pos:
         """Where the k-th hidden picture frame hangs (inside the ground, under the board)."""
         return self.x0 + k % self.width, self.y0 - 4, self.z0 + (k // self.width) % self.height
@@ -136,9 +162,10 @@ class Room:
         raise ValueError(f"tile ({i}, {j}) is not on the board's edge")
 
     def bounds(self) -> tuple[Pos, Pos]:
-        """The inclusive box a room occupies: footprint + border, preload level to clear air."""
+        """The inclusive box a room occupies: footprint + border, from the shadow layers (the
+        preload frames hang in the top one) to the clear air."""
         return (
-            (self.x0 - 1, self.y0 - 4, self.z0 - 1),
+            (self.x0 - 1, self.y0 - 3 - SHADOW_DROP, self.z0 - 1),
             (self.x0 + self.width, self.y0 + self.clear_above, self.z0 + self.height),
         )
 

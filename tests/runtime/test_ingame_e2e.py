@@ -93,7 +93,7 @@ class Game:
 
 def _start(sb: Sandbox, tmp_path: Path, **world: Any) -> Game:
     clock = StepClock()
-    world = {"liveness_interval_s": 0, "block_audit_cycle_s": 0, **world}  # count game commands
+    world = {"liveness_interval_s": 0, **world}  # count game commands
     cfg = make_config(sb, tmp_path / "state", size=5, **world)
     daemon = Daemon(cfg, ["lobby"], connect=connect_server, clock=clock, record=True)
     daemon.start()

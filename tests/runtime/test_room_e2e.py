@@ -54,7 +54,9 @@ def test_a_click_is_applied_and_written_back_exactly(harness: Harness) -> None:
 DETECTION_COMMANDS = {"scan": 3, "trigger": 7}
 
 
-def test_click_cost_is_at_most_two_per_changed_tile_plus_six(harness: Harness, detect: str) -> None:
+def test_click_cost_is_at_most_three_per_changed_tile_plus_six(
+    harness: Harness, detect: str
+) -> None:
     room, daemon = harness.room, harness.daemon
     order = solution_order(room.board)
     for _ in range(25):
@@ -74,7 +76,8 @@ def test_click_cost_is_at_most_two_per_changed_tile_plus_six(harness: Harness, d
             if (old_classes[k], old_parents[k], old_rot[k])
             != (room.play.classes[k], room.play.parents[k], room.board.rotations[k])
         )
-        assert used <= 2 * changed + 6, (used, changed)
+        # per changed tile its state block, the block's shadow copy and the frame's picture
+        assert used <= 3 * changed + 6, (used, changed)
     assert world_mismatches(harness.sb, room) == []
 
 

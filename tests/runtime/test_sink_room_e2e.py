@@ -15,6 +15,7 @@ from controller.runtime.connect import connect_server
 from controller.runtime.daemon import Daemon
 from controller.runtime.ingame import HINT
 from controller.runtime.pipes_room import PipesRoom
+from controller.runtime.state import SINK_WORLD_FORMAT
 from controller.sandbox import Sandbox
 from controller.world.geometry import SINK_EMPTY, SINK_FULL
 from tests.support.grammar import assert_valid_commands
@@ -80,7 +81,7 @@ def test_a_sink_room_is_built_with_its_cauldron_and_fixed_frames(sink: Harness) 
         lambda g: g.execute("execute if entity @e[type=item_frame,tag=pipes.preload]")
     )
     assert preload == ["Test passed. Count: 21"]  # the 18 pipe pictures and the 3 fixed ones
-    assert room.current_state.world_format == 4
+    assert room.current_state.world_format == SINK_WORLD_FORMAT == 5
     assert isinstance(board.meta.get("par"), int)
 
 

@@ -114,15 +114,15 @@ def test_every_frame_killed_comes_back_with_the_hidden_frames_within_11_s_with_n
     assert until_whole(sb, daemon, clock, limit) <= limit
 
 
-def test_hidden_frames_killed_alone_come_back_within_one_audit_cycle(
+def test_hidden_frames_killed_alone_come_back_within_one_frame_round(
     guarded: tuple[Sandbox, Daemon, StepClock],
 ) -> None:
-    """No liveness count sees them (they hang below the room's box): the sliced audit does,
-    within `block_audit_cycle_s` (20 s) while players are near."""
+    """No box count sees them (they hang below the room's box): the frame round counts them
+    too, every 2 × `liveness_interval_s` while players are near."""
     sb, daemon, clock = guarded
     room = pipes_room(daemon)
     run(sb, cmd.kill_preloads(room.geom, room.frame_kind))
-    limit = room.cfg.block_audit_cycle_s + 1.0
+    limit = 2 * room.cfg.liveness_interval_s + 0.5
     assert until_whole(sb, daemon, clock, limit) <= limit
 
 

@@ -75,4 +75,4 @@ def test_state_blocks() -> None:
 
 def test_near_selector_spans_the_room() -> None:
     room = Room("lobby", (0, 64, 0), 15, 15, clear_above=3)
-    assert room.near_selector(8) == "@a[x=-9,y=52,z=-9,dx=32,dy=23,dz=32]"
+    assert room.near_selector(8) == "@a[x=-9,y=50,z=-9,dx=32,dy=25,dz=32]"
