@@ -24,9 +24,8 @@ from ..arguments import (
 from ..packmanager import InstantiationError
 from ..reader import CommandSyntaxError, StringReader
 from ..registry import tr
-from ..world import DIMENSIONS
 from . import Ctx, Frame, Node, Source, arg, lit
-from .blocks import loaded_block_pos
+from .blocks import get_dimension, loaded_block_pos, parse_dimension
 from .data import accessor_for, count_matching, data_sources, parse_path
 from .entity import entities_parser, get_optional_entities
 from .packs import function_ids, function_name
@@ -38,17 +37,6 @@ if TYPE_CHECKING:
 __all__ = ["register"]
 
 Test = Callable[[Ctx, Source], int]  # >0 / 0; boolean tests return 1 / 0
-
-
-def _dimension(reader: StringReader) -> str:
-    """DimensionArgument: an id, looked up when the command runs."""
-    return parse_identifier(reader)
-
-
-def _level(ident: str) -> str:
-    if ident not in DIMENSIONS:
-        raise CommandSyntaxError(tr("argument.dimension.invalid", ident))
-    return ident
 
 
 def _swizzle(reader: StringReader) -> str:
@@ -246,7 +234,7 @@ def _if_branch(game: Game, execute: Node, expected: bool) -> Node:
         )
 
     def dimension_test(ctx: Ctx, source: Source) -> int:
-        return 1 if source.dimension == _level(ctx["dimension"]) else 0
+        return 1 if source.dimension == get_dimension(ctx["dimension"]) else 0
 
     def score_match(ctx: Ctx, source: Source) -> int:
         return (
@@ -330,7 +318,7 @@ def _if_branch(game: Game, execute: Node, expected: bool) -> Node:
         lit(
             "dimension",
             _conditional(
-                game, execute, arg("dimension", _dimension), expected, dimension_test, False
+                game, execute, arg("dimension", parse_dimension), expected, dimension_test, False
             ),
         ),
     )
@@ -558,7 +546,7 @@ def register(root: Node, game: Game) -> None:
         ]
 
     def in_mod(ctx: Ctx, source: Source) -> list[Source]:
-        return [replace(source, dimension=_level(ctx["dimension"]))]
+        return [replace(source, dimension=get_dimension(ctx["dimension"]))]
 
     def align_mod(ctx: Ctx, source: Source) -> list[Source]:
         axes: str = ctx["axes"]
@@ -597,7 +585,7 @@ def register(root: Node, game: Game) -> None:
                 arg("targets", entities_parser()).redirects(execute, positioned_as_mod, fork=True),
             ),
         ),
-        lit("in", arg("dimension", _dimension).redirects(execute, in_mod)),
+        lit("in", arg("dimension", parse_dimension).redirects(execute, in_mod)),
         lit("align", arg("axes", _swizzle).redirects(execute, align_mod)),
         lit(
             "rotated",
