@@ -17,10 +17,10 @@ from ..arguments import (
     Coordinates,
     parse_block_pos,
     parse_block_predicate,
-    parse_identifier,
     parse_int_range,
     parse_vec3,
 )
+from ..itempredicate import ItemPredicate, parse_item_predicate
 from ..packmanager import InstantiationError
 from ..reader import CommandSyntaxError, StringReader
 from ..registry import tr
@@ -166,27 +166,6 @@ def _slots(reader: StringReader) -> str:
     return name
 
 
-def _item_predicate(reader: StringReader) -> tuple[str, dict[str, int]]:
-    """ItemPredicateArgument, the subset pipesctl uses: `*` or an item id, optionally with
-    exact integer component tests such as `[minecraft:map_id=5]`."""
-    if reader.can_read() and reader.peek() == "*":
-        reader.skip()
-        item = "*"
-    else:
-        item = parse_identifier(reader)
-    tests: dict[str, int] = {}
-    if reader.can_read() and reader.peek() == "[":
-        reader.skip()
-        while reader.can_read() and reader.peek() != "]":
-            key = parse_identifier(reader)
-            reader.expect("=")
-            tests[key] = reader.read_int()
-            if reader.can_read() and reader.peek() == ",":
-                reader.skip()
-        reader.expect("]")
-    return item, tests
-
-
 def _contents(e: Any) -> Any:
     """The stack in an entity's `contents` slot (ItemFrame.getSlot(0), ItemEntity.getSlot(0))."""
     if hasattr(e, "item_rotation"):
@@ -194,19 +173,6 @@ def _contents(e: Any) -> Any:
     if e.type_id == "minecraft:item":
         return e.extra.get("Item")
     return None
-
-
-def _item_matches(stack: Any, item: str, tests: dict[str, int]) -> int:
-    """The stack's count when the predicate accepts it, else 0."""
-    if stack is None or not len(stack):
-        return 0
-    if item != "*" and str(stack.get("id", "")) != item:
-        return 0
-    components = stack.get("components", {})
-    for key, value in tests.items():
-        if key not in components or int(components[key]) != value:
-            return 0
-    return int(stack.get("count", 1))
 
 
 def _if_branch(game: Game, execute: Node, expected: bool) -> Node:
@@ -227,9 +193,9 @@ def _if_branch(game: Game, execute: Node, expected: bool) -> Node:
 
     def items_test(ctx: Ctx, source: Source) -> int:
         # ExecuteCommand.countItems: the summed counts of matching stacks, no serialization
-        item, tests = ctx["item_predicate"]
+        predicate: ItemPredicate = ctx["item_predicate"]
         return sum(
-            _item_matches(_contents(e), item, tests)
+            predicate.count(_contents(e))
             for e in get_optional_entities(game, source, ctx["i_entities"])
         )
 
@@ -306,7 +272,7 @@ def _if_branch(game: Game, execute: Node, expected: bool) -> Node:
                         _conditional(
                             game,
                             execute,
-                            arg("item_predicate", _item_predicate),
+                            arg("item_predicate", parse_item_predicate),
                             expected,
                             items_test,
                             True,
