@@ -101,6 +101,11 @@ def test_filtered_counts_the_matching_blocks() -> None:
             "Feedback: clone (filtered)",
         ),
         (
+            "clone 0 64 0 2 64 0 0 64 7 filtered minecraft:oak_log{}",
+            "No blocks were cloned",
+            "Feedback: clone (NBT needs a block entity; the sandbox has none)",
+        ),
+        (
             "clone 0 64 0 2 64 0 0 64 7 filtered #minecraft:logs",
             "Unknown block tag 'minecraft:logs'... filtered #minecraft:logs<--[HERE]",
             "sandbox: no block tag data, so no tag is known (unverified; vanilla knows this one)",
