@@ -70,3 +70,36 @@ def test_missing_interpreter_skips_with_reason(
     monkeypatch.setenv("PIPESCTL_MECHA_PYTHON", str(tmp_path / "nope" / "python"))
     with pytest.raises(pytest.skip.Exception, match="no mecha interpreter"):
         assert_valid_commands(["list"])
+
+
+# Forms the sandbox implements beyond the runtime's own (tests/sandbox/test_clone.py and
+# tests/sandbox/test_item_predicates.py): mecha must take the good ones and refuse the bad.
+ITEMS = "execute if items entity @e[type=minecraft:item_frame,tag=pipes] contents "
+SANDBOX_GOOD = [
+    ITEMS + "minecraft:filled_map[minecraft:map_id=5|minecraft:map_id=6|minecraft:map_id=7]",
+    ITEMS + "minecraft:filled_map[!minecraft:map_id=5]",
+    ITEMS + "minecraft:filled_map[minecraft:map_id=6,!minecraft:map_id=5]",
+    ITEMS + "minecraft:filled_map[minecraft:map_id=5|minecraft:map_id=6,!minecraft:map_id=7]",
+    ITEMS + "*[minecraft:map_id]",
+    ITEMS + "*[!minecraft:map_id]",
+    "execute as 00000001-fffe-0003-0000-000400000005 unless items entity @s contents "
+    "minecraft:filled_map[minecraft:map_id=5|minecraft:map_id=6] run say refill",
+    "clone 0 60 0 14 62 14 0 70 0",
+    "clone 0 60 0 14 62 14 0 70 0 strict",
+    "clone 0 60 0 14 62 14 0 70 0 masked move",
+    "clone 0 60 0 14 62 14 0 61 0 replace force",
+    "clone 0 60 0 14 62 14 0 70 0 strict filtered minecraft:melon normal",
+    "clone 0 60 0 14 62 14 to minecraft:the_nether 0 60 0",
+    "clone from minecraft:the_nether 0 60 0 14 62 14 to minecraft:overworld 0 60 0 replace",
+]
+SANDBOX_BAD = [
+    ITEMS + "minecraft:filled_map[minecraft:map_id=5|]",
+    "clone 0 60 0 14 62 14 0 70 0 replace strict",
+    "clone 0 60 0 14 62 14 0 70 0 force",
+]
+
+
+def test_sandbox_clone_and_item_predicate_forms() -> None:
+    mixed = [c for pair in zip(SANDBOX_GOOD, SANDBOX_BAD, strict=False) for c in pair]
+    mixed += SANDBOX_GOOD[len(SANDBOX_BAD) :]
+    assert [e["command"] for e in grammar_errors(mixed)] == SANDBOX_BAD

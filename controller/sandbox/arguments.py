@@ -370,13 +370,19 @@ def state_string(name: str, props: tuple[tuple[str, str], ...]) -> str:
 
 @dataclass(frozen=True)
 class BlockPredicate:
-    """A block predicate: an exact block type plus the properties given (tags unsupported)."""
+    """A block predicate: an exact block type plus the properties given (tags unsupported).
+
+    With NBT (`stone{…}`) BlockPredicateArgument also needs a block entity whose data matches;
+    the sandbox has no block entities, so such a predicate never matches."""
 
     block: BlockType
     props: tuple[tuple[str, str], ...]
+    needs_block_entity: bool = False
 
     def test(self, state: str) -> bool:
         """Whether a state string matches."""
+        if self.needs_block_entity:
+            return False
         name, props = split_state(state)
         if name != self.block.name:
             return False
@@ -472,6 +478,7 @@ def parse_block_predicate(reader: StringReader) -> BlockPredicate:
     given: dict[str, str] = {}
     if reader.can_read() and reader.peek() == "[":
         given = _read_properties(reader, bt, ident)
+    data = None
     if reader.can_read() and reader.peek() == "{":
-        parse_compound(reader)
-    return BlockPredicate(bt, tuple(given.items()))
+        data = parse_compound(reader)
+    return BlockPredicate(bt, tuple(given.items()), data is not None)

@@ -1,7 +1,7 @@
-"""setblock, fill and forceload.
+"""setblock, fill, clone and forceload.
 
-Sources: docs/server-behaviour.md, "Feedback: fill", "Feedback: setblock", "Feedback: forceload",
-"Loaded positions", "Forceload" and "Chunk ticket levels".
+Sources: docs/server-behaviour.md, "Feedback: fill", "Feedback: setblock", "Feedback: clone",
+"Feedback: forceload", "Loaded positions", "Forceload" and "Chunk ticket levels".
 """
 
 from __future__ import annotations
@@ -18,16 +18,18 @@ from ..arguments import (
     parse_block_predicate,
     parse_block_state,
     parse_column_pos,
+    parse_identifier,
+    state_string,
 )
-from ..reader import CommandSyntaxError
-from ..registry import tr
-from ..world import AIR
+from ..reader import CommandSyntaxError, StringReader
+from ..registry import registry, tr
+from ..world import AIR, DIMENSIONS, World
 from . import Ctx, Node, Source, arg, lit
 
 if TYPE_CHECKING:
     from ..game import Game
 
-__all__ = ["loaded_block_pos", "register"]
+__all__ = ["get_dimension", "loaded_block_pos", "parse_dimension", "register"]
 
 _WORLD_LIMIT = 30_000_000
 
@@ -36,12 +38,29 @@ def _fail(key: str, *args: object) -> CommandSyntaxError:
     return CommandSyntaxError(tr(key, *args))
 
 
-def loaded_block_pos(game: Game, source: Source, coords: Coordinates) -> tuple[int, int, int]:
-    """BlockPosArgument.getLoadedBlockPos: loaded chunk, then build height ("Loaded positions")."""
+def parse_dimension(reader: StringReader) -> str:
+    """DimensionArgument: an id, looked up when the command runs."""
+    return parse_identifier(reader)
+
+
+def get_dimension(ident: str) -> str:
+    """DimensionArgument.getDimension: `Unknown dimension '…'` for a level the server lacks."""
+    if ident not in DIMENSIONS:
+        raise _fail("argument.dimension.invalid", ident)
+    return ident
+
+
+def loaded_block_pos(
+    game: Game, source: Source, coords: Coordinates, dimension: str | None = None
+) -> tuple[int, int, int]:
+    """BlockPosArgument.getLoadedBlockPos: loaded chunk, then build height ("Loaded positions").
+
+    The level is the source's unless `dimension` names another (clone's `from`/`to` forms)."""
+    level = source.dimension if dimension is None else dimension
     x, y, z = coords.block(source.pos, source.rot)
-    if not game.world.is_block_loaded(source.dimension, x, z):
+    if not game.world.is_block_loaded(level, x, z):
         raise _fail("argument.pos.unloaded")
-    lo, hi = game.world.height(source.dimension)
+    lo, hi = game.world.height(level)
     if not (lo <= y <= hi) or abs(x) >= _WORLD_LIMIT or abs(z) >= _WORLD_LIMIT:
         raise _fail("argument.pos.outofworld")
     return x, y, z
@@ -109,6 +128,181 @@ def _fill(game: Game, mode: str, filtered: bool) -> Callable[[Ctx, Source], int]
         return count
 
     return run
+
+
+# ------------------------------------------------------------------------------ clone
+# The blocks whose state isAir() (BlockBehaviour.Properties.air() in Blocks.java): what `masked`
+# (CloneCommands.FILTER_AIR) leaves out. None of them has properties.
+_AIR_BLOCKS = frozenset({"minecraft:air", "minecraft:cave_air", "minecraft:void_air"})
+
+
+def _default_state(name: str) -> str:
+    """A block's defaultBlockState() as the sandbox writes states."""
+    bt = registry().block(name)
+    assert bt is not None, name
+    return state_string(bt.name, bt.default)
+
+
+def _java_int(v: int) -> int:
+    """The low 32 bits of `v`, signed: Java int arithmetic wraps."""
+    v &= 0xFFFFFFFF
+    return v - (1 << 32) if v >= 1 << 31 else v
+
+
+def _has_chunks_at(
+    world: World, dimension: str, pos0: tuple[int, int, int], pos1: tuple[int, int, int]
+) -> bool:
+    """LevelReader.hasChunksAt(pos0, pos1): the y range meets the world and every chunk from
+    pos0's to pos1's is loaded. The corners are not sorted: along an axis where pos0 lies beyond
+    pos1 the loop runs zero times and nothing is checked."""
+    lo, hi = world.height(dimension)
+    if pos1[1] < lo or pos0[1] > hi:
+        return False
+    for cx in range(pos0[0] >> 4, (pos1[0] >> 4) + 1):
+        for cz in range(pos0[2] >> 4, (pos1[2] >> 4) + 1):
+            if not world.is_block_loaded(dimension, cx << 4, cz << 4):
+                return False
+    return True
+
+
+class UnloadedSourceBlock(RuntimeError):
+    """clone read a source block in a chunk that is not loaded.
+
+    BlockInWorld(level, pos, false).getState() is then null and CloneCommands.clone fails with a
+    NullPointerException (in the filter, or at isSolidRender) before it changes anything, which
+    vanilla reports as `command.failed`. Possible only where hasChunksAt skipped an axis
+    (derived from the code, not seen live).
+    """
+
+
+def _clone(game: Game, mask: str, mode: str, strict: bool) -> Callable[[Ctx, Source], int]:
+    """CloneCommands.clone (docs/server-behaviour.md, "Feedback: clone").
+
+    `mask` is replace | masked | filtered, `mode` force | move | normal. `strict` only changes
+    the update flags (no neighbour or shape updates, no onPlace), none of which the sandbox
+    models, so it changes nothing here. There are no block entities and no scheduled block ticks
+    in the sandbox, so there is nothing of them to copy.
+    """
+
+    def run(ctx: Ctx, source: Source) -> int:
+        world = game.world
+        # the positions resolve in the order clone() takes them: begin, end, destination
+        from_dim = (
+            get_dimension(ctx["sourceDimension"])
+            if ctx.has("sourceDimension")
+            else source.dimension
+        )
+        begin = loaded_block_pos(game, source, ctx["begin"], from_dim)
+        end = loaded_block_pos(game, source, ctx["end"], from_dim)
+        to_dim = (
+            get_dimension(ctx["targetDimension"])
+            if ctx.has("targetDimension")
+            else source.dimension
+        )
+        dest = loaded_block_pos(game, source, ctx["destination"], to_dim)
+        lo = (min(begin[0], end[0]), min(begin[1], end[1]), min(begin[2], end[2]))
+        hi = (max(begin[0], end[0]), max(begin[1], end[1]), max(begin[2], end[2]))
+        offset = (dest[0] - lo[0], dest[1] - lo[1], dest[2] - lo[2])
+        dest_end = (hi[0] + offset[0], hi[1] + offset[1], hi[2] + offset[2])
+        if (
+            mode == "normal"
+            and from_dim == to_dim
+            and all(dest_end[i] >= lo[i] and dest[i] <= hi[i] for i in range(3))
+        ):
+            raise _fail("commands.clone.overlap")
+        area = _java_int((hi[0] - lo[0] + 1) * (hi[1] - lo[1] + 1) * (hi[2] - lo[2] + 1))
+        limit = int(world.gamerules["max_block_modifications"])
+        if area > limit:
+            raise _fail("commands.clone.toobig", limit, area)
+        if not _has_chunks_at(world, from_dim, begin, end) or not _has_chunks_at(
+            world, to_dim, dest, dest_end
+        ):
+            raise _fail("argument.pos.unloaded")
+        flt: BlockPredicate | None = ctx["filter"] if mask == "filtered" else None
+        picked: list[tuple[tuple[int, int, int], tuple[int, int, int], str]] = []
+        for z in range(lo[2], hi[2] + 1):
+            for y in range(lo[1], hi[1] + 1):
+                for x in range(lo[0], hi[0] + 1):
+                    if not world.is_block_loaded(from_dim, x, z):
+                        raise UnloadedSourceBlock(f"clone source {x} {y} {z} is not loaded")
+                    state = world.get_block(from_dim, (x, y, z))
+                    if mask == "masked" and state in _AIR_BLOCKS:
+                        continue
+                    if flt is not None and not flt.test(state):
+                        continue
+                    dst = (x + offset[0], y + offset[1], z + offset[2])
+                    picked.append(((x, y, z), dst, state))
+        barrier = _default_state("barrier")
+        if mode == "move":  # the source blocks go first: barrier, then air
+            for src, _, _ in picked:
+                world.set_block(from_dim, src, barrier)
+            for src, _, _ in picked:
+                world.set_block(from_dim, src, AIR)
+        # Level.setBlock does nothing (false) outside the build height; the destination's
+        # corner is checked, its far end is not
+        min_y, max_y = world.height(to_dim)
+        placed = [(dst, state) for _, dst, state in picked if min_y <= dst[1] <= max_y]
+        for dst, _ in placed:  # every destination becomes a barrier first
+            world.set_block(to_dim, dst, barrier)
+        count = 0
+        for dst, state in placed:
+            # counted when setBlock changed the block: every block but a (default) barrier,
+            # which finds its own state already there
+            if world.set_block(to_dim, dst, state):
+                count += 1
+        if count == 0:
+            raise _fail("commands.clone.failed")
+        game.send(tr("commands.clone.success", count))
+        return count
+
+    return run
+
+
+def _clone_masks(game: Game, strict: bool) -> list[Node]:
+    """modeSuffix: `replace`, `masked` or `filtered <filter>`, each optionally followed by
+    `force`, `move` or `normal` (wrapWithCloneMode)."""
+
+    def modes(mask: str) -> list[Node]:
+        return [lit(m, run=_clone(game, mask, m, strict)) for m in ("force", "move", "normal")]
+
+    return [
+        lit("replace", *modes("replace"), run=_clone(game, "replace", "normal", strict)),
+        lit("masked", *modes("masked"), run=_clone(game, "masked", "normal", strict)),
+        lit(
+            "filtered",
+            arg(
+                "filter",
+                parse_block_predicate,
+                *modes("filtered"),
+                run=_clone(game, "filtered", "normal", strict),
+            ),
+        ),
+    ]
+
+
+def _clone_destination(game: Game) -> Node:
+    """destinationAndStrictSuffix: `<destination> [strict] [mask [mode]]`."""
+    return arg(
+        "destination",
+        parse_block_pos,
+        lit("strict", *_clone_masks(game, True), run=_clone(game, "replace", "normal", True)),
+        *_clone_masks(game, False),
+        run=_clone(game, "replace", "normal", False),
+    )
+
+
+def _clone_region(game: Game) -> Node:
+    """beginEndDestinationAndModeSuffix: `<begin> <end> [to <targetDimension>] <destination> …`."""
+    return arg(
+        "begin",
+        parse_block_pos,
+        arg(
+            "end",
+            parse_block_pos,
+            _clone_destination(game),
+            lit("to", arg("targetDimension", parse_dimension, _clone_destination(game))),
+        ),
+    )
 
 
 def _chunk_str(cx: int, cz: int) -> str:
@@ -222,7 +416,7 @@ def _forceload_remove_all(game: Game) -> Callable[[Ctx, Source], int]:
 
 
 def register(root: Node, game: Game) -> None:
-    """Add setblock, fill and forceload to the tree."""
+    """Add setblock, fill, clone and forceload to the tree."""
     root.then(
         lit(
             "setblock",
@@ -275,6 +469,13 @@ def register(root: Node, game: Game) -> None:
                     ),
                 ),
             ),
+        )
+    )
+    root.then(
+        lit(
+            "clone",
+            _clone_region(game),
+            lit("from", arg("sourceDimension", parse_dimension, _clone_region(game))),
         )
     )
     root.then(

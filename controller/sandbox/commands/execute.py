@@ -17,16 +17,15 @@ from ..arguments import (
     Coordinates,
     parse_block_pos,
     parse_block_predicate,
-    parse_identifier,
     parse_int_range,
     parse_vec3,
 )
+from ..itempredicate import ItemPredicate, parse_item_predicate
 from ..packmanager import InstantiationError
 from ..reader import CommandSyntaxError, StringReader
 from ..registry import tr
-from ..world import DIMENSIONS
 from . import Ctx, Frame, Node, Source, arg, lit
-from .blocks import loaded_block_pos
+from .blocks import get_dimension, loaded_block_pos, parse_dimension
 from .data import accessor_for, count_matching, data_sources, parse_path
 from .entity import entities_parser, get_optional_entities
 from .packs import function_ids, function_name
@@ -38,17 +37,6 @@ if TYPE_CHECKING:
 __all__ = ["register"]
 
 Test = Callable[[Ctx, Source], int]  # >0 / 0; boolean tests return 1 / 0
-
-
-def _dimension(reader: StringReader) -> str:
-    """DimensionArgument: an id, looked up when the command runs."""
-    return parse_identifier(reader)
-
-
-def _level(ident: str) -> str:
-    if ident not in DIMENSIONS:
-        raise CommandSyntaxError(tr("argument.dimension.invalid", ident))
-    return ident
 
 
 def _swizzle(reader: StringReader) -> str:
@@ -178,27 +166,6 @@ def _slots(reader: StringReader) -> str:
     return name
 
 
-def _item_predicate(reader: StringReader) -> tuple[str, dict[str, int]]:
-    """ItemPredicateArgument, the subset pipesctl uses: `*` or an item id, optionally with
-    exact integer component tests such as `[minecraft:map_id=5]`."""
-    if reader.can_read() and reader.peek() == "*":
-        reader.skip()
-        item = "*"
-    else:
-        item = parse_identifier(reader)
-    tests: dict[str, int] = {}
-    if reader.can_read() and reader.peek() == "[":
-        reader.skip()
-        while reader.can_read() and reader.peek() != "]":
-            key = parse_identifier(reader)
-            reader.expect("=")
-            tests[key] = reader.read_int()
-            if reader.can_read() and reader.peek() == ",":
-                reader.skip()
-        reader.expect("]")
-    return item, tests
-
-
 def _contents(e: Any) -> Any:
     """The stack in an entity's `contents` slot (ItemFrame.getSlot(0), ItemEntity.getSlot(0))."""
     if hasattr(e, "item_rotation"):
@@ -206,19 +173,6 @@ def _contents(e: Any) -> Any:
     if e.type_id == "minecraft:item":
         return e.extra.get("Item")
     return None
-
-
-def _item_matches(stack: Any, item: str, tests: dict[str, int]) -> int:
-    """The stack's count when the predicate accepts it, else 0."""
-    if stack is None or not len(stack):
-        return 0
-    if item != "*" and str(stack.get("id", "")) != item:
-        return 0
-    components = stack.get("components", {})
-    for key, value in tests.items():
-        if key not in components or int(components[key]) != value:
-            return 0
-    return int(stack.get("count", 1))
 
 
 def _if_branch(game: Game, execute: Node, expected: bool) -> Node:
@@ -239,14 +193,14 @@ def _if_branch(game: Game, execute: Node, expected: bool) -> Node:
 
     def items_test(ctx: Ctx, source: Source) -> int:
         # ExecuteCommand.countItems: the summed counts of matching stacks, no serialization
-        item, tests = ctx["item_predicate"]
+        predicate: ItemPredicate = ctx["item_predicate"]
         return sum(
-            _item_matches(_contents(e), item, tests)
+            predicate.count(_contents(e))
             for e in get_optional_entities(game, source, ctx["i_entities"])
         )
 
     def dimension_test(ctx: Ctx, source: Source) -> int:
-        return 1 if source.dimension == _level(ctx["dimension"]) else 0
+        return 1 if source.dimension == get_dimension(ctx["dimension"]) else 0
 
     def score_match(ctx: Ctx, source: Source) -> int:
         return (
@@ -318,7 +272,7 @@ def _if_branch(game: Game, execute: Node, expected: bool) -> Node:
                         _conditional(
                             game,
                             execute,
-                            arg("item_predicate", _item_predicate),
+                            arg("item_predicate", parse_item_predicate),
                             expected,
                             items_test,
                             True,
@@ -330,7 +284,7 @@ def _if_branch(game: Game, execute: Node, expected: bool) -> Node:
         lit(
             "dimension",
             _conditional(
-                game, execute, arg("dimension", _dimension), expected, dimension_test, False
+                game, execute, arg("dimension", parse_dimension), expected, dimension_test, False
             ),
         ),
     )
@@ -558,7 +512,7 @@ def register(root: Node, game: Game) -> None:
         ]
 
     def in_mod(ctx: Ctx, source: Source) -> list[Source]:
-        return [replace(source, dimension=_level(ctx["dimension"]))]
+        return [replace(source, dimension=get_dimension(ctx["dimension"]))]
 
     def align_mod(ctx: Ctx, source: Source) -> list[Source]:
         axes: str = ctx["axes"]
@@ -597,7 +551,7 @@ def register(root: Node, game: Game) -> None:
                 arg("targets", entities_parser()).redirects(execute, positioned_as_mod, fork=True),
             ),
         ),
-        lit("in", arg("dimension", _dimension).redirects(execute, in_mod)),
+        lit("in", arg("dimension", parse_dimension).redirects(execute, in_mod)),
         lit("align", arg("axes", _swizzle).redirects(execute, align_mod)),
         lit(
             "rotated",
