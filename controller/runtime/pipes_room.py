@@ -278,7 +278,7 @@ class PipesRoom(PlacedRoom):
                 block = state_block(play.classes[idx], play.parents[idx])
                 commands.append(cmd.setblock(self.geom.state_pos(i, j), block))
         commands += self.rules.block_commands(board, play.classes)
-        commands += self.reconciler.shadow_commands()
+        commands += cmd.shadow_copies(self.geom)
         self.send_build(link, commands, progress)
         self.verify_frames(link)
         self.current_state.world_format = self.rules.world_format

@@ -232,18 +232,9 @@ class PipesReconciler:
         commands += rules.block_commands(room.board, room.play_state.classes)
         return commands
 
-    def shadow_commands(self) -> list[str]:
-        """The idempotent fills that put the shadow layers as the board says (docs/world-format.md,
-        "Shadow layers")."""
-        geom = self.room.geom
-        commands = cmd.border_fills(geom, SHADOW_DROP)
-        for y, rows in self.expected_layers():
-            commands += cmd.layer_fills(y - SHADOW_DROP, geom.x0, geom.z0, rows)
-        return commands
-
     def audit_blocks(self, link: Link, progress: Progress | None = None) -> int:
-        """Rewrite every layer and its shadow with idempotent fills; returns how many blocks of
-        the room were wrong."""
+        """Rewrite every layer with idempotent fills, then `clone` the layers onto their shadow
+        (docs/world-format.md, "Shadow layers"); returns how many blocks of the room were wrong."""
         replies = self.room.send_all(link, self.audit_commands(), progress)
-        self.room.send_all(link, self.shadow_commands())
+        self.room.send_all(link, cmd.shadow_copies(self.room.geom))
         return sum(fill_changed(r) for r in replies)

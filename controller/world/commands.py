@@ -341,10 +341,9 @@ def layer_fills(y: int, x0: int, z0: int, rows: Sequence[Sequence[str]]) -> list
     ]
 
 
-def border_fills(room: Room, drop: int = 0) -> list[str]:
-    """The oak log ring one block outside the footprint, on the three layers (`drop` blocks
-    lower: the shadow's ring)."""
-    x0, y0, z0, w, h = room.x0, room.y0 - drop, room.z0, room.width, room.height
+def border_fills(room: Room) -> list[str]:
+    """The oak log ring one block outside the footprint, on the three layers."""
+    x0, y0, z0, w, h = room.x0, room.y0, room.z0, room.width, room.height
     log = BORDER
     return [
         f"fill {x0 - 1} {y0 - 3} {z0 - 1} {x0 + w} {y0 - 1} {z0 - 1} {log}",

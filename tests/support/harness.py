@@ -16,7 +16,14 @@ from controller.puzzle.model import Board, Direction, TileClass, map_id
 from controller.runtime.daemon import Daemon
 from controller.runtime.pipes_room import PipesRoom
 from controller.sandbox import Sandbox
-from controller.world.geometry import EDGE_OFF, EDGE_ON, SINK_EMPTY, SINK_FULL, state_block
+from controller.world.geometry import (
+    EDGE_OFF,
+    EDGE_ON,
+    SINK_EMPTY,
+    SINK_FULL,
+    shadow_of,
+    state_block,
+)
 from controller.world.mapids import sink_map_id
 
 __all__ = ["Harness", "make_config", "world_mismatches"]
@@ -96,9 +103,15 @@ def world_mismatches(sb: Sandbox, room: PipesRoom) -> list[str]:
             _picture(room.cfg.map_id_base, board, idx, flow.classes[idx]),
         )
     for x in range(geom.x0 - 1, geom.x0 + board.width + 1):
-        for z in (geom.z0 - 1, geom.z0 + board.height):
-            for y in range(geom.y0 - 3, geom.y0):
+        for z in range(geom.z0 - 1, geom.z0 + board.height + 1):
+            ring = x in (geom.x0 - 1, geom.x0 + board.width) or z in (
+                geom.z0 - 1,
+                geom.z0 + board.height,
+            )
+            for y in range(geom.y0 - 3, geom.y0) if ring else ():
                 expected[(x, y, z)] = "minecraft:oak_log"
+    # world format 5: the shadow layers copy the block map three blocks lower
+    expected.update({shadow_of(pos): block for pos, block in list(expected.items())})
     if board.sink is not None:
         wet = flow.classes[board.index(*board.sink)] != TileClass.DRY
         expected[geom.sink_pos(*board.sink)] = SINK_FULL if wet else SINK_EMPTY
