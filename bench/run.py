@@ -34,7 +34,7 @@ AREAS = [
     ("Paint room runtime", "bench.paint_room"),
     ("Start-up", "bench.startup"),
     ("Server cost of a room by detection mode", "bench.server_cost --quick"),
-    ("Coexisting with another RCON client", "bench.foreign_client --quick"),
+    ("Coexisting with another RCON client", "bench.foreign_client --seconds 15"),
 ]
 OUT = ROOT / "docs" / "benchmarks.md"
 

@@ -211,14 +211,16 @@ class RoomGuard:
         reply was spoiled by another RCON connection (the next check asks again)."""
         size = self.room.board.size
         counts = [whole_count(self._send(link, c)) for c in self.liveness_commands()]
-        if self.restore_preloads(link):
-            self.room.notify()
         if None in counts:
             return None
         tagged, own_kind, other_kind, pictured = counts
         if self.room.frame_kind == "glow_item_frame":
             own_kind, other_kind = other_kind, own_kind
-        return tagged == size and own_kind == size and other_kind == 0 and pictured == size
+        ok = tagged == size and own_kind == size and other_kind == 0 and pictured == size
+        if ok and self.restore_preloads(link):  # otherwise the frame repair restores them
+            log.warning("room %s: hidden picture frames summoned again", self.room.name)
+            self.room.notify()
+        return ok
 
     # -- blocks ---------------------------------------------------------------------------
     def block_check_commands(self) -> list[str]:

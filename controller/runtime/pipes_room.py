@@ -60,6 +60,9 @@ __all__ = ["PipesRoom", "picture_ids"]  # picture_ids: from pipes_mode, kept imp
 
 log = logging.getLogger("controller.runtime")
 
+# The rolling audit reads at most this many frames in one step (two commands).
+AUDIT_SLICE_TILES = 256
+
 
 class PipesRoom(PlacedRoom):
     """One pipes room on one server."""
@@ -92,6 +95,7 @@ class PipesRoom(PlacedRoom):
         self.shown_parent: list[int] = []
         self.next_puzzle_at: float | None = None
         self.last_audit = clock.time()
+        self.audit_row = 0  # the first row of the rolling audit's next slice
         self.last_actionbar = 0.0
         self.last_reset_check = 0.0
         self.listeners: list[Callable[[Room], None]] = []
@@ -633,10 +637,26 @@ class PipesRoom(PlacedRoom):
         if players_near and self.cfg.reset_by and now - self.last_reset_check >= 1.0:
             self.last_reset_check = now
             self.check_reset_requests(link)
-        if self.cfg.audit_interval_s and now - self.last_audit >= self.cfg.audit_interval_s:
-            self.reconcile(link, full_blocks=False)
+        if self.cfg.audit_interval_s:
+            self._rolling_audit(link, now)
         if self.state is not None:
             self.guard.periodic(link, players_near)
+
+    def _rolling_audit(self, link: Link, now: float) -> None:
+        """The periodic read-back, a slice of at most AUDIT_SLICE_TILES frames at a time spread over
+        `audit_interval_s`, so that no step serializes the whole board (docs/reliability.md,
+        "Rolling audit"); a round ends with the block round of the guard."""
+        rows = max(1, AUDIT_SLICE_TILES // self.board.width)
+        slices = -(-self.board.height // rows)
+        if now - self.last_audit < self.cfg.audit_interval_s / slices:
+            return
+        self.last_audit = now
+        j0 = self.audit_row if self.audit_row < self.board.height else 0
+        j1 = min(self.board.height - 1, j0 + rows - 1)
+        self.reconciler.audit_rows(link, j0, j1)
+        self.audit_row = j1 + 1
+        if self.audit_row >= self.board.height:
+            self.guard.check_blocks(link)
 
     def check_daily(self, link: Link) -> bool:
         """A daily room switches to the new date's puzzle (and clears the daily leaderboard)

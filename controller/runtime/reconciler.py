@@ -125,6 +125,29 @@ class PipesReconciler:
         room.notify()
         return rep
 
+    def audit_rows(self, link: Link, j0: int, j1: int) -> Repairs:
+        """One slice of the rolling audit: rows j0..j1 read back (their rotations and pictures,
+        two commands), a turn no poll saw adopted as a move, a frame that differs settled. A
+        frame the read does not name is left to the guard's frame counts."""
+        room = self.room
+        board, kind, geom = room.board, room.frame_kind, room.geom
+        rep = Repairs()
+        rows = (j0, j1)
+        rotations = self.read_values(link, cmd.read_rotations(geom, kind, rows), byte=True)
+        maps = self.read_values(link, cmd.read_map_ids(geom, kind, rows), byte=False)
+        fixes: list[str] = []
+        for idx, value in sorted(rotations.items()):
+            if value % 4 != board.rotations[idx] and idx not in board.fixed:
+                room.apply(link, idx, value % 4, seen=value)
+                rep.adopted_moves += 1
+            elif value != board.rotations[idx] or maps.get(idx) != room.map_id(idx):
+                fixes.append(room.settle(idx, value))
+                rep.frames_fixed += 1
+        room.send_all(link, fixes)
+        if rep.total:
+            log.info("room %s: audit of rows %d..%d: %s", room.name, j0, j1, rep.describe())
+        return rep
+
     def restore_frame(self, link: Link, idx: int, rep: Repairs) -> None:
         """A frame the tagged read did not name: re-tag it by UUID if it is there untagged,
         else summon it; each reply is checked (a refused summon is reported, not counted)."""

@@ -25,6 +25,7 @@ an item's default components, which the sandbox does not have).
 from __future__ import annotations
 
 import math
+import re
 from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Any
@@ -39,6 +40,9 @@ from .reader import CommandSyntaxError, StringReader
 from .registry import registry, tr
 
 __all__ = ["ItemPredicate", "ItemTest", "parse_item_predicate", "unsupported_message"]
+
+# A plain decimal int before a delimiter (the common `map_id=<n>`): read without the SNBT parser.
+_PLAIN_INT = re.compile(r"-?(?:0|[1-9][0-9]*)(?=[\s|,\]]|$)")
 
 _MAP_ID = "minecraft:map_id"
 _COUNT = "minecraft:count"  # ItemPredicateArgument's pseudo component and pseudo predicate
@@ -251,6 +255,11 @@ class _Parser:
         """TagParseRule: skip whitespace, then TagParser.parseAsArgument (its error at the mark)."""
         self.skip_ws()
         mark = self.pos
+        plain = _PLAIN_INT.match(self.s, mark)
+        if plain is not None and -(2**31) <= int(plain.group()) < 2**31:
+            # a bare decimal int before a delimiter: what parse_tag reads, without its cost
+            self.pos = plain.end()
+            return nbt.Int(int(plain.group()))
         reader = StringReader(self.s, mark)
         try:
             value = snbt.parse_tag(reader)

@@ -486,18 +486,27 @@ def setblock(pos: Pos, block: str) -> str:
     return f"setblock {x} {y} {z} {block}"
 
 
-def read_rotations(room: Placed, kind: str) -> str:
-    """One command whose reply lists every tile frame's ItemRotation by name."""
-    return (
-        f"execute as @e[type=minecraft:{kind},tag=pipes.{room.name},tag=pipes] "
-        f"run data get entity @s ItemRotation"
-    )
+def _tile_frames(room: Placed, kind: str, rows: tuple[int, int] | None) -> str:
+    """The room's tile frames, all or those of rows j0..j1 (a box over their blocks)."""
+    box = ""
+    if rows is not None:
+        (xa, _, za), (xb, _, _) = room.bounds()
+        j0, j1 = rows
+        box = f",x={xa + 1},y={room.y0},z={za + 1 + j0},dx={xb - xa - 2},dy=0,dz={j1 - j0}"
+    return f"@e[type=minecraft:{kind},tag=pipes.{room.name},tag=pipes{box}]"
 
 
-def read_map_ids(room: Placed, kind: str) -> str:
-    """One command whose reply lists every tile frame's map id by name."""
+def read_rotations(room: Placed, kind: str, rows: tuple[int, int] | None = None) -> str:
+    """One command whose reply lists every tile frame's ItemRotation by name (of rows j0..j1
+    only, when given)."""
+    return f"execute as {_tile_frames(room, kind, rows)} run data get entity @s ItemRotation"
+
+
+def read_map_ids(room: Placed, kind: str, rows: tuple[int, int] | None = None) -> str:
+    """One command whose reply lists every tile frame's map id by name (of rows j0..j1 only,
+    when given)."""
     return (
-        f"execute as @e[type=minecraft:{kind},tag=pipes.{room.name},tag=pipes] "
+        f"execute as {_tile_frames(room, kind, rows)} "
         f'run data get entity @s Item.components."minecraft:map_id"'
     )
 

@@ -154,7 +154,7 @@ def test_foreign_blocks_and_entities_in_the_footprint(setup: tuple[Sandbox, Path
     code, checks = _doctor(cfg)
     assert code == ExitCode.ERROR and _failed(checks) == ["footprint"]
     assert checks["footprint"]["detail"] == (
-        "box -1 96 -1 .. 7 103 5 holds blocks in layer(s) y=99 and 1 foreign entity; "
+        "box -1 94 -1 .. 7 103 5 holds blocks in layer(s) y=99 and 1 foreign entity; "
         "the first build replaces them"
     )
 

@@ -166,3 +166,32 @@ def test_a_sink_room_keeps_its_cauldron_with_a_player_near(sb: Sandbox, tmp_path
         assert room.guard.commands_sent - before <= 60
     finally:
         daemon.close()
+
+
+def test_the_rolling_audit_adopts_an_unseen_turn_and_reads_no_more_than_a_slice_a_step(
+    sb: Sandbox, tmp_path: Path
+) -> None:
+    """A rotation set by command far from players is adopted within `audit_interval_s`; no
+    step serializes more than one slice of frames."""
+    daemon, clock = _started(sb, tmp_path, 31, audit_interval_s=40)
+    try:
+        room = pipes_room(daemon)
+        sb.leave("Alex")
+        step(daemon, clock, 3.0)
+        idx = 30 * 31 + 30  # the far corner: the last slice
+        turned = (room.board.rotations[idx] + 1) % 4
+        run(sb, f"data merge entity {room.uuids[idx]} {{ItemRotation:{turned}b}}")
+        moves = room.current_state.moves
+        worst = 0
+        for _ in range(int(41 / 0.05)):
+            before = sb.call(lambda g: g.total_cost["nbt_serializations"])
+            clock.now += 0.05
+            daemon.step()
+            worst = max(worst, sb.call(lambda g: g.total_cost["nbt_serializations"]) - before)
+            if room.board.rotations[idx] == turned:
+                break
+        assert room.board.rotations[idx] == turned and room.current_state.moves == moves + 1
+        assert world_mismatches(sb, room) == []
+        assert worst <= 2 * (256 // 31) * 31  # one slice: rotations and pictures
+    finally:
+        daemon.close()

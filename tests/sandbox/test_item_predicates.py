@@ -7,6 +7,9 @@ ItemPredicateArgument of 26.1, read from the code: derived, not run on a live se
 
 from __future__ import annotations
 
+from hypothesis import given
+from hypothesis import strategies as st
+
 from controller.sandbox.game import Game
 from tests.support.sandbox_game import check_rows
 
@@ -176,3 +179,17 @@ def test_what_the_sandbox_does_not_model_is_refused() -> None:
         ),
     ]
     check_rows(game, rows)
+
+
+@given(st.integers(-(2**31), 2**31 - 1), st.sampled_from(["", "]", "|", ",", " ]"]))
+def test_the_plain_int_fast_path_reads_what_the_snbt_parser_reads(value: int, after: str) -> None:
+    from controller.nbt import snbt
+    from controller.sandbox import itempredicate
+    from controller.sandbox.reader import StringReader
+
+    text = f"{value}{after}"
+    match = itempredicate._PLAIN_INT.match(text)
+    reader = StringReader(text, 0)
+    parsed = snbt.parse_tag(reader)
+    assert match is not None and match.end() == reader.cursor
+    assert int(match.group()) == int(parsed) and type(parsed).__name__ == "Int"
