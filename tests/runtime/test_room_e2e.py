@@ -160,8 +160,10 @@ def test_idle_scan_poll_serializes_each_frame_near_players_at_most_once(
     sb, daemon = harness.sb, harness.daemon
     daemon.poll("main")  # the first poll reads every frame once (a gap)
     commands, _, serialized = _poll_cost(harness)
-    assert commands <= 4
-    count = "execute at @a if entity @e[tag=pipes,distance=..4.5]"
+    assert commands <= 5  # presence, two marks (survival, creative reach), read, untag
+    count = (
+        "execute as @a at @s anchored eyes positioned ^ ^ ^ if entity @e[tag=pipes,distance=..6.71]"
+    )
     near = parse_count(sb.call(lambda g: g.execute(count))[0])
     assert 0 < serialized <= near
     # Two players on the same frames: still each frame once.

@@ -38,7 +38,7 @@ def _fail(key: str, *args: object) -> CommandSyntaxError:
 
 def loaded_block_pos(game: Game, source: Source, coords: Coordinates) -> tuple[int, int, int]:
     """BlockPosArgument.getLoadedBlockPos: loaded chunk, then build height ("Loaded positions")."""
-    x, y, z = coords.block(source.pos, source.rot)
+    x, y, z = coords.block(source.pos, source.rot, source.anchor_pos)
     if not game.world.is_block_loaded(source.dimension, x, z):
         raise _fail("argument.pos.unloaded")
     lo, hi = game.world.height(source.dimension)
@@ -116,7 +116,7 @@ def _chunk_str(cx: int, cz: int) -> str:
 
 
 def _column_of(source: Source, c: Coordinates) -> tuple[int, int]:
-    x, _, z = c.resolve(source.pos, source.rot)
+    x, _, z = c.resolve(source.pos, source.rot, source.anchor_pos)
     return math.floor(x), math.floor(z)
 
 
