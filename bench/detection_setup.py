@@ -12,7 +12,8 @@ Modes:
   of a player is serialized by the `nbt=` check once per poll and once more per extra player near
   it. No presence check, no slow rate.
 
-Every other setting is the configuration default (poll 50 ms, reach 4.5, wake distance 48).
+Every other setting is the configuration default (poll 50 ms, the server's reach rule: 6.71
+blocks from a survival player's eyes; wake distance 48).
 """
 
 from __future__ import annotations
@@ -138,15 +139,19 @@ def serializations(sb: Sandbox) -> int:
     return total
 
 
-def frames_within(sb: Sandbox, reach: float, player: str | None = None) -> int:
-    """Distinct room frames within `reach` of a player (of any online player when None).
+def frames_within(
+    sb: Sandbox, reach: float, player: str | None = None, *, eyes: bool = True
+) -> int:
+    """Distinct room frames within `reach` of a player's eyes (its feet when not `eyes`, as the
+    old poll measured) (of any online player when None).
 
     Counted with the game's own selector (tags added and removed outside the command log)."""
     who = "@a" if player is None else f"@a[name={player}]"
+    at = "at @s anchored eyes positioned ^ ^ ^" if eyes else "at @s"
 
     def count(game: object) -> int:
         run = game.execute  # type: ignore[attr-defined]
-        run(f"execute at {who} run tag @e[tag=pipes,distance=..{reach:g}] add bench.reach")
+        run(f"execute as {who} {at} run tag @e[tag=pipes,distance=..{reach:g}] add bench.reach")
         reply = run("execute if entity @e[tag=bench.reach]")[0]
         run("tag @e[tag=bench.reach] remove bench.reach")
         return int(reply.rsplit(" ", 1)[1]) if "Count" in reply else 0

@@ -297,7 +297,7 @@ class WorldConfig(_Model):
     clear_above: int = Field(3, ge=0, le=32)
     poll_interval_ms: int = Field(50, ge=10, le=10_000)
     poll_scope: Literal["near_players", "all"] = "near_players"
-    poll_reach: float = Field(4.5, gt=0, le=64)
+    poll_reach: float | None = Field(None, gt=0, le=68)  # None: the server's reach rule
     wake_distance: float = Field(48.0, ge=0, le=512)
     audit_interval_s: float = Field(300.0, ge=0)
     liveness_interval_s: float = Field(1.0, ge=0, le=60)

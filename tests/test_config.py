@@ -34,7 +34,7 @@ def test_shipped_config_is_the_init_template_and_valid() -> None:
     lobby = cfg.worlds["lobby"]
     assert (lobby.width, lobby.height) == (15, 15)
     assert lobby.poll_interval_ms == 50 and lobby.poll_scope == "near_players"
-    assert (lobby.poll_reach, lobby.wake_distance) == (4.5, 48.0)  # the defaults, written out
+    assert (lobby.poll_reach, lobby.wake_distance) == (None, 48.0)  # the defaults
     assert cfg.servers["main"].detect == "auto"
     assert cfg.servers["main"].password_env == "RCON_PASSWORD"
     assert cfg.servers["main"].password is None

@@ -87,8 +87,9 @@ PackOpt = Annotated[
 ]
 
 
-def _reach(world: str | None, config: Path | None) -> float:
-    """The reach the data pack marks frames within: the room's poll_reach, else the default."""
+def _reach(world: str | None, config: Path | None) -> float | None:
+    """How far the data pack's marks reach at least: the room's poll_reach, else the default
+    (None: the server's reach rule alone)."""
     from controller.world.datapack import DatapackConfig
 
     if world is None:
@@ -98,7 +99,7 @@ def _reach(world: str | None, config: Path | None) -> float:
     return load_config(config).world(world).poll_reach
 
 
-def _pack_files(version: str, reach: float) -> dict[str, bytes]:
+def _pack_files(version: str, reach: float | None) -> dict[str, bytes]:
     """The data pack's files, or a usage error before anything is written."""
     from controller.world.datapack import DatapackConfig, build
 

@@ -5,9 +5,14 @@ Two modes (`servers.<name>.detect`):
 - **trigger** — the companion data pack marks a player who uses a room frame, tags the frames
   within reach at that moment and counts the click; an idle poll reads the count (one command,
   no entity examined, nothing serialized). A changed count → the marked frames are read back
-  once each, and the pack's `done` function clears the marks if that read was whole.
+  once each, and the pack's `done` function clears the marks if that read was whole. When the
+  count moved by more clicks than the read frames show turns (a player whose reach the marks do
+  not cover), every frame is read at once, in the same poll.
 - **scan** — no data pack: the frames within reach of any player are tagged (no serialization)
   and read back once each; nobody near the frames → one command.
+
+Reach is the server's own rule: the frames close enough to a player's eyes for its game mode
+(`controller.world.reach`; docs/turn-detection.md, "Reach").
 
 Both poll at the rooms' `poll_interval_ms` only while a player is within `wake_distance` of a
 room; otherwise one command every 2 s (docs/turn-detection.md, "Adaptive rate").
@@ -30,6 +35,7 @@ from controller.runtime.link import Link, in_dimension
 from controller.runtime.room import Room
 from controller.world import turns
 from controller.world.commands import poll_commands
+from controller.world.reach import marks
 from controller.world.replies import FrameValue, parse_count, parse_frame_values
 
 __all__ = ["Mode", "TurnDetector", "choose_mode", "PACK_ID"]
@@ -104,7 +110,9 @@ class TurnDetector:
         self.mode = mode
         self.clock = clock
         self.kinds = [r.frame_kind for r in self.rooms]
-        self.reach = max(r.cfg.poll_reach for r in self.rooms)
+        self.by_name = {r.name: r for r in self.rooms}
+        floors = [r.cfg.poll_reach for r in self.rooms if r.cfg.poll_reach is not None]
+        self.marks = marks(max(floors, default=None))
         self.fast_interval = min(r.cfg.poll_interval_ms for r in self.rooms) / 1000.0
         wake = max(r.cfg.wake_distance for r in self.rooms)
         by_dimension: dict[str, list[Room]] = {}
@@ -120,6 +128,10 @@ class TurnDetector:
         self.doubt = False
         self.slow_turn = 0
         self.clicks_read: int | None = None  # the count whose marks the pack last cleared
+        self.clicks_seen: int | None = None  # every click up to this count has been read
+        self.credit = 0  # turns read before their clicks were counted
+        self.widened = 0  # reads of every frame for clicks the marked frames did not show
+        self.count: int | None = None  # the click count the last poll read
         self.stuck = 0
         self.server = self.rooms[0].cfg.server if self.rooms else ""
         self.pack_lost = False  # trigger mode fell back to scan because the pack stopped answering
@@ -153,7 +165,7 @@ class TurnDetector:
             self.doubt = False
             # Trigger mode takes the marks first (a read of the near frames and `done` when
             # the count moved), so the full read after it sees every turn made before.
-            seen = self._poll_trigger(link) if self.mode == "trigger" else []
+            seen = self._poll_trigger(link)[0] if self.mode == "trigger" else []
             return seen + self._read_everywhere(link)
         now = self.clock.monotonic()
         if now >= self.awake_until:
@@ -171,20 +183,51 @@ class TurnDetector:
         elif not self.awake:
             return []
         if self.mode == "trigger":
-            seen = self._poll_trigger(link)
+            seen, unexplained = self._poll_trigger(link)
+            if unexplained and self.mode == "trigger" and not self.doubt:
+                seen += self._widen(link)  # (a lost pack or stuck marks: all read next poll)
             if seen and not self.awake:
                 self.awake = True  # a click means someone is near: poll fast until the check
             return seen
         return self._poll_scan(link)
 
     def _read_everywhere(self, link: Link) -> list[FrameValue]:
+        """Every room frame whose rotation differs from its settled tag (each serialized once);
+        every click counted so far is read with it."""
         seen: list[FrameValue] = []
-        for command in poll_commands(self.kinds, "all", self.reach):
+        for command in poll_commands(self.kinds, "all", self.marks.creative):
             seen += parse_frame_values(link.send(command), byte=True)
+        if self.mode == "trigger" and self.count is not None:
+            self.clicks_seen, self.credit = self.count, 0
         return seen
 
+    def _turns(self, seen: Sequence[FrameValue]) -> int:
+        """How many clicks the values read show: each frame's steps past its settled rotation
+        (a click adds one, modulo 8), once per frame; frames of no room here show none."""
+        last = {(fv.room, fv.i, fv.j): fv.value for fv in seen}
+        total = 0
+        for (name, i, j), value in last.items():
+            room = self.by_name.get(name)
+            rest = room.settled(i, j) if room is not None else None
+            if rest is not None:
+                total += (value - rest) % 8
+        return total
+
+    def _widen(self, link: Link) -> list[FrameValue]:
+        """The pack counted clicks its marks did not cover: read every frame now."""
+        self.widened += 1
+        log.log(
+            logging.INFO if self.widened == 1 else logging.DEBUG,
+            "server %s: a counted click turned no frame the pack marked; every frame read "
+            "(%d time(s) so far). Often: players whose entity_interaction_range is raised "
+            "(set poll_reach), or a pack from an older pipesctl (`pipesctl install` and "
+            "`reload`); docs/turn-detection.md, \"Reach\"",
+            self.server, self.widened,
+        )  # fmt: skip
+        return self._read_everywhere(link)
+
     def _poll_scan(self, link: Link) -> list[FrameValue]:
-        marked = link.send(turns.mark_near_players(self.kinds, self.reach))
+        marked = "".join(link.send(c) for c in turns.mark_near_players(self.kinds, self.marks))
         # Read the tagged frames even when nothing was newly tagged: frames keep their tag when
         # an earlier poll's replies were spoiled by another RCON connection, and would never
         # count as newly tagged again (reading none replies nothing and serializes nothing).
@@ -196,7 +239,9 @@ class TurnDetector:
             self.doubt = True  # a reply was cut or mixed: read every frame next time
         return seen
 
-    def _poll_trigger(self, link: Link) -> list[FrameValue]:
+    def _poll_trigger(self, link: Link) -> tuple[list[FrameValue], bool]:
+        """The marked frames read when the count moved, and whether that count holds more
+        clicks than the read shows turns (then every frame is to be read too)."""
         # One command while nobody clicks. The marks stay in the world until the pack's `done`
         # finds that no click came since the count was read and that the read named every
         # marked frame; otherwise the count has moved and the next poll reads again. A spoiled
@@ -208,20 +253,33 @@ class TurnDetector:
             version = link.send(turns.pack_version())
             if turns.function_unknown(version, "version"):
                 self._lose_pack(link, "`function pipes:version`: unknown function")
-                return []
+                return [], False
             if turns.function_result(version, "version") != turns.PACK_PROTOCOL:
-                return []  # spoiled too: the next poll asks again
+                return [], False  # spoiled too: the next poll asks again
             reply = link.send(turns.click_count())
         count = turns.parse_click_count(reply)
         if count == turns.MISSING:
             log.warning("the click counter %s was gone; made again, every frame read", turns.CLICKS)
             ensure_counter(link)
-            self.doubt, self.clicks_read = True, None
-            return []
-        if not isinstance(count, int) or count == self.clicks_read:
-            return []
+            self.doubt, self.clicks_read, self.clicks_seen, self.credit = True, None, None, 0
+            return [], False
+        if not isinstance(count, int):
+            return [], False
+        self.count = count
+        if count == self.clicks_read:
+            return [], False
         self.clicked()
         seen = parse_frame_values(link.send(turns.read_near()), byte=True)
+        # Clicks counted since the last read that the frames read now do not show turned: a
+        # clicker whose reach the marks missed (a raised attribute, an older pack's marks), or
+        # a turn a room took in while settling a frame. The first case loses turns, so every
+        # frame is read. More turns than clicks are clicks made after the count was read: the
+        # next count holds them, already read (a credit for the next read, at most these turns).
+        shown, credit = self._turns(seen), self.credit
+        since = None if self.clicks_seen is None else count - self.clicks_seen
+        unexplained = since is not None and since > shown + credit
+        surplus = 0 if since is None or unexplained else shown + credit - since
+        self.clicks_seen, self.credit = count, max(0, min(shown, surplus))
         # Every message counts, a frame named twice included: a look-alike of a room frame
         # (another UUID, the same name and tags) is marked and counted by the pack like any
         # frame; the room that the read names it to tells it from its own frame by UUID.
@@ -239,7 +297,7 @@ class TurnDetector:
                 for command in turns.clear_marks():
                     link.send(command)
                 self.doubt, self.clicks_read, self.stuck = True, count, 0
-        return seen
+        return seen, unexplained
 
     def _lose_pack(self, link: Link, why: str) -> None:
         """The pack stopped answering: scan mode at once, every frame read at the next poll."""
@@ -251,7 +309,7 @@ class TurnDetector:
             self.server, PACK_ID, why, PACK_ID,
         )  # fmt: skip
         self.mode, self.doubt, self.pack_lost = "scan", True, True
-        self.clicks_read, self.stuck = None, 0
+        self.clicks_read, self.clicks_seen, self.credit, self.stuck = None, None, 0, 0
         link.send(turns.clear_marks()[1])  # the players' marks: nothing clears them in scan mode
 
     def _pack_back(self, link: Link) -> bool:
@@ -266,4 +324,5 @@ class TurnDetector:
             PACK_ID,
         )  # fmt: skip
         self.mode, self.pack_lost, self.clicks_read, self.stuck = "trigger", False, None, 0
+        self.clicks_seen, self.credit = None, 0
         return True

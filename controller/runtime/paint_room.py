@@ -266,6 +266,10 @@ class PaintRoom(PlacedRoom):
             )
 
     # -- playing --------------------------------------------------------------------------
+    def settled(self, i: int, j: int) -> int | None:
+        """A brush frame rests at ItemRotation 0; None where no brush hangs."""
+        return 0 if (i, j) in self.by_pos else None
+
     def handle_turn(self, link: Link, i: int, j: int, value: int) -> bool:
         """The brush frame at plane (i, j) shows ItemRotation `value`; anything but 0 is a
         click: paint its line (once however often it was clicked) and settle the frame."""

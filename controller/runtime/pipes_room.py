@@ -336,15 +336,23 @@ class PipesRoom(PlacedRoom):
         )
 
     # -- playing --------------------------------------------------------------------------
+    def settled(self, i: int, j: int) -> int | None:
+        """Tile (i, j)'s settled rotation (0..3); None outside the board or before a puzzle."""
+        if self.state is None:
+            return None
+        board = self.board
+        if not (0 <= i < board.width and 0 <= j < board.height):
+            return None
+        return board.rotations[j * board.width + i]
+
     def handle_turn(self, link: Link, i: int, j: int, value: int) -> bool:
         """A frame shows ItemRotation `value`; unless that is its settled rotation a player
         turned it: apply the turn. Returns whether it was a turn."""
         board = self.board
-        if not (0 <= i < board.width and 0 <= j < board.height):
-            return False
-        idx = j * board.width + i
-        if value == board.rotations[idx]:
+        rest = self.settled(i, j)
+        if rest is None or value == rest:
             return False  # settled: nothing turned
+        idx = j * board.width + i
         if idx in board.fixed:
             # A fixed frame (a sink room's source or sink) turned anyway, by a command or a
             # creative player: turn it back, no move.

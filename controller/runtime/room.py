@@ -85,6 +85,11 @@ class Room(Protocol):
         (a value equal to the settled rotation is not)."""
         ...
 
+    def settled(self, i: int, j: int) -> int | None:
+        """The ItemRotation that tile (i, j)'s frame shows while nobody turned it (None: the room
+        has no clickable frame there); `handle_turn` takes no other value as a turn either."""
+        ...
+
     def periodic(self, link: Link, players_near: bool = True) -> None:
         """Timers: next puzzle, feedback, audits (`players_near`: anyone within wake distance)."""
         ...

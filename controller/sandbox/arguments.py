@@ -208,11 +208,16 @@ class Coordinates:
     local: bool = False
 
     def resolve(
-        self, pos: tuple[float, float, float], rot: tuple[float, float]
+        self,
+        pos: tuple[float, float, float],
+        rot: tuple[float, float],
+        anchor: tuple[float, float, float] | None = None,
     ) -> tuple[float, float, float]:
-        """getPosition(source): rot is (yaw, pitch)."""
+        """getPosition(source): rot is (yaw, pitch); local (`^`) coordinates start from
+        `anchor`, the source's anchor applied to it (LocalCoordinates: `getAnchor().apply`),
+        which is `pos` unless anchored at the eyes."""
         if self.local:
-            return _local(self.values, pos, rot)
+            return _local(self.values, pos if anchor is None else anchor, rot)
         return (
             pos[0] + self.values[0] if self.relative[0] else self.values[0],
             pos[1] + self.values[1] if self.relative[1] else self.values[1],
@@ -220,10 +225,13 @@ class Coordinates:
         )
 
     def block(
-        self, pos: tuple[float, float, float], rot: tuple[float, float]
+        self,
+        pos: tuple[float, float, float],
+        rot: tuple[float, float],
+        anchor: tuple[float, float, float] | None = None,
     ) -> tuple[int, int, int]:
         """BlockPos.containing(getPosition(source))."""
-        x, y, z = self.resolve(pos, rot)
+        x, y, z = self.resolve(pos, rot, anchor)
         return (math.floor(x), math.floor(y), math.floor(z))
 
 

@@ -10,6 +10,7 @@ merge|modify, which in vanilla serialize, edit and ``load`` the whole entity).
 from __future__ import annotations
 
 import math
+import struct
 import uuid as uuidlib
 from dataclasses import dataclass, field
 from typing import Any
@@ -23,6 +24,7 @@ __all__ = [
     "Entity",
     "ItemFrame",
     "GAME_MODES",
+    "INTERACT_BUFFER",
     "Marker",
     "Player",
     "item_entity",
@@ -55,10 +57,22 @@ _NOT_NBT = frozenset(
         "pending_sounds",
         "game_mode",
         "held_item",
+        "interaction_range_base",
+        "creative_range",
     }
 )
 _YAW_2D = {"south": 0.0, "west": 90.0, "north": 180.0, "east": 270.0}
 GAME_MODES = ("survival", "creative", "adventure", "spectator")
+# docs/server-behaviour.md, "Entity interaction reach"
+STANDING_EYE_HEIGHT = 1.6200000047683716  # 1.62f
+CREATIVE_RANGE_BONUS = 2.0  # ServerPlayer.CREATIVE_ENTITY_INTERACTION_RANGE_MODIFIER
+INTERACT_BUFFER = 3.0  # ServerGamePacketListenerImpl.handleInteract: range + 3.0
+
+
+def f32(v: float) -> float:
+    """A Java float's value as a double (Python floats are doubles)."""
+    rounded: float = struct.unpack("<f", struct.pack("<f", v))[0]
+    return rounded
 
 
 def _to_int32(v: int) -> int:
@@ -196,6 +210,13 @@ class Entity:
         h = et.height if et else 0.0
         x, y, z = self.pos
         return (x - w / 2, y, z - w / 2, x + w / 2, y + h, z + w / 2)
+
+    @property
+    def eye_height(self) -> float:
+        """getEyeHeight(): EntityDimensions' default, 0.85 × the type's height as a float (types
+        that set their own with `eyeHeight(...)` differ: unverified for the generic entity)."""
+        et = registry().entities.get(strip_namespace(self.type_id))
+        return f32(f32(et.height) * f32(0.85)) if et else 0.0
 
     def block_pos(self) -> tuple[int, int, int]:
         """BlockPos.containing(pos)."""
@@ -412,6 +433,11 @@ class ItemFrame(Entity):
         self._box = self._compute_box()
         return self._box
 
+    @property
+    def eye_height(self) -> float:
+        """EntityType.ITEM_FRAME / GLOW_ITEM_FRAME: `eyeHeight(0.0f)`."""
+        return 0.0
+
     def _compute_box(self) -> tuple[float, float, float, float, float, float]:
         half = 0.5 if self.has_map() else 0.375
         depth = 0.03125
@@ -490,11 +516,45 @@ class Player(Entity):
     game_mode: str = "survival"
     team_prefix: str = ""  # PlayerTeam prefix/suffix: part of the display name, not the name
     team_suffix: str = ""
+    # attribute minecraft:entity_interaction_range: its base (Player.createAttributes: 3.0) and
+    # whether the transient creative_mode_entity_range modifier (+2.0) is on
+    interaction_range_base: float = 3.0
+    creative_range: bool = False
 
     @property
     def infinite_materials(self) -> bool:
         """Player.hasInfiniteMaterials / abilities.instabuild: creative mode."""
         return self.game_mode == "creative"
+
+    @property
+    def eye_height(self) -> float:
+        """Avatar.STANDING_DIMENSIONS: 1.62f (the sandbox models no crouching or swimming pose,
+        whose eye heights are 1.27f and 0.4f)."""
+        return STANDING_EYE_HEIGHT
+
+    def update_attributes(self) -> None:
+        """ServerPlayer.updatePlayerAttributes, run by the player's tick: the creative modifier
+        follows the game mode from the next tick on, not at the moment the mode changes."""
+        self.creative_range = self.game_mode == "creative"
+
+    def entity_interaction_range(self) -> float:
+        """Player.entityInteractionRange: the attribute's value, base plus the creative modifier,
+        clamped to the attribute's 0..64 (AttributeInstance.calculateValue, RangedAttribute)."""
+        value = self.interaction_range_base + (CREATIVE_RANGE_BONUS if self.creative_range else 0.0)
+        return 0.0 if math.isnan(value) else min(max(value, 0.0), 64.0)
+
+    def within_entity_interaction_range(
+        self, box: tuple[float, float, float, float, float, float], buffer: float
+    ) -> bool:
+        """Player.isWithinEntityInteractionRange(AABB, buffer): the box's distance from the eyes
+        (AABB.distanceToSqr) is below range + buffer."""
+        eye = (self.pos[0], self.pos[1] + self.eye_height, self.pos[2])
+        d2 = 0.0
+        for k in range(3):
+            d = max(box[k] - eye[k], eye[k] - box[k + 3], 0.0)
+            d2 += d * d
+        reach = self.entity_interaction_range() + buffer
+        return d2 < reach * reach
 
     @property
     def display_name(self) -> str:

@@ -21,7 +21,15 @@ import nbtlib
 from nbtlib import tag as nbt
 
 from .commands import Ctx, Frame, Node, Source, flatten, get_parse_exception, lit, parse, run_chain
-from .entities import GAME_MODES, Entity, ItemFrame, Player, create_entity, uuid_from_ints
+from .entities import (
+    GAME_MODES,
+    INTERACT_BUFFER,
+    Entity,
+    ItemFrame,
+    Player,
+    create_entity,
+    uuid_from_ints,
+)
 from .packmanager import PackManager
 from .reader import CommandSyntaxError
 from .registry import tr
@@ -293,20 +301,34 @@ class Game:
         self.world.players[name].held_item = item
 
     def set_game_mode(self, name: str, mode: str) -> None:
-        """A player's game mode (survival, creative, adventure, spectator)."""
+        """A player's game mode (survival, creative, adventure, spectator); the creative reach
+        bonus follows at the player's next tick (`Player.update_attributes`)."""
         if mode not in GAME_MODES:
             raise ValueError(f"unknown game mode {mode!r} ({', '.join(GAME_MODES)})")
         self.world.players[name].game_mode = mode
 
-    def interact(self, name: str, uid: uuidlib.UUID) -> str:
-        """Player.interactOn + ItemFrame.interact: `success`, `pass` or `fail`.
+    def set_entity_interaction_range(self, name: str, base: float) -> None:
+        """The base of a player's `minecraft:entity_interaction_range` attribute, as
+        `attribute <player> minecraft:entity_interaction_range base set <base>` sets it (the
+        sandbox has no `attribute` command)."""
+        self.world.players[name].interaction_range_base = float(base)
 
-        A success fires the player_interacted_with_entity trigger
-        (ServerGamePacketListenerImpl.handleInteract); docs/sandbox-datapacks.md.
+    def interact(self, name: str, uid: uuidlib.UUID) -> str:
+        """ServerGamePacketListenerImpl.handleInteract, then Player.interactOn +
+        ItemFrame.interact: `success`, `pass` or `fail`; `ignored` when the server drops the
+        packet (no such player or loaded entity in the player's level, or the entity's box
+        farther than the player's entity interaction range + 3 from the eyes: nothing happens).
+
+        A success fires the player_interacted_with_entity trigger; docs/sandbox-datapacks.md
+        and docs/server-behaviour.md, "Entity interaction reach".
         """
         p = self.world.players.get(name)
         e = self.world.get_entity(uid)
-        if p is None or e is None or p.game_mode == "spectator":
+        if p is None or e is None or e.dimension != p.dimension:
+            return "ignored"
+        if not p.within_entity_interaction_range(e.bounding_box(), INTERACT_BUFFER):
+            return "ignored"
+        if p.game_mode == "spectator":
             return "pass"
         if not isinstance(e, ItemFrame) or e.fixed:
             return "pass"

@@ -311,7 +311,8 @@ class Sandbox:
         self.call(lambda game: game.move(name, pos))
 
     def use_entity(self, player: str, entity: uuid.UUID) -> bool:
-        """The player right-clicks an entity (vanilla semantics); whether anything happened."""
+        """The player right-clicks an entity (vanilla semantics, the server's reach check
+        included); whether anything happened."""
         return bool(self.call(lambda game: game.use_entity(player, entity)))
 
     def frame_at(self, x: int, y: int, z: int) -> uuid.UUID | None:
@@ -338,8 +339,14 @@ class Sandbox:
         return bool(self.call(lambda game: game.attack_entity(player, entity)))
 
     def set_game_mode(self, player: str, mode: str) -> None:
-        """Set a simulated player's game mode (survival, creative, adventure, spectator)."""
+        """Set a simulated player's game mode (survival, creative, adventure, spectator); its
+        creative reach bonus applies from the next tick on, as on a server."""
         self.call(lambda game: game.set_game_mode(player, mode))
+
+    def set_entity_interaction_range(self, player: str, base: float) -> None:
+        """Set the base of a player's `minecraft:entity_interaction_range` attribute (3.0 by
+        default), as `attribute … base set` does on a server."""
+        self.call(lambda game: game.set_entity_interaction_range(player, base))
 
     def give(self, player: str, item: object | None) -> None:
         """Put an item stack (an NBT compound) in the player's hand; None empties it."""

@@ -18,7 +18,7 @@ from typing import TYPE_CHECKING, Any
 from controller.nbt.path import compare_nbt
 
 from .arguments import MinMax, parse_compound, parse_double_range, parse_identifier, parse_int_range
-from .entities import Entity, Player
+from .entities import GAME_MODES, Entity, Player
 from .reader import StringReader
 from .registry import registry, strip_namespace, tr
 
@@ -58,6 +58,8 @@ class EntitySelector:
     sorted: bool = False
     name_eq: bool = False
     name_neq: bool = False
+    gamemode_eq: bool = False
+    gamemode_neq: bool = False
 
     @property
     def is_self(self) -> bool:
@@ -207,6 +209,7 @@ def _option(sel: EntitySelector, reader: StringReader, key: str, start: int) -> 
         "nbt": True,
         "scores": True,
         "team": True,
+        "gamemode": not sel.gamemode_eq,
     }
     if key not in applicable:
         reader.cursor = start
@@ -290,6 +293,23 @@ def _option(sel: EntitySelector, reader: StringReader, key: str, start: int) -> 
         inv = _invert(reader)
         team = reader.read_unquoted_string()
         sel.predicates.append(lambda e, g: (team == "") != inv)  # no teams in the sandbox
+    elif key == "gamemode":
+        # players only; `gamemode=!a,gamemode=!b` may repeat, a plain one only once and not
+        # after an inverted one
+        inv = _invert(reader)
+        if sel.gamemode_neq and not inv:
+            reader.cursor = vstart
+            raise reader.error(tr("argument.entity.options.inapplicable", key))
+        mode = reader.read_unquoted_string()
+        if mode not in GAME_MODES:
+            reader.cursor = vstart
+            raise reader.error(tr("argument.entity.options.mode.invalid", mode))
+        sel.includes_entities = False
+        sel.predicates.append(lambda e, g: isinstance(e, Player) and (e.game_mode == mode) != inv)
+        if inv:
+            sel.gamemode_neq = True
+        else:
+            sel.gamemode_eq = True
     elif key == "nbt":
         inv = _invert(reader)
         expected = parse_compound(reader)

@@ -627,3 +627,5 @@ class World:
                 ticking[key] = ok
             if ok:
                 e.tick(self)
+        for p in self.players.values():  # ServerPlayer.tick's attribute update
+            p.update_attributes()

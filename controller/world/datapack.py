@@ -3,7 +3,8 @@
 ``build(version)`` returns the pack's files as ``{relative_path: bytes}``: ``pack.mcmeta``, an
 advancement on the ``minecraft:player_interacted_with_entity`` trigger whose entity is an item
 frame or glow item frame carrying the rooms' tag, and its reward function, which tags the
-player and the frames within reach, counts the click and revokes the advancement so that the
+player and the frames within its reach (from the eyes, per game mode, as the server accepts
+clicks: ``controller.world.reach``), counts the click and revokes the advancement so that the
 next turn fires it again. The advancement has no ``display``: no toast, no chat message. Three
 more functions serve the daemon: ``load`` (run by ``#minecraft:load``: the click counter's
 objective), ``done`` (clears the marks once the daemon has read the marked frames back whole)
@@ -17,6 +18,7 @@ import re
 from dataclasses import dataclass
 
 from controller.world import turns
+from controller.world.reach import marks
 
 __all__ = [
     "SUPPORTED_VERSIONS",
@@ -69,6 +71,7 @@ _NAMESPACE = re.compile(r"[a-z0-9_.-]+")
 _PATH = re.compile(r"[a-z0-9_.-]+(/[a-z0-9_.-]+)*")
 _TAG = re.compile(r"[0-9A-Za-z_.+-]+")
 _DAEMON_FUNCTIONS = ("load", "done", "version")
+MAX_REACH = 68.0  # `poll_reach` up to the largest attribute range, 64, + 3 + a frame's box
 
 
 @dataclass(frozen=True)
@@ -81,7 +84,7 @@ class DatapackConfig:
     clicked_tag: str = turns.CLICKED  # given to the player who turned a frame
     near_tag: str = turns.NEAR  # given to the room frames within reach at the click
     clicks_objective: str = turns.CLICKS  # its score holder #clicks counts every click
-    reach: float = 4.5  # blocks from the player's feet (docs/turn-detection.md, reach)
+    reach: float | None = None  # widens the marks beyond the server's rule (`poll_reach`)
     description: str = "pipesctl: marks players who turn a pipes frame"
 
     def __post_init__(self) -> None:
@@ -89,8 +92,8 @@ class DatapackConfig:
             raise ValueError(f"namespace {self.namespace!r}: use [a-z0-9_.-]")
         if not _PATH.fullmatch(self.advancement):
             raise ValueError(f"advancement {self.advancement!r}: use [a-z0-9_.-] and /")
-        if not 0 < self.reach <= 64:
-            raise ValueError(f"reach {self.reach}: must be in (0, 64]")
+        if self.reach is not None and not 0 < self.reach <= MAX_REACH:
+            raise ValueError(f"reach {self.reach}: must be in (0, {MAX_REACH:g}]")
         for name in (self.frame_tag, self.clicked_tag, self.near_tag, self.clicks_objective):
             if not _TAG.fullmatch(name):
                 raise ValueError(f"tag {name!r}: use [0-9A-Za-z_.+-]")
@@ -141,13 +144,29 @@ def _advancement(config: DatapackConfig) -> dict[str, object]:
     }
 
 
+def _mark_lines(config: DatapackConfig) -> list[str]:
+    """Tag the frames the click can have turned: within the clicker's reach of its eyes, by the
+    server's rule for its game mode (docs/turn-detection.md, "Reach")."""
+    radii = marks(config.reach)
+    eyes = "at @s anchored eyes positioned ^ ^ ^ run tag"
+
+    def tag(radius: float) -> str:
+        return f"{eyes} @e[tag={config.frame_tag},distance=..{radius:g}] add {config.near_tag}"
+
+    if radii.uniform:
+        return [f"execute {tag(radii.survival)}"]
+    return [
+        f"execute if entity @s[gamemode=creative] {tag(radii.creative)}",
+        f"execute unless entity @s[gamemode=creative] {tag(radii.survival)}",
+    ]
+
+
 def function_lines(config: DatapackConfig = DatapackConfig()) -> list[str]:
     """The reward function's commands (run as the player, at the player, output suppressed):
-    mark the player and the frames within reach, count the click, fire again next time."""
-    frames = f"@e[tag={config.frame_tag},distance=..{config.reach:g}]"
+    mark the player and the frames within its reach, count the click, fire again next time."""
     return [
         f"tag @s add {config.clicked_tag}",
-        f"execute at @s run tag {frames} add {config.near_tag}",
+        *_mark_lines(config),
         f"scoreboard players add {turns.CLICK_HOLDER} {config.clicks_objective} 1",
         f"advancement revoke @s only {config.advancement_id}",
     ]

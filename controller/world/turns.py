@@ -6,7 +6,8 @@ Tags used (all start with `pipes.`, as the world format allows):
   frame (trigger mode); the mark goes only when the pack's `done` function finds the frames
   around them read back whole;
 - `pipes.near` on a frame: within reach of a player who clicked (set by the reward function at
-  the moment of the click) or of any player (scan mode).
+  the moment of the click) or of any player (scan mode); reach is measured from the eyes, by
+  the server's rule for the player's game mode (`controller.world.reach`).
 
 Trigger mode also counts clicks in the score of `#clicks` on objective `pipes.clicks`: an idle
 poll reads that one score (no selector, no entity examined), and only a changed count leads to
@@ -22,6 +23,7 @@ import re
 from collections.abc import Sequence
 
 from controller.world.geometry import Pos
+from controller.world.reach import Marks
 
 __all__ = [
     "CLICKED",
@@ -164,10 +166,22 @@ def clear_marks() -> list[str]:
     ]
 
 
-def mark_near_players(kinds: Sequence[str], reach: float) -> str:
-    """Tag the room frames within `reach` of any player (scan mode)."""
-    frames = frame_selector(kinds, "pipes")[:-1] + f",distance=..{reach:g}]"
-    return f"execute at @a run tag {frames} add {NEAR}"
+def mark_near_players(kinds: Sequence[str], radii: Marks) -> list[str]:
+    """Tag the room frames a player can click (scan mode): within the radius of its game mode
+    from each player's eyes, one command per radius; spectators click nothing
+    (docs/turn-detection.md, "Reach")."""
+    eyes = "at @s anchored eyes positioned ^ ^ ^ run tag"
+
+    def tag(players: str, radius: float) -> str:
+        frames = frame_selector(kinds, "pipes")[:-1] + f",distance=..{radius:g}]"
+        return f"execute as @a[{players}] {eyes} {frames} add {NEAR}"
+
+    if radii.uniform:
+        return [tag("gamemode=!spectator", radii.survival)]
+    return [
+        tag("gamemode=!creative,gamemode=!spectator", radii.survival),
+        tag("gamemode=creative", radii.creative),
+    ]
 
 
 def read_tagged(kinds: Sequence[str], tag: str) -> str:

@@ -250,6 +250,25 @@ def test_install_writes_maps_and_the_data_pack_idempotently(tmp_path: Path) -> N
     )
 
 
+def test_a_rooms_poll_reach_widens_the_packs_marks(tmp_path: Path) -> None:
+    """Without `poll_reach` the pack marks by the server's reach (6.71, creative 8.71 from the
+    eyes); the room's `poll_reach: 12` makes it one radius for every game mode."""
+    clicked = Path("datapacks/pipesctl/data/pipes/function/clicked.mcfunction")
+    config = tmp_path / "pipes.yaml"
+    config.write_text(CONFIG + "    poll_reach: 12\n", encoding="utf-8")
+    plain, wide = tmp_path / "plain", tmp_path / "wide"
+    assert runner.invoke(app, ["export", str(plain), "--version", "26.1"]).exit_code == 0
+    result = runner.invoke(app, ["export", str(wide), "-w", "lobby", "-c", str(config)])
+    assert result.exit_code == ExitCode.OK, result.output
+    marks = [line for line in (plain / clicked).read_text().splitlines() if "pipes.near" in line]
+    assert ["..8.71]" in marks[0], "..6.71]" in marks[1]] == [True, True]
+    marks = [line for line in (wide / clicked).read_text().splitlines() if "pipes.near" in line]
+    assert marks == [
+        "execute at @s anchored eyes positioned ^ ^ ^ run tag @e[tag=pipes,distance=..12] add "
+        "pipes.near"
+    ]
+
+
 def test_export_includes_the_data_pack(tmp_path: Path) -> None:
     out = tmp_path / "export"
     result = runner.invoke(pipesctl, ["maps", "export", str(out), "--version", "26.2"])

@@ -267,7 +267,8 @@ def test_poll_reports_turned_frames_near_players_only() -> None:
     game.use_entity("p0", frame)
     assert reply(game, POLL) == "pipes:R:0:0 has the following entity data: 1b"
     far = uuid.UUID("00000000-0000-0000-0000-000700000008")  # i=7, j=7: r2
-    game.use_entity("p0", far)
+    assert not game.use_entity("p0", far)  # out of the player's reach: the server ignores it
+    reply(game, f"data modify entity {far} ItemRotation set value 3b")
     assert reply(game, POLL) == "pipes:R:0:0 has the following entity data: 1b"
 
 

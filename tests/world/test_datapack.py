@@ -121,14 +121,30 @@ def _commands(text: str) -> list[str]:
 
 
 def test_function_tags_the_player_counts_and_revokes() -> None:
+    """The frames are marked from the clicker's eyes, as far as its game mode reaches: range
+    3 (creative 5) + handleInteract's 3 + a map frame's half diagonal, rounded up."""
     text = build("26.1")["data/pipes/function/clicked.mcfunction"].decode()
+    eyes = "at @s anchored eyes positioned ^ ^ ^ run tag @e[tag=pipes,distance=.."
     assert _commands(text) == [
         "tag @s add pipes.clicked",
-        "execute at @s run tag @e[tag=pipes,distance=..4.5] add pipes.near",
+        f"execute if entity @s[gamemode=creative] {eyes}8.71] add pipes.near",
+        f"execute unless entity @s[gamemode=creative] {eyes}6.71] add pipes.near",
         "scoreboard players add #clicks pipes.clicks 1",
         "advancement revoke @s only pipes:clicked",
     ]
     assert _commands(text) == function_lines()
+
+
+@pytest.mark.parametrize(
+    ("reach", "marks"),
+    [(None, ["8.71", "6.71"]), (4.5, ["8.71", "6.71"]), (8, ["8.71", "8"]), (9, ["9"])],
+)
+def test_reach_only_widens_the_marks(reach: float | None, marks: list[str]) -> None:
+    """`poll_reach` raises a radius it exceeds; one line serves both modes once it exceeds
+    the creative one."""
+    lines = [line for line in function_lines(DatapackConfig(reach=reach)) if "pipes.near" in line]
+    assert [line.split("distance=..")[1].split("]")[0] for line in lines] == marks
+    assert ("gamemode" in lines[0]) == (len(marks) == 2)
 
 
 def test_every_function_file_holds_its_lines() -> None:
@@ -146,7 +162,9 @@ def _substituted(line: str) -> str:
 def test_function_lines_are_valid_commands() -> None:
     """Every line of every function passes vanilla's grammar (mecha), macro lines with their
     arguments substituted, for default and custom names."""
-    custom = DatapackConfig(namespace="my_rooms", advancement="turn/frame", clicked_tag="t.x+1")
+    custom = DatapackConfig(
+        namespace="my_rooms", advancement="turn/frame", clicked_tag="t.x+1", reach=12.5
+    )
     lines = [line for c in (DatapackConfig(), custom) for f in pack_functions(c).values()
              for line in f]  # fmt: skip
     assert any(line.startswith("$") for line in lines)
@@ -173,9 +191,11 @@ def test_custom_names_move_files_and_ids() -> None:
         {"clicked_tag": ""},
         {"advancement": "done"},
         {"clicks_objective": "a b"},
+        {"reach": 0},
+        {"reach": 68.5},
     ],
 )
-def test_bad_names_are_refused(kwargs: dict[str, str]) -> None:
+def test_bad_names_are_refused(kwargs: dict[str, object]) -> None:
     with pytest.raises(ValueError):
         DatapackConfig(**kwargs)
 

@@ -7,6 +7,7 @@ import pytest
 
 from controller.sandbox.game import Game
 from controller.world import turns
+from controller.world.reach import marks
 from tests.support.grammar import assert_valid_commands
 
 KINDS = ["item_frame"]
@@ -25,7 +26,8 @@ def test_every_detection_command_is_vanilla_grammar() -> None:
             turns.done(2147483647, 61),
             turns.pack_version(),
             *turns.clear_marks(),
-            turns.mark_near_players(KINDS, 4.5),
+            *turns.mark_near_players(KINDS, marks()),
+            *turns.mark_near_players(["item_frame", "glow_item_frame"], marks(12)),
             turns.untag(KINDS, turns.NEAR),
             turns.read_tagged(["item_frame", "glow_item_frame"], turns.NEAR),
         ]

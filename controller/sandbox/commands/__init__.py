@@ -51,6 +51,16 @@ class Source:
     dimension: str
     callbacks: tuple[Callable[[bool, int], None], ...] = ()
     silent: bool = False  # withSuppressedOutput: a function's source
+    anchor: str = "feet"  # EntityAnchorArgument.Anchor: `feet` or `eyes` (`execute anchored`)
+
+    @property
+    def anchor_pos(self) -> tuple[float, float, float]:
+        """Anchor.apply(source): the position, raised by the entity's eye height when anchored
+        at the eyes; the position itself without an entity."""
+        if self.anchor != "eyes" or self.entity is None:
+            return self.pos
+        x, y, z = self.pos
+        return (x, y + self.entity.eye_height, z)
 
     def with_entity(self, e: Entity) -> Source:
         """source.withEntity(e)."""

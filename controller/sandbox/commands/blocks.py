@@ -57,7 +57,7 @@ def loaded_block_pos(
 
     The level is the source's unless `dimension` names another (clone's `from`/`to` forms)."""
     level = source.dimension if dimension is None else dimension
-    x, y, z = coords.block(source.pos, source.rot)
+    x, y, z = coords.block(source.pos, source.rot, source.anchor_pos)
     if not game.world.is_block_loaded(level, x, z):
         raise _fail("argument.pos.unloaded")
     lo, hi = game.world.height(level)
@@ -310,7 +310,7 @@ def _chunk_str(cx: int, cz: int) -> str:
 
 
 def _column_of(source: Source, c: Coordinates) -> tuple[int, int]:
-    x, _, z = c.resolve(source.pos, source.rot)
+    x, _, z = c.resolve(source.pos, source.rot, source.anchor_pos)
     return math.floor(x), math.floor(z)
 
 

@@ -99,7 +99,11 @@ def _playsound(game: Game) -> Callable[[Ctx, Source], int]:
         players = get_players(game, source, ctx["targets"])
         sound: str = ctx["sound"]
         coords: Coordinates | None = ctx.get("pos")
-        pos = coords.resolve(source.pos, source.rot) if coords is not None else source.pos
+        pos = (
+            coords.resolve(source.pos, source.rot, source.anchor_pos)
+            if coords is not None
+            else source.pos
+        )
         volume = float(ctx.get("volume", 1.0))
         pitch = float(ctx.get("pitch", 1.0))
         min_volume = float(ctx.get("minVolume", 0.0))
@@ -157,7 +161,11 @@ def _particle_id(reader: StringReader) -> str:
 def _particle(game: Game, force: bool = False) -> Callable[[Ctx, Source], int]:
     def run(ctx: Ctx, source: Source) -> int:
         coords: Coordinates | None = ctx.get("pos")
-        pos = coords.resolve(source.pos, source.rot) if coords is not None else source.pos
+        pos = (
+            coords.resolve(source.pos, source.rot, source.anchor_pos)
+            if coords is not None
+            else source.pos
+        )
         viewers = list(game.world.players.values())
         if ctx.has("viewers"):
             viewers = get_players(game, source, ctx["viewers"])

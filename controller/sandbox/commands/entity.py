@@ -115,7 +115,11 @@ def _summon(game: Game) -> Callable[[Ctx, Source], int]:
         if not et.summonable:
             raise CommandSyntaxError(tr("entity.not_summonable", type_id))
         coords: Coordinates | None = ctx.get("pos")
-        pos = coords.resolve(source.pos, source.rot) if coords is not None else source.pos
+        pos = (
+            coords.resolve(source.pos, source.rot, source.anchor_pos)
+            if coords is not None
+            else source.pos
+        )
         if abs(pos[0]) >= 30_000_000 or abs(pos[2]) >= 30_000_000 or abs(pos[1]) >= 20_000_000:
             raise CommandSyntaxError(tr("commands.summon.invalidPosition"))
         data = nbt.Compound(ctx.get("nbt") or nbt.Compound())

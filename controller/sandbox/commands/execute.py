@@ -1,4 +1,4 @@
-"""execute: as, at, positioned, in, align, rotated, if/unless, store, run.
+"""execute: as, at, positioned, anchored, in, align, rotated, if/unless, store, run.
 
 Feedback: docs/server-behaviour.md, "Feedback: execute".
 """
@@ -51,6 +51,17 @@ def _swizzle(reader: StringReader) -> str:
     if not seen:
         raise reader.error(tr("arguments.swizzle.invalid"))
     return seen
+
+
+def _anchor(reader: StringReader) -> str:
+    """EntityAnchorArgument.parse: `feet` or `eyes` (an unquoted string), else
+    `argument.anchor.invalid` with the cursor at its start."""
+    start = reader.cursor
+    name = reader.read_unquoted_string()
+    if name not in ("feet", "eyes"):
+        reader.cursor = start
+        raise reader.error(tr("argument.anchor.invalid", name))
+    return name
 
 
 def _rotation(reader: StringReader) -> tuple[tuple[float, bool], tuple[float, bool]]:
@@ -188,7 +199,7 @@ def _if_branch(game: Game, execute: Node, expected: bool) -> Node:
 
     def loaded_test(ctx: Ctx, source: Source) -> int:
         c: Coordinates = ctx["pos"]
-        x, _, z = c.block(source.pos, source.rot)
+        x, _, z = c.block(source.pos, source.rot, source.anchor_pos)
         return 1 if game.world.is_loaded_for_execute(source.dimension, x, z) else 0
 
     def items_test(ctx: Ctx, source: Source) -> int:
@@ -503,8 +514,13 @@ def register(root: Node, game: Game) -> None:
         return [source.at(e) for e in get_optional_entities(game, source, ctx["targets"])]
 
     def positioned_mod(ctx: Ctx, source: Source) -> list[Source]:
+        # withPosition(...).withAnchor(FEET); `positioned as` keeps the anchor
         c: Coordinates = ctx["pos"]
-        return [replace(source, pos=c.resolve(source.pos, source.rot))]
+        pos = c.resolve(source.pos, source.rot, source.anchor_pos)
+        return [replace(source, pos=pos, anchor="feet")]
+
+    def anchored_mod(ctx: Ctx, source: Source) -> list[Source]:
+        return [replace(source, anchor=ctx["anchor"])]
 
     def positioned_as_mod(ctx: Ctx, source: Source) -> list[Source]:
         return [
@@ -536,9 +552,6 @@ def register(root: Node, game: Game) -> None:
             for e in get_optional_entities(game, source, ctx["targets"])
         ]
 
-    def identity(ctx: Ctx, source: Source) -> list[Source]:
-        return [source]
-
     execute.then(
         lit("run").redirects(root),
         lit("as", arg("targets", entities_parser()).redirects(execute, as_mod, fork=True)),
@@ -561,11 +574,7 @@ def register(root: Node, game: Game) -> None:
                 arg("targets", entities_parser()).redirects(execute, rotated_as_mod, fork=True),
             ),
         ),
-        lit(
-            "anchored",
-            lit("feet").redirects(execute, identity),
-            lit("eyes").redirects(execute, identity),
-        ),
+        lit("anchored", arg("anchor", _anchor).redirects(execute, anchored_mod)),
         _if_branch(game, execute, True),
         _if_branch(game, execute, False),
         _store_branch(game, execute),
