@@ -146,18 +146,25 @@ def _advancement(config: DatapackConfig) -> dict[str, object]:
 
 def _mark_lines(config: DatapackConfig) -> list[str]:
     """Tag the frames the click can have turned: within the clicker's reach of its eyes, by the
-    server's rule for its game mode (docs/turn-detection.md, "Reach")."""
+    server's rule for its game mode (docs/turn-detection.md, "Reach"), and showing another
+    `ItemRotation` than the one their `pipes.r<r>` tag says the daemon settled them at (an
+    `nbt=` test per rotation tag: each frame within reach is serialized once, here, so that the
+    daemon's read names only the turned frames: docs/datapack.md, "The marks")."""
     radii = marks(config.reach)
     eyes = "at @s anchored eyes positioned ^ ^ ^ run tag"
 
-    def tag(radius: float) -> str:
-        return f"{eyes} @e[tag={config.frame_tag},distance=..{radius:g}] add {config.near_tag}"
+    def tags(radius: float) -> list[str]:
+        return [
+            f"{eyes} @e[tag={config.frame_tag},tag={turns.ROTATION_TAG}{r},"
+            f"distance=..{radius:g},nbt=!{{ItemRotation:{r}b}}] add {config.near_tag}"
+            for r in range(4)
+        ]
 
     if radii.uniform:
-        return [f"execute {tag(radii.survival)}"]
+        return [f"execute {line}" for line in tags(radii.survival)]
     return [
-        f"execute if entity @s[gamemode=creative] {tag(radii.creative)}",
-        f"execute unless entity @s[gamemode=creative] {tag(radii.survival)}",
+        *(f"execute if entity @s[gamemode=creative] {line}" for line in tags(radii.creative)),
+        *(f"execute unless entity @s[gamemode=creative] {line}" for line in tags(radii.survival)),
     ]
 
 

@@ -57,6 +57,7 @@ __all__ = [
 FRAME_TAG = "pipes"
 CLICKED = "pipes.clicked"
 NEAR = "pipes.near"
+ROTATION_TAG = "pipes.r"  # + the rotation the daemon settled a frame at (world format)
 CLICKS = "pipes.clicks"
 CLICK_HOLDER = "#clicks"
 NEAR_HOLDER = "#near"

@@ -122,13 +122,22 @@ def _commands(text: str) -> list[str]:
 
 def test_function_tags_the_player_counts_and_revokes() -> None:
     """The frames are marked from the clicker's eyes, as far as its game mode reaches: range
-    3 (creative 5) + handleInteract's 3 + a map frame's half diagonal, rounded up."""
+    3 (creative 5) + handleInteract's 3 + a map frame's half diagonal, rounded up; only those
+    whose ItemRotation is not the one their rotation tag names (turned since settled)."""
     text = build("26.1")["data/pipes/function/clicked.mcfunction"].decode()
-    eyes = "at @s anchored eyes positioned ^ ^ ^ run tag @e[tag=pipes,distance=.."
+    eyes = "at @s anchored eyes positioned ^ ^ ^ run tag @e[tag=pipes"
+
+    def marks(test: str, radius: str) -> list[str]:
+        return [
+            f"execute {test} entity @s[gamemode=creative] {eyes},tag=pipes.r{r},"
+            f"distance=..{radius},nbt=!{{ItemRotation:{r}b}}] add pipes.near"
+            for r in range(4)
+        ]
+
     assert _commands(text) == [
         "tag @s add pipes.clicked",
-        f"execute if entity @s[gamemode=creative] {eyes}8.71] add pipes.near",
-        f"execute unless entity @s[gamemode=creative] {eyes}6.71] add pipes.near",
+        *marks("if", "8.71"),
+        *marks("unless", "6.71"),
         "scoreboard players add #clicks pipes.clicks 1",
         "advancement revoke @s only pipes:clicked",
     ]
@@ -143,7 +152,8 @@ def test_reach_only_widens_the_marks(reach: float | None, marks: list[str]) -> N
     """`poll_reach` raises a radius it exceeds; one line serves both modes once it exceeds
     the creative one."""
     lines = [line for line in function_lines(DatapackConfig(reach=reach)) if "pipes.near" in line]
-    assert [line.split("distance=..")[1].split("]")[0] for line in lines] == marks
+    radii = [line.split("distance=..")[1].split(",")[0] for line in lines]
+    assert radii == [radius for radius in marks for _ in range(4)]  # one line per rotation tag
     assert ("gamemode" in lines[0]) == (len(marks) == 2)
 
 
