@@ -45,8 +45,9 @@ log = logging.getLogger("controller.runtime")
 Mode = Literal["trigger", "scan"]
 PACK_ID = "file/pipesctl"
 SLOW_INTERVAL_S = 2.0  # nobody near: one command every 2 s (docs/turn-detection.md)
-QUIET_INTERVAL_S = 0.25  # players near, no click for FAST_HOLD_S: four polls a second
-FAST_HOLD_S = 5.0  # after a click, polls at `poll_interval_ms` for this long
+QUIET_INTERVAL_S = 0.1  # players near, no click for FAST_HOLD_S: ten polls a second
+FAST_HOLD_S = 1.0  # after a click, polls at `poll_interval_ms` for this long
+PROOF_INTERVAL_S = 1.0  # trigger mode: the poll that proves the pack is loaded, once a second
 STUCK_ROUNDS = 4  # reads in a row the pack's `done` did not accept → clear the marks, read all
 
 
@@ -125,6 +126,7 @@ class TurnDetector:
         self.awake = True  # until the first presence check says otherwise
         self.awake_until = 0.0
         self.fast_until = 0.0  # polls at the fast interval until then (a click came)
+        self.proof_at = 0.0  # trigger mode: the next poll through the pack's `version`
         self.doubt = False
         self.slow_turn = 0
         self.clicks_read: int | None = None  # the count whose marks the pack last cleared
@@ -138,7 +140,7 @@ class TurnDetector:
 
     @property
     def interval(self) -> float:
-        """Seconds until the next poll: fast while clicks come, four a second while players are
+        """Seconds until the next poll: fast while clicks come, ten a second while players are
         near and nobody clicks, one every 2 s with nobody near (docs/turn-detection.md,
         "Adaptive rate")."""
         if not self.awake:
@@ -246,7 +248,15 @@ class TurnDetector:
         # finds that no click came since the count was read and that the read named every
         # marked frame; otherwise the count has moved and the next poll reads again. A spoiled
         # reply anywhere only repeats a step (docs/turn-detection.md, "Trigger mode").
-        reply = link.send(turns.click_poll())
+        now = self.clock.monotonic()
+        if now >= self.proof_at:
+            # once a second the count is asked only if the pack's `version` answers: the proof
+            # that the pack is loaded (a gone pack counts no click, so the polls in between
+            # cannot miss one: its turns are read once the proof fails)
+            self.proof_at = now + PROOF_INTERVAL_S
+            reply = link.send(turns.click_poll())
+        else:
+            reply = link.send(turns.click_count())
         if reply == "":
             # The pack's `version` did not pass (the pack is gone), or the count failed (the
             # counter was removed), or another RCON connection emptied the reply: ask directly.

@@ -84,13 +84,12 @@ class ItemTest:
     value: int | None = None
     negated: bool = False
 
-    def matches(self, stack: Any) -> bool:
-        """Whether the (non-empty) stack passes."""
+    def matches(self, map_id: int | None) -> bool:
+        """Whether a (non-empty) stack whose MapId is `map_id` (None: none) passes."""
         if self.kind == "true":
             result = True
         else:
-            have = _stack_map_id(stack)
-            result = have is not None if self.value is None else have == self.value
+            result = map_id is not None if self.value is None else map_id == self.value
         return result != self.negated
 
 
@@ -107,14 +106,16 @@ class ItemPredicate:
             return 0
         if self.item is not None and _item_id(stack) != self.item:
             return 0
+        map_id = _stack_map_id(stack) if self.conditions else None  # read once per stack
         for alternatives in self.conditions:
-            if not any(t.matches(stack) for t in alternatives):
+            if not any(t.matches(map_id) for t in alternatives):
                 return 0
-        return int(stack.get("count", 1))
+        return int(dict.get(stack, "count", 1))
 
 
+# Stacks are nbtlib Compounds (dicts); dict.get skips nbtlib's slower path-aware `get`.
 def _item_id(stack: Any) -> str:
-    ident = str(stack.get("id", ""))
+    ident = str(dict.get(stack, "id", ""))
     return ident if ":" in ident else "minecraft:" + ident
 
 
@@ -122,9 +123,12 @@ def _stack_map_id(stack: Any) -> int | None:
     """The stack's MapId: its `minecraft:map_id` component read with Codec.INT, or None.
 
     A non-numeric value would not have loaded in vanilla; the sandbox treats it as absent."""
-    components = stack.get("components")
+    components = dict.get(stack, "components")
     if not isinstance(components, nbt.Compound):
         return None
+    value = dict.get(components, _MAP_ID)
+    if value is not None:
+        return java_int_value(value)
     for key, value in components.items():
         name = key if ":" in key else "minecraft:" + key
         if name == _MAP_ID:

@@ -55,7 +55,7 @@ class Server:
 
     def command(self, command: str, *, prefix: bool = False) -> str:
         self.sent.append(command)
-        if command == turns.click_poll():
+        if command in (turns.click_poll(), turns.click_count()):
             return f"#clicks has {self.count} [pipes.clicks]"
         if command == turns.read_near():
             return self.values(self.near)
@@ -171,3 +171,27 @@ def test_a_counter_set_back_reads_nothing_more() -> None:
     server.count, server.near = 1, [("lobby", 0, 0, 1)]
     detector.poll(link)
     assert detector.widened == 0 and detector.clicks_seen == 1
+
+
+def test_the_pack_is_proven_loaded_once_a_second_and_the_count_asked_alone_between() -> None:
+    """Ten quiet polls a second: one through `execute if function pipes:version`, the others a
+    plain count (docs/turn-detection.md, "Adaptive rate")."""
+    from tests.support.tamper import StepClock
+
+    clock = StepClock()
+    room = FakeRoom("lobby", {(0, 0): 1})
+    detector = TurnDetector([room], "trigger", clock=clock)  # type: ignore[list-item]
+    detector.awake, detector.awake_until = True, float("inf")
+    server = Server()
+    link = Link(server)
+    detector.poll(link, everywhere=True)  # the first count read is news: fast polls for 1 s
+    clock.now = 2.0
+    server.sent.clear()
+    polls = 0
+    while clock.now < 5.0 - 1e-9:
+        detector.poll(link)
+        polls += 1
+        clock.now += detector.interval
+    assert detector.interval == 0.1 and polls == 30
+    assert server.sent.count(turns.click_poll()) == 3
+    assert server.sent.count(turns.click_count()) == 27

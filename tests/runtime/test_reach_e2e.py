@@ -74,12 +74,10 @@ def test_a_click_at_the_edge_of_reach_is_applied_within_one_poll(
     detector = daemon.detector("main")
     assert detector.widened == 0  # the marks covered the click: no wider read
     if detect == "trigger":
-        # the click count, the marked frames, `done`; then the turn's own writes
-        assert [c.split(" ")[0] for c in link.record[sent : sent + 3]] == [  # type: ignore[index]
-            "execute",
-            "execute",
-            "function",
-        ]
+        # the click count (through the pack's `version` once a second), the marked frames,
+        # `done`; then the turn's own writes
+        first = [c.split(" ")[0] for c in link.record[sent : sent + 3]]  # type: ignore[index]
+        assert first in (["execute", "execute", "function"], ["scoreboard", "execute", "function"])
     assert poll_now(daemon) == 0
     assert world_mismatches(sb, room) == []
 
