@@ -46,7 +46,7 @@ Mode = Literal["trigger", "scan"]
 PACK_ID = "file/pipesctl"
 SLOW_INTERVAL_S = 2.0  # nobody near: one command every 2 s (docs/turn-detection.md)
 QUIET_INTERVAL_S = 0.1  # players near, no click for FAST_HOLD_S: ten polls a second
-FAST_HOLD_S = 1.0  # after a click, polls at `poll_interval_ms` for this long
+FAST_HOLD_S = 0.5  # after a click, polls at `poll_interval_ms` for this long
 PROOF_INTERVAL_S = 1.0  # trigger mode: the poll that proves the pack is loaded, once a second
 STUCK_ROUNDS = 4  # reads in a row the pack's `done` did not accept → clear the marks, read all
 

@@ -184,7 +184,7 @@ def test_the_pack_is_proven_loaded_once_a_second_and_the_count_asked_alone_betwe
     detector.awake, detector.awake_until = True, float("inf")
     server = Server()
     link = Link(server)
-    detector.poll(link, everywhere=True)  # the first count read is news: fast polls for 1 s
+    detector.poll(link, everywhere=True)  # the first count read is news: a moment of fast polls
     clock.now = 2.0
     server.sent.clear()
     polls = 0

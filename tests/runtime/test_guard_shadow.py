@@ -13,7 +13,7 @@ import pytest
 from controller.runtime.connect import connect_server
 from controller.runtime.daemon import Daemon
 from controller.runtime.demo import next_click, solution_order
-from controller.runtime.guard import REPAIR_BURST
+from controller.runtime.guard import AIR_EVERY_ROUNDS, REPAIR_BURST
 from controller.sandbox import Sandbox
 from controller.world import blockcheck
 from controller.world.geometry import SHADOW_DROP
@@ -193,5 +193,24 @@ def test_the_rolling_audit_adopts_an_unseen_turn_and_reads_no_more_than_a_slice_
         assert room.board.rotations[idx] == turned and room.current_state.moves == moves + 1
         assert world_mismatches(sb, room) == []
         assert worst <= 2 * (256 // 31) * 31  # one slice: rotations and pictures
+    finally:
+        daemon.close()
+
+
+def test_a_block_built_above_the_frames_is_cleared_every_fifth_block_round(
+    sb: Sandbox, tmp_path: Path
+) -> None:
+    daemon, clock = _started(sb, tmp_path, 7)
+    try:
+        room = pipes_room(daemon)
+        y = room.geom.y0 + 2
+        run(sb, f"setblock 3 {y} 3 minecraft:stone")
+        limit = AIR_EVERY_ROUNDS * 2 * room.cfg.liveness_interval_s + 0.5
+        start = clock.now
+        while sb.call(lambda g: g.block(3, y, 3)) != "minecraft:air":
+            assert clock.now - start <= limit
+            clock.now += 0.05
+            daemon.step()
+        assert world_mismatches(sb, room) == []
     finally:
         daemon.close()
