@@ -302,6 +302,87 @@ def latency_table(clicks: int = 40) -> str:
     return "\n".join(rows)
 
 
+def size_row(size: int, clicks: int = 20) -> str:
+    """One board size in trigger mode: the whole daemon and its tamper guard for 30 s with
+    nobody online right after the build, then 15 s with one player standing on the room (the
+    daemon thread's CPU time besides), then clicks along the solution while the guard narrows
+    down and repairs a 10×10 patch of replaced blocks."""
+    with setup("trigger", size) as s:
+        sb, room, daemon = s.sb, s.room, s.daemon
+        link, guard = daemon.links["main"], room.guard
+        cpu = [0.0]
+        step_server = daemon.step_server
+
+        def timed_step(server: str) -> None:
+            t = time.thread_time()
+            step_server(server)
+            cpu[0] += time.thread_time() - t
+
+        daemon.step_server = timed_step  # type: ignore[method-assign]
+        done_at: list[float] = []
+        handle_turn = room.handle_turn
+
+        def timed_turn(lk: Link, i: int, j: int, value: int) -> bool:
+            turned = handle_turn(lk, i, j, value)
+            if turned:
+                done_at.append(time.perf_counter())
+            return turned
+
+        room.handle_turn = timed_turn  # type: ignore[method-assign]
+        stop = threading.Event()
+        loop = threading.Thread(target=daemon.run, args=(stop,), daemon=True)
+        loop.start()
+        sent, by_guard = link.sent, guard.commands_sent
+        time.sleep(30.0)
+        idle = f"{(link.sent - sent) / 30:.2f} / {(guard.commands_sent - by_guard) / 30:.2f}"
+        sb.join("Alex", on_room(0, 1, size))
+        time.sleep(SETTLE_S + 1.0)
+        sent, by_guard, blocks, used = link.sent, guard.commands_sent, guard.blocks_examined, cpu[0]
+        time.sleep(15.0)
+        near = f"{(link.sent - sent) / 15:.1f} / {(guard.commands_sent - by_guard) / 15:.1f}"
+        blocks_s = f"{(guard.blocks_examined - blocks) / 15:,.0f}"
+        share = f"{100 * (cpu[0] - used) / 15:.1f} %"
+        y = room.geom.y0 - 2
+        sb.call(lambda g: g.execute(f"fill 2 {y} 2 11 {y} 11 minecraft:stone"))
+        order = solution_order(room.board)
+        latencies: list[float] = []
+        for _ in range(clicks):
+            idx = next_click(room.board, order)
+            if idx is None:
+                break
+            x, fy, z = room.geom.frame_pos(idx % size, idx // size)
+            sb.move("Alex", (x + 0.5, fy + 1, z + 0.5))
+            n = len(done_at)
+            t_click = time.perf_counter()
+            assert sb.use_entity("Alex", room.uuids[idx])
+            while len(done_at) == n and time.perf_counter() - t_click < 5.0:
+                time.sleep(0.0005)
+            if len(done_at) > n:
+                latencies.append(done_at[-1] - t_click)
+            time.sleep(0.2)
+        stop.set()
+        loop.join()
+        room.handle_turn = handle_turn  # type: ignore[method-assign]
+        ordered = sorted(latencies)
+        p95 = ordered[min(len(ordered) - 1, int(0.95 * len(ordered)))] * 1000 if ordered else 0.0
+        return (
+            f"| {size}×{size} | {idle} | {near} | {blocks_s} | {share} "
+            f"| {len(latencies)} of {clicks}, p95 {p95:.0f} ms | {guard.blocks_fixed} |"
+        )
+
+
+def size_table(sizes: list[int]) -> str:
+    rows = [
+        "| room | nobody online right after the build: all / guard commands/s | one player on "
+        "the room: all / guard commands/s | guard: blocks compared or filled/s | daemon CPU, "
+        "one player on the room | clicks applied during a repair (10×10 blocks replaced) "
+        "| blocks put back |",
+        "|---|---:|---:|---:|---:|---|---:|",
+    ]
+    rows += [size_row(size) for size in sizes]
+    return "\n".join(rows)
+
+
 BEFORE_QUOTED = """\
 As first measured before detection modes (31×31 room, default settings, sandbox counters):
 
@@ -336,6 +417,10 @@ def main() -> None:
     section(f"Nobody online, {IDLE_WINDOW_S:g} s, every command by sender", idle_table)
     section("Per click (one player on the room, 40 clicks along the solution)", per_click_table)
     section("Click → last write, one player on the room (daemon loop)", latency_table)
+    sizes = [31, 64] if quick else [31, 64, 128]
+    if "--sizes" in sys.argv:
+        sizes = [int(v) for v in sys.argv[sys.argv.index("--sizes") + 1].split(",")]
+    section("By board size (trigger mode, the tamper guard included)", lambda: size_table(sizes))
     print(
         "The sandbox and the daemon share one Python process, and a command whose selector "
         "walks the ~1,000 entities of the room costs the sandbox about 1.5 ms (`bench."
