@@ -31,8 +31,10 @@ lint: $(STAMP)
 typecheck: $(STAMP)
 	$(BIN)/mypy
 
+# The suite on every logical CPU (pytest-xdist; PYTEST_XDIST_AUTO_NUM_WORKERS=N sets N workers):
+# worksteal, as the tests take from milliseconds to seconds.
 unit: $(STAMP) $(MECHA_STAMP)
-	PIPESCTL_MECHA_PYTHON=$(MECHA_VENV)/bin/python $(BIN)/python -m pytest -q
+	PIPESCTL_MECHA_PYTHON=$(MECHA_VENV)/bin/python $(BIN)/python -m pytest -q -n logical --dist worksteal
 
 test: lint typecheck unit
 

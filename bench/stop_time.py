@@ -2,11 +2,11 @@
 
 Each run starts the daemon on the sandbox, drives it into a phase (building a 31×31 room,
 playing a 7×7 one, its server down with the daemon in reconnect backoff, its server silent
-(the sandbox's main thread busy for 8 s, commands unanswered), carrying out an admin request,
-or just after a SIGSTOP/SIGCONT pause), waits a random moment and sends a random
-pattern of signals (one or two, SIGTERM or SIGINT, up to 50 ms apart); the figure is the wall
-time from the first signal to the exit (`tests/support/stop_runs.py`). Target: every run exits
-0 within 5 s. Prints a markdown table.
+(the sandbox's main thread busy until the exit, 8 s at most: commands unanswered), carrying
+out an admin request, or just after a SIGSTOP/SIGCONT pause), waits a random moment and sends
+a random pattern of signals (one or two, SIGTERM or SIGINT, up to 50 ms apart); the figure is
+the wall time from the first signal to the exit (`tests/support/stop_runs.py`). Target: every
+run exits 0 within 5 s. Prints a markdown table.
 
 Run: ``.venv/bin/python -m bench.stop_time [--runs 10] [--seed 1]`` (runs per phase)
 """

@@ -26,7 +26,7 @@ def test_forms_cover_each_command_family() -> None:
 
 @pytest.fixture(scope="module")
 def mixed_errors() -> list[dict[str, str]]:
-    """One checker run over good and bad commands interleaved (each run starts mecha: ~1 s)."""
+    """One checker run over good and bad commands interleaved."""
     mixed = [c for pair in zip(GOOD, BAD + PAPER_ONLY, strict=False) for c in pair]
     return grammar_errors(mixed)
 
@@ -62,6 +62,31 @@ def test_checker_protocol_exit_codes() -> None:
     )
     assert bad.returncode == 2
     assert "not JSON" in bad.stderr
+
+
+def test_checker_serve_mode_answers_each_line_until_a_bad_one() -> None:
+    """`--serve` (what `grammar_errors` keeps running): one line of failures per JSON list, each
+    list on its own; a line that is not a list ends it with exit 2."""
+    python = mecha_python()
+    if not python.exists():
+        pytest.skip(f"no mecha interpreter at {python}")
+    lines = [json.dumps(["fly @a", "list"]), "[]", json.dumps(["say one\nsay two"]), "{}"]
+    done = subprocess.run(
+        [str(python), str(CHECKER), "--serve"],
+        input="".join(f"{line}\n" for line in [*lines, "[]"]),
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    assert done.returncode == 2
+    assert "must be a JSON list" in done.stderr
+    answers = [json.loads(line) for line in done.stdout.splitlines()]
+    assert [[e["command"] for e in answer] for answer in answers] == [
+        ["fly @a"],
+        [],
+        ["say one\nsay two"],
+    ]
+    assert answers[2][0]["error"] == "a command is one line"
 
 
 def test_missing_interpreter_skips_with_reason(

@@ -2,9 +2,9 @@
 
 One run starts the daemon on a sandbox server, drives it into a phase (building its room,
 playing, its server down and the daemon in reconnect backoff, its server silent (the main
-thread busy: commands wait unanswered), carrying out an admin request, or after a
-SIGSTOP/SIGCONT pause), sends a random pattern of signals and measures the time from the first
-signal to the process's exit.
+thread busy until the daemon has exited, 8 s at most: commands wait unanswered), carrying out
+an admin request, or after a SIGSTOP/SIGCONT pause), sends a random pattern of signals and
+measures the time from the first signal to the process's exit.
 """
 
 from __future__ import annotations
@@ -132,6 +132,7 @@ def stop_once(sb: Sandbox, setup: RoomSetup, phase: str, rng: random.Random, log
     pattern = rng.choice(SIGNAL_PATTERNS)
     notes: list[str] = []
     busy: threading.Thread | None = None
+    answer = threading.Event()  # the silent server's main thread is busy until this is set
     try:
         if phase == "build":
             daemon.wait_for("lease taken")
@@ -144,8 +145,8 @@ def stop_once(sb: Sandbox, setup: RoomSetup, phase: str, rng: random.Random, log
             sb.go_down()
             daemon.wait_for("connection lost")
             time.sleep(rng.uniform(0.0, 3.0))
-        elif phase == "silent":  # the server's main thread busy for 8 s: no replies
-            busy = threading.Thread(target=lambda: sb.call(lambda game: time.sleep(8.0)))
+        elif phase == "silent":  # the server's main thread busy (8 s at most): no replies
+            busy = threading.Thread(target=lambda: sb.call(lambda game: answer.wait(8.0)))
             busy.start()
             time.sleep(rng.uniform(0.3, 1.5))
         elif phase == "request":
@@ -160,7 +161,8 @@ def stop_once(sb: Sandbox, setup: RoomSetup, phase: str, rng: random.Random, log
             time.sleep(rng.uniform(0.0, 0.2))
         seconds = daemon.stop(pattern, gap=rng.uniform(0.0, 0.05))
     finally:
-        daemon.kill()
+        daemon.kill()  # the daemon is gone: a silent server may answer again
+        answer.set()
         if phase == "down" and not sb.running:
             sb.come_back()
         if busy is not None:
