@@ -10,8 +10,9 @@ changes them); each click is timed until the daemon has applied it (click → la
 end the room is checked: every turn applied (each frame's rotation = initial + clicks, mod 4) and
 the world equal to a full recompute of the engine. Modes as in `bench/detection_setup.py`.
 
-Run: .venv/bin/python -m bench.foreign_client [--seconds S] [--rates 5,20] [--clicks 1,0.25]
-     [--modes trigger,scan]   (defaults: 20 s per row)
+Run: .venv/bin/python -m bench.foreign_client [--seconds S] [--rates 5,20]
+     [--clicks still,1,0.25] [--modes trigger,scan]   (defaults: 20 s per row; `still`: the
+     player stands on the room without clicking)
 """
 
 from __future__ import annotations
@@ -143,7 +144,10 @@ def main() -> None:
     args = sys.argv[1:]
     seconds = float(_arg(args, "--seconds", "20"))
     rates = [float(r) for r in _arg(args, "--rates", "5,20").split(",")]
-    intervals = [float(c) for c in _arg(args, "--clicks", "1,0.25").split(",")]
+    intervals = [
+        None if c == "still" else float(c)
+        for c in _arg(args, "--clicks", "still,1,0.25").split(",")
+    ]
     modes: list[BenchMode] = _arg(args, "--modes", "trigger,scan").split(",")  # type: ignore[assignment]
     print(
         f"{seconds:g} s per row; the second client sends `list` and `data get entity <marker>` "

@@ -496,9 +496,10 @@ class ItemFrame(Entity):
 
     def tick(self, world: Any) -> None:
         """BlockAttachedEntity.tick: every 100 ticks a non-fixed frame checks survives()."""
-        self.age += 1
-        interval = self.check_interval
-        self.check_interval += 1
+        fields = self.__dict__  # neither counter is saved: no cached NBT to drop (_NOT_NBT)
+        fields["age"] += 1
+        interval = fields["check_interval"]
+        fields["check_interval"] = interval + 1
         if interval == 100:
             self.check_interval = 0
             if not self.removed and not self.fixed and not world.frame_survives(self):

@@ -617,10 +617,12 @@ class World:
         if self.levels_dirty or any(t <= self.tick_count for t in self.delayed_unloads.values()):
             self.update_levels()
         ticking: dict[tuple[str, int, int], bool] = {}  # is_ticking, once per chunk
+        floor = math.floor
         for e in list(self.entities.values()):
             if e.removed or e.stored or isinstance(e, Player):
                 continue
-            key = self._chunk_key(e)
+            pos = e.pos
+            key = (e.dimension, floor(pos[0]) >> 4, floor(pos[2]) >> 4)  # _chunk_key, inlined
             ok = ticking.get(key)
             if ok is None:
                 ok = self.levels.get(key, 99) <= FORCED_LEVEL and key in self.entity_status

@@ -43,6 +43,11 @@ def _finish_and_compare(sb: Sandbox, setup: RoomSetup, tmp: Path) -> str:
     daemon = DaemonProcess(setup, sb, tmp / "again.log")
     try:
         daemon.wait_for("ready, puzzle")
+        # a request the first run put back is carried out now: let it finish before the stop,
+        # or this run's own stop may cut it short again (the next start would finish it then)
+        deadline = time.monotonic() + 10.0
+        while any(setup.state_dir.glob(f"{setup.room}.request*")) and time.monotonic() < deadline:
+            time.sleep(0.05)
         seconds = daemon.stop((signal.SIGTERM,), gap=0.0)
     finally:
         daemon.kill()

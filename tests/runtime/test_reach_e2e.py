@@ -12,12 +12,11 @@ from pathlib import Path
 
 import pytest
 
-from controller.maps.datapack import PACK_FOLDER, install_pack
 from controller.runtime.connect import connect_server
 from controller.runtime.daemon import Daemon
 from controller.sandbox import Sandbox
 from controller.world.datapack import build
-from tests.support.harness import Harness, make_config, world_mismatches
+from tests.support.harness import Harness, harness_with_pack, make_config, world_mismatches
 
 EYE = 1.6200000047683716  # a standing player's eye height, 1.62f
 FRAME_DEPTH = 0.0625  # a floor frame's box, from the floor up
@@ -161,21 +160,12 @@ OLD_MARK = "execute at @s run tag @e[tag=pipes,distance=..4.5] add pipes.near"
 def old_pack(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[Harness]:
     """A world whose protocol-2 pack is from before the eye-based marks: it marks the frames
     within 4.5 blocks of the clicker's feet."""
-    world = tmp_path / "world"
     files = build("26.1")
     name = "data/pipes/function/clicked.mcfunction"
     lines = [line for line in files[name].decode().splitlines() if "pipes.near" not in line]
     lines.insert(2, OLD_MARK)
     files[name] = ("\n".join(lines) + "\n").encode()
-    install_pack(world / "datapacks" / PACK_FOLDER, files)
-    with Sandbox(world_dir=world) as sb:
-        monkeypatch.setenv("SANDBOX_PW", sb.password)
-        cfg = make_config(sb, tmp_path / "state")
-        daemon = Daemon(cfg, ["lobby"], connect=connect_server)
-        daemon.start()
-        sb.join("Alex", (3.5, 101, 3.5))
-        yield Harness(sb, cfg, daemon)
-        daemon.close()
+    yield from harness_with_pack(files, tmp_path, monkeypatch)
 
 
 def test_an_older_pack_still_has_every_click_read_within_one_poll(

@@ -11,15 +11,12 @@ from pathlib import Path
 
 import pytest
 
-from controller.maps.datapack import PACK_FOLDER, install_pack
-from controller.runtime.connect import connect_server
-from controller.runtime.daemon import Daemon
 from controller.runtime.detection import STUCK_ROUNDS, TurnDetector
 from controller.runtime.link import Link
 from controller.sandbox import Sandbox
 from controller.world import turns
 from controller.world.datapack import build
-from tests.support.harness import Harness, make_config, world_mismatches
+from tests.support.harness import Harness, harness_with_pack, world_mismatches
 
 TRIGGER = pytest.mark.parametrize("detect", ["trigger"])  # the harness with the pack installed
 
@@ -137,20 +134,11 @@ def test_a_pack_disabled_while_running_means_scan_mode(harness: Harness) -> None
 @pytest.fixture
 def outdated(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[Harness]:
     """A world whose pack was written before the `done` protocol (no `done`, no `version`)."""
-    world = tmp_path / "world"
     files = build("26.1")
     files = {
         k: v for k, v in files.items() if not k.endswith(("done.mcfunction", "version.mcfunction"))
     }
-    install_pack(world / "datapacks" / PACK_FOLDER, files)
-    with Sandbox(world_dir=world) as sb:
-        monkeypatch.setenv("SANDBOX_PW", sb.password)
-        cfg = make_config(sb, tmp_path / "state")
-        daemon = Daemon(cfg, ["lobby"], connect=connect_server)
-        daemon.start()
-        sb.join("Alex", (3.5, 101, 3.5))
-        yield Harness(sb, cfg, daemon)
-        daemon.close()
+    yield from harness_with_pack(files, tmp_path, monkeypatch)
 
 
 def test_an_outdated_pack_means_scan_mode_and_says_how_to_update(

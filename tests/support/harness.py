@@ -6,13 +6,18 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+import pytest
+
 from controller.config import Config, parse_config
+from controller.maps.datapack import PACK_FOLDER, install_pack
 from controller.puzzle.flow import compute_flow
 from controller.puzzle.model import Board, Direction, TileClass, map_id
+from controller.runtime.connect import connect_server
 from controller.runtime.daemon import Daemon
 from controller.runtime.pipes_room import PipesRoom
 from controller.sandbox import Sandbox
@@ -26,7 +31,7 @@ from controller.world.geometry import (
 )
 from controller.world.mapids import sink_map_id
 
-__all__ = ["Harness", "make_config", "world_mismatches"]
+__all__ = ["Harness", "make_config", "world_mismatches", "harness_with_pack"]
 
 
 def make_config(sb: Sandbox, state_dir: Path, size: int = 7, seed: int = 7, **world: Any) -> Config:
@@ -142,3 +147,20 @@ def world_mismatches(sb: Sandbox, room: PipesRoom) -> list[str]:
         if int(nbt.get("Fixed", 0)) != (idx in board.fixed):
             problems.append(f"frame {idx}: Fixed {int(nbt.get('Fixed', 0))}")
     return problems
+
+
+def harness_with_pack(
+    files: dict[str, bytes], tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> Iterator[Harness]:
+    """A sandbox whose world holds the data pack `files`, a started daemon on room `lobby` and
+    the player Alex on it (for fixtures: `yield from harness_with_pack(...)`)."""
+    world = tmp_path / "world"
+    install_pack(world / "datapacks" / PACK_FOLDER, files)
+    with Sandbox(world_dir=world) as sb:
+        monkeypatch.setenv("SANDBOX_PW", sb.password)
+        cfg = make_config(sb, tmp_path / "state")
+        daemon = Daemon(cfg, ["lobby"], connect=connect_server)
+        daemon.start()
+        sb.join("Alex", (3.5, 101, 3.5))
+        yield Harness(sb, cfg, daemon)
+        daemon.close()
