@@ -46,9 +46,6 @@ Mode = Literal["trigger", "scan"]
 PACK_ID = "file/pipesctl"
 SLOW_INTERVAL_S = 2.0  # nobody near: one command every 2 s (docs/turn-detection.md)
 QUIET_INTERVAL_S = 0.1  # players near, no click for FAST_HOLD_S: ten polls a second
-# Scan mode has no click count: every poll reads the frames near players (4 commands and ~120
-# serializations a player), so while nobody clicks it polls four times a second.
-SCAN_QUIET_INTERVAL_S = 0.25
 FAST_HOLD_S = 0.5  # after a click, polls at `poll_interval_ms` for this long
 PROOF_INTERVAL_S = 1.0  # trigger mode: the poll that proves the pack is loaded, once a second
 STUCK_ROUNDS = 4  # reads in a row the pack's `done` did not accept → clear the marks, read all
@@ -150,8 +147,7 @@ class TurnDetector:
             return SLOW_INTERVAL_S
         if self.clock.monotonic() < self.fast_until:
             return self.fast_interval
-        quiet = QUIET_INTERVAL_S if self.mode == "trigger" else SCAN_QUIET_INTERVAL_S
-        return max(self.fast_interval, quiet)
+        return max(self.fast_interval, QUIET_INTERVAL_S)
 
     def clicked(self) -> None:
         """A click or a turn was seen: poll fast for the next FAST_HOLD_S."""
