@@ -16,8 +16,9 @@ from __future__ import annotations
 import logging
 import math
 from collections import deque
+from collections.abc import Generator
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, TypeVar, cast
 
 from controller.world import blockcheck
 from controller.world import commands as cmd
@@ -47,6 +48,7 @@ __all__ = [
 ]
 
 log = logging.getLogger("controller.runtime")
+T = TypeVar("T")
 
 # Players near: the frame round (the four counts and the hidden picture frames' count) and the
 # block round (the compares, the hole and air fills: 3 at 31×31, 6 at 128×128) each every
@@ -67,7 +69,7 @@ REPAIR_PER_S = 40.0
 # over every block of it is real work for the server (67,600 blocks at 128×128), and a block
 # built there breaks nothing.
 AIR_EVERY_ROUNDS = 5
-REPAIR_BURST = 8.0
+REPAIR_BURST = 2.0
 
 
 @dataclass
@@ -128,6 +130,8 @@ class RoomGuard:
         self.last_blocks: float | None = None  # the block round (staggered half a period)
         self.suspect_now = False
         self.pending: deque[Columns] = deque()  # columns whose compare failed, to narrow down
+        self.rounds: deque[tuple[str, Generator[None, None, object]]] = deque()  # under way
+        self.writes: deque[tuple[Columns, int]] = deque()  # leaf layers to write back
         self.repair_credit = 0.0
         self.repair_last: float | None = None
         self.found = 0  # blocks put back since the narrowing began
@@ -162,7 +166,7 @@ class RoomGuard:
         if self.repair_due:
             self.repair_due = False
             self.repair_frames(link)
-        if self.pending:
+        if self.pending or self.writes:
             self.narrow(link, now)
         if not every:
             return
@@ -173,21 +177,36 @@ class RoomGuard:
             if self.suspect_now or now - self.last_frames >= period:
                 self.suspect_now = False
                 self.last_frames = self.last_quick = now
-                if self.alive(link) is False:
-                    self.repair_frames(link)
+                self._queue("frames", self._frame_round(link))
         else:
             if now - self.last_frames >= max(period, IDLE_FRAME_CHECK_S):
                 self.last_frames = self.last_quick = now
-                if self.alive(link) is False:
-                    self.repair_frames(link)
+                self._queue("frames", self._frame_round(link))
             elif now - self.last_quick >= max(period, IDLE_QUICK_CHECK_S):
                 self.last_quick = now
-                if not self.frames_in_box(link) and self.alive(link) is False:
-                    self.last_frames = now
-                    self.repair_frames(link)
+                self._queue("frames", self._quick_round(link))
         if now - self.last_blocks >= (period if players_near else max(period, IDLE_BLOCK_CHECK_S)):
             self.last_blocks = now
-            self.check_blocks(link)
+            self._queue("blocks", self._block_round(link))
+        self._advance()
+
+    def _queue(self, kind: str, round_: Generator[None, None, object]) -> None:
+        """Start a round unless one of its kind is still under way."""
+        if kind in (k for k, _ in self.rounds):
+            round_.close()
+            return
+        self.rounds.append((kind, round_))
+
+    def _advance(self) -> None:
+        """Send the next command of the oldest round under way: a round is spread over steps,
+        one command each, so that turn detection never waits behind a whole round."""
+        if not self.rounds:
+            return
+        kind, round_ = self.rounds[0]
+        try:
+            next(round_)
+        except StopIteration:
+            self.rounds.popleft()
 
     def _send(self, link: Link, command: str) -> str:
         self.commands_sent += 1
@@ -213,9 +232,18 @@ class RoomGuard:
 
     def alive(self, link: Link) -> bool | None:
         """Whether every count is what the room should show (no serialization); None when a
-        reply was spoiled by another RCON connection (the next check asks again)."""
+        reply was spoiled by another RCON connection (the next check asks again). Sent at once
+        (a reconcile); the guard's own rounds spread the same commands over steps."""
+        return _run(self._counts(link))
+
+    def _counts(self, link: Link) -> Generator[None, None, bool | None]:
+        """The frame round's counts, one command per step; then, when they are right, the hidden
+        picture frames' count (and any summoned again)."""
         size = self.room.board.size
-        counts = [whole_count(self._send(link, c)) for c in self.liveness_commands()]
+        counts: list[int | None] = []
+        for command in self.liveness_commands():
+            counts.append(whole_count(self._send(link, command)))
+            yield
         if None in counts:
             return None
         tagged, own_kind, other_kind, pictured = counts
@@ -226,6 +254,17 @@ class RoomGuard:
             log.warning("room %s: hidden picture frames summoned again", self.room.name)
             self.room.notify()
         return ok
+
+    def _frame_round(self, link: Link) -> Generator[None, None, None]:
+        """The counts, then a frame repair at once when one is off."""
+        if (yield from self._counts(link)) is False:
+            self.repair_frames(link)
+
+    def _quick_round(self, link: Link) -> Generator[None, None, None]:
+        """Nobody near: the count of the room's kind of frame; the whole round when it is off."""
+        if not self.frames_in_box(link):
+            yield
+            yield from self._frame_round(link)
 
     # -- blocks ---------------------------------------------------------------------------
     def block_check_commands(self, *, air: bool = True) -> list[str]:
@@ -240,20 +279,27 @@ class RoomGuard:
         ]
 
     def check_blocks(self, link: Link) -> int:
-        """The block round: the block map compared with its shadow (no block changed), then the
-        writes of `block_check_commands` (the air every AIR_EVERY_ROUNDS rounds). A failed compare
-        is narrowed down from the next step on. Returns the blocks the writes changed."""
+        """The block round sent at once (the rolling audit's end); see `_block_round`."""
+        return _run(self._block_round(link))
+
+    def _block_round(self, link: Link) -> Generator[None, None, int]:
+        """The block round, one command per step: the block map compared with its shadow (no
+        block changed), then the writes of `block_check_commands` (the air every
+        AIR_EVERY_ROUNDS rounds). A failed compare is narrowed down from the next step on.
+        Returns the blocks the writes changed."""
         room = self.room
         for cols in blockcheck.chunks(room.geom):
             self.blocks_examined += cols.count * 3
             if blockcheck.compared(self._send(link, blockcheck.compare(room.geom, cols))) is False:
                 self.pending.append(cols)
+            yield
         changed = 0
         self.block_rounds += 1
         air = self.block_rounds % AIR_EVERY_ROUNDS == 1 or AIR_EVERY_ROUNDS == 1
         for command in self.block_check_commands(air=air):
             self.blocks_examined += cmd.fill_volume(command)
             changed += fill_changed(self._send(link, command))
+            yield
         if changed:
             self.blocks_fixed += changed
             log.warning("room %s: %d broken or foreign block(s) put back", room.name, changed)
@@ -269,24 +315,33 @@ class RoomGuard:
             self.repair_credit + REPAIR_PER_S * max(now - last, 0.0), REPAIR_BURST
         )
         geom = self.room.geom
-        while self.pending and self.repair_credit >= 1.0:
-            cols = self.pending.popleft()
-            if cols.count <= blockcheck.LEAF_COLUMNS:
-                solid, shadow = blockcheck.leaf_fills(geom, cols, self.room.reconciler.block_at)
+        while (self.pending or self.writes) and self.repair_credit >= 1.0:
+            self.repair_credit -= 1
+            if self.writes:
+                # one layer of a leaf, computed from the board now: a move made since the leaf
+                # was found is never written back
+                cols, layer = self.writes.popleft()
+                at = self.room.reconciler.block_at
+                solid, shadow = blockcheck.leaf_fills(geom, cols, at, layers=[layer])
                 for command in solid:
                     self.found += fill_changed(self._send(link, command))
                 for command in shadow:
                     self._send(link, command)
-                self.blocks_examined += 2 * cols.count * 3
-                self.repair_credit -= len(solid) + len(shadow)
+                self.blocks_examined += 2 * cols.count
+                self.repair_credit -= len(solid) + len(shadow) - 1
+                continue
+            cols = self.pending.popleft()
+            if cols.count <= blockcheck.LEAF_COLUMNS:
+                self.writes.extend((cols, layer) for layer in range(3))
+                self.repair_credit += 1  # queuing the layers sent nothing
                 continue
             for half in cols.halves():
                 self.blocks_examined += half.count * 3
-                self.repair_credit -= 1
                 reply = self._send(link, blockcheck.compare(geom, half))
                 if blockcheck.compared(reply) is not True:  # a spoiled reply: look closer too
                     self.pending.append(half)
-        if not self.pending:
+            self.repair_credit -= 1  # two compares
+        if not self.pending and not self.writes:
             self.repair_last = None
             self.repair_credit = 0.0
             if self.found:
@@ -362,3 +417,12 @@ class RoomGuard:
             uid = preload_uuid(room.name, k)
             done += summoned(self._send(link, cmd.summon_if_missing(uid, summon)))
         return done
+
+
+def _run(round_: Generator[None, None, T]) -> T:
+    """Send a whole round at once; its result."""
+    while True:
+        try:
+            next(round_)
+        except StopIteration as done:
+            return cast(T, done.value)

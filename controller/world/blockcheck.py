@@ -72,14 +72,17 @@ def compared(reply: str) -> bool | None:
 
 
 def leaf_fills(
-    room: Room, cols: Columns, block_at: Callable[[int, int, int], str]
+    room: Room,
+    cols: Columns,
+    block_at: Callable[[int, int, int], str],
+    layers: Sequence[int] = range(_LAYERS),
 ) -> tuple[list[str], list[str]]:
-    """The fills that write the columns' three layers as the board says, into the solid layers
-    and into the shadow. `block_at(layer, i, j)` gives a footprint block (layer 0 = state at
-    y0-1, 1 = east edges at y0-2, 2 = south edges at y0-3); the border ring is `oak_log`."""
+    """The fills that write the columns' layers as the board says, into the solid layers and
+    into the shadow. `block_at(layer, i, j)` gives a footprint block (layer 0 = state at y0-1,
+    1 = east edges at y0-2, 2 = south edges at y0-3); the border ring is `oak_log`."""
     solid: list[str] = []
     shadow: list[str] = []
-    for layer in range(_LAYERS):
+    for layer in layers:
         y = room.y0 - 1 - layer
         rows: Sequence[Sequence[str]] = [
             [_block(room, block_at, layer, x, z) for x in range(cols.xa, cols.xb + 1)]

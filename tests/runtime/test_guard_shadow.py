@@ -116,8 +116,9 @@ def test_a_large_tamper_is_repaired_steadily_within_the_repair_budget(
             if not room.guard.pending and not world_mismatches(sb, room):
                 break
         assert world_mismatches(sb, room) == []
-        # a step spends at most the burst on narrowing, plus one round of checks
-        assert most <= REPAIR_BURST + 8 + len(room.guard.block_check_commands())
+        # a step spends at most the burst on narrowing (a leaf layer: at most 2 × 4 fills), plus
+        # one command of a round
+        assert most <= REPAIR_BURST + 2 * blockcheck.LEAF_COLUMNS + 1
         assert room.guard.blocks_fixed >= 200 and link.sent > 0
     finally:
         daemon.close()
@@ -212,5 +213,32 @@ def test_a_block_built_above_the_frames_is_cleared_every_fifth_block_round(
             clock.now += 0.05
             daemon.step()
         assert world_mismatches(sb, room) == []
+    finally:
+        daemon.close()
+
+
+def test_a_move_made_while_a_leaf_waits_is_never_written_back(sb: Sandbox, tmp_path: Path) -> None:
+    """The leaf's fills are computed from the board when they are sent, layer by layer: a
+    click on a tile of a leaf already found keeps its new blocks."""
+    daemon, clock = _started(sb, tmp_path, 7)
+    try:
+        room = pipes_room(daemon)
+        guard = room.guard
+        run(sb, f"setblock 3 {room.geom.y0 - 2} 3 minecraft:stone")
+        for _ in range(200):
+            clock.now += 0.05
+            daemon.step()
+            if guard.writes:
+                break
+        assert guard.writes
+        cols = guard.writes[0][0]
+        i, j = cols.xa - room.geom.x0, cols.za - room.geom.z0
+        i, j = max(0, min(6, i)), max(0, min(6, j))
+        x, y, z = room.geom.frame_pos(i, j)
+        sb.move("Alex", (x + 0.5, y + 1, z + 0.5))
+        assert sb.use_entity("Alex", room.uuids[j * 7 + i])
+        step(daemon, clock, 3.0)
+        assert not guard.writes and not guard.pending
+        assert world_mismatches(sb, room) == [] and _compares_pass(sb, daemon)
     finally:
         daemon.close()
