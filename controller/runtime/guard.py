@@ -158,9 +158,9 @@ class RoomGuard:
     # -- scheduling -----------------------------------------------------------------------
     def periodic(self, link: Link, players_near: bool) -> None:
         """Run what is due. Players near: the frame round and the block round each every
-        2 × `liveness_interval_s`, half a period apart; nobody near: the idle schedule. Narrowing
-        a failed compare spends at most REPAIR_PER_S commands a second. Timers never catch up:
-        time spent in a slow step earns nothing."""
+        2 × `liveness_interval_s`, half a period apart; nobody near: the idle schedule. A round
+        sends one command per step; narrowing a failed compare at most REPAIR_PER_S commands a
+        second. Timers never catch up: time spent in a slow step earns nothing."""
         every = self.room.cfg.liveness_interval_s
         now = self.room.clock.monotonic()
         if self.repair_due:
@@ -202,7 +202,7 @@ class RoomGuard:
         one command each, so that turn detection never waits behind a whole round."""
         if not self.rounds:
             return
-        kind, round_ = self.rounds[0]
+        _, round_ = self.rounds[0]
         try:
             next(round_)
         except StopIteration:
