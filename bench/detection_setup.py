@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import os
 import tempfile
+import time
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass
@@ -48,6 +49,7 @@ __all__ = [
     "serializations",
     "frames_within",
     "on_room",
+    "turns_applied",
 ]
 
 BenchMode = Literal["trigger", "scan", "before"]
@@ -166,3 +168,22 @@ def on_room(k: int, n: int, size: int = 31) -> tuple[float, float, float]:
     centre = size // 2 + 0.5
     offset = 3 * (k - (n - 1) / 2)
     return (centre + offset, 101.0, centre + offset)
+
+
+@contextmanager
+def turns_applied(room: PipesRoom) -> Iterator[list[tuple[int, float]]]:
+    """While inside: every turn the room applies, as (tile index, `perf_counter` time)."""
+    applied: list[tuple[int, float]] = []
+    original = room.handle_turn
+
+    def timed(link: Link, i: int, j: int, value: int) -> bool:
+        turned = original(link, i, j, value)
+        if turned:
+            applied.append((j * room.board.width + i, time.perf_counter()))
+        return turned
+
+    room.handle_turn = timed  # type: ignore[method-assign]
+    try:
+        yield applied
+    finally:
+        room.handle_turn = original  # type: ignore[method-assign]

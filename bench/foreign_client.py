@@ -24,8 +24,7 @@ import time
 
 from mcrcon import MCRcon
 
-from bench.detection_setup import BenchMode, Setup, on_room, setup
-from controller.runtime.link import Link
+from bench.detection_setup import BenchMode, Setup, on_room, setup, turns_applied
 from tests.support.harness import world_mismatches
 
 MARKER = "00000001-0000-0002-0000-000300000004"  # UUID [I;1,2,3,4]
@@ -39,32 +38,22 @@ def clicker(
     rng = random.Random(5)
     room, sb = s.room, s.sb
     width = room.board.width
-    applied: dict[int, float] = {}
-    original = room.handle_turn
-
-    def timed(link: Link, i: int, j: int, value: int) -> bool:
-        turned = original(link, i, j, value)
-        if turned:
-            applied[j * width + i] = time.perf_counter()
-        return turned
-
-    room.handle_turn = timed  # type: ignore[method-assign]
-    try:
+    with turns_applied(room) as applied:
         while not stop.is_set():
             idx = rng.randrange(room.board.size)
             x, y, z = room.geom.frame_pos(idx % width, idx // width)
             sb.move("Alex", (x + 0.5, y + 1, z + 0.5))
-            applied.pop(idx, None)
+            seen = len(applied)
             t_click = time.perf_counter()
             if sb.use_entity("Alex", room.uuids[idx]):
                 clicks[idx] = clicks.get(idx, 0) + 1
-                while idx not in applied and time.perf_counter() - t_click < 3.0:
+                done = None
+                while done is None and time.perf_counter() - t_click < 3.0:
+                    done = next((t for k, t in applied[seen:] if k == idx), None)
                     time.sleep(0.001)
-                if idx in applied:
-                    latencies.append(applied[idx] - t_click)
+                if done is not None:
+                    latencies.append(done - t_click)
             stop.wait(every)
-    finally:
-        room.handle_turn = original  # type: ignore[method-assign]
 
 
 def _pct(xs: list[float], q: float) -> str:

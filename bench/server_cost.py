@@ -25,6 +25,7 @@ from bench.detection_setup import (
     on_room,
     serializations,
     setup,
+    turns_applied,
 )
 from controller.runtime.demo import next_click, solution_order
 from controller.runtime.link import Link
@@ -257,19 +258,9 @@ def latency_row(mode: BenchMode, clicks: int) -> str:
     with setup(mode, SIZE) as s:
         room, sb = s.room, s.sb
         sb.join("Alex", on_room(0, 1, SIZE))
-        done_at: list[float] = []
-        original = room.handle_turn
-
-        def timed(link: Link, i: int, j: int, value: int) -> bool:
-            turned = original(link, i, j, value)
-            if turned:
-                done_at.append(time.perf_counter())
-            return turned
-
-        room.handle_turn = timed  # type: ignore[method-assign]
         order = solution_order(room.board)
         latencies: list[float] = []
-        with running(s, measure=False):
+        with turns_applied(room) as done_at, running(s, measure=False):
             time.sleep(SETTLE_S)  # awake: the player is near
             for _ in range(clicks):
                 idx = next_click(room.board, order)
@@ -285,9 +276,8 @@ def latency_row(mode: BenchMode, clicks: int) -> str:
                 while len(done_at) == n and time.perf_counter() < deadline:
                     time.sleep(0.0005)
                 if len(done_at) > n:
-                    latencies.append(done_at[-1] - t_click)
+                    latencies.append(done_at[-1][1] - t_click)
                 time.sleep(0.03)
-        room.handle_turn = original  # type: ignore[method-assign]
 
     def pct(q: float) -> float:
         xs = sorted(latencies)
@@ -319,16 +309,6 @@ def size_row(size: int, clicks: int = 20) -> str:
             cpu[0] += time.thread_time() - t
 
         daemon.step_server = timed_step  # type: ignore[method-assign]
-        done_at: list[float] = []
-        handle_turn = room.handle_turn
-
-        def timed_turn(lk: Link, i: int, j: int, value: int) -> bool:
-            turned = handle_turn(lk, i, j, value)
-            if turned:
-                done_at.append(time.perf_counter())
-            return turned
-
-        room.handle_turn = timed_turn  # type: ignore[method-assign]
         stop = threading.Event()
         loop = threading.Thread(target=daemon.run, args=(stop,), daemon=True)
         loop.start()
@@ -346,23 +326,23 @@ def size_row(size: int, clicks: int = 20) -> str:
         sb.call(lambda g: g.execute(f"fill 2 {y} 2 11 {y} 11 minecraft:stone"))
         order = solution_order(room.board)
         latencies: list[float] = []
-        for _ in range(clicks):
-            idx = next_click(room.board, order)
-            if idx is None:
-                break
-            x, fy, z = room.geom.frame_pos(idx % size, idx // size)
-            sb.move("Alex", (x + 0.5, fy + 1, z + 0.5))
-            n = len(done_at)
-            t_click = time.perf_counter()
-            assert sb.use_entity("Alex", room.uuids[idx])
-            while len(done_at) == n and time.perf_counter() - t_click < 5.0:
-                time.sleep(0.0005)
-            if len(done_at) > n:
-                latencies.append(done_at[-1] - t_click)
-            time.sleep(0.2)
+        with turns_applied(room) as done_at:
+            for _ in range(clicks):
+                idx = next_click(room.board, order)
+                if idx is None:
+                    break
+                x, fy, z = room.geom.frame_pos(idx % size, idx // size)
+                sb.move("Alex", (x + 0.5, fy + 1, z + 0.5))
+                n = len(done_at)
+                t_click = time.perf_counter()
+                assert sb.use_entity("Alex", room.uuids[idx])
+                while len(done_at) == n and time.perf_counter() - t_click < 5.0:
+                    time.sleep(0.0005)
+                if len(done_at) > n:
+                    latencies.append(done_at[-1][1] - t_click)
+                time.sleep(0.2)
         stop.set()
         loop.join()
-        room.handle_turn = handle_turn  # type: ignore[method-assign]
         ordered = sorted(latencies)
         p95 = ordered[min(len(ordered) - 1, int(0.95 * len(ordered)))] * 1000 if ordered else 0.0
         return (
