@@ -43,6 +43,7 @@ from controller.runtime.requests import (
 from controller.runtime.room import Progress, Room, RoomStatus
 from controller.runtime.rounds import record_win
 from controller.runtime.state import RoomState, archive_state, state_path
+from controller.world import blockcheck
 from controller.world import commands as cmd
 from controller.world.geometry import (
     EDGE_OFF,
@@ -282,7 +283,7 @@ class PipesRoom(PlacedRoom):
                 block = state_block(play.classes[idx], play.parents[idx])
                 commands.append(cmd.setblock(self.geom.state_pos(i, j), block))
         commands += self.rules.block_commands(board, play.classes)
-        commands += cmd.shadow_copies(self.geom)
+        commands += blockcheck.copies(self.geom)
         self.send_build(link, commands, progress)
         self.verify_frames(link)
         self.current_state.world_format = self.rules.world_format
@@ -307,12 +308,10 @@ class PipesRoom(PlacedRoom):
                 "a plugin may be cancelling entity spawns in this area"
             )
 
-    def reconcile(
-        self, link: Link, progress: Progress | None = None, *, full_blocks: bool = True
-    ) -> Repairs:
+    def reconcile(self, link: Link, progress: Progress | None = None) -> Repairs:
         """Read the room back and repair it (see `PipesReconciler`); a board found solved
         meanwhile is won."""
-        repairs = self.reconciler.reconcile(link, progress, full_blocks=full_blocks)
+        repairs = self.reconciler.reconcile(link, progress)
         if (
             self.rules.solved(self.board, self.play_state)
             and self.state is not None

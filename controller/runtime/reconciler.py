@@ -14,6 +14,7 @@ from controller.puzzle.model import Direction
 from controller.runtime.link import Link
 from controller.runtime.repairs import Repairs
 from controller.runtime.state import SHADOW_FORMAT, SILENT_FORMAT
+from controller.world import blockcheck
 from controller.world import commands as cmd
 from controller.world.geometry import EDGE_OFF, EDGE_ON, SHADOW_DROP, state_block
 from controller.world.replies import (
@@ -39,12 +40,9 @@ class PipesReconciler:
     def __init__(self, room: PipesRoom) -> None:
         self.room = room
 
-    def reconcile(
-        self, link: Link, progress: Progress | None = None, *, full_blocks: bool = True
-    ) -> Repairs:
-        """Read the room back, adopt turns made while we were away, repair everything else.
-        `full_blocks`: every block rewritten (start, repair); otherwise the periodic audit
-        compares the block map with its shadow and narrows down only what differs."""
+    def reconcile(self, link: Link, progress: Progress | None = None) -> Repairs:
+        """Read the room back, adopt turns made while we were away, repair everything else
+        (every block rewritten, the shadow copied again)."""
         room = self.room
         rep = Repairs()
         board, kind, geom = room.board, room.frame_kind, room.geom
@@ -105,10 +103,7 @@ class PipesReconciler:
             room.send(link, cmd.kill_preloads(geom, kind))
             room.send_all(link, room.preload_commands())
             rep.preloads_rebuilt = expected
-        if full_blocks or built_at < SHADOW_FORMAT:
-            rep.blocks_fixed = self.audit_blocks(link, progress)
-        else:
-            rep.blocks_fixed = room.guard.check_blocks(link)  # the compare: nothing rewritten
+        rep.blocks_fixed = self.audit_blocks(link, progress)
         if built_at < SHADOW_FORMAT:
             rep.notes.append(f"shadow layers written (world format {SHADOW_FORMAT})")
             log.info(
@@ -227,22 +222,17 @@ class PipesReconciler:
 
     def expected_layers(self) -> list[tuple[int, list[list[str]]]]:
         """The three block layers as rows of block states: (y, rows)."""
-        room = self.room
-        board, play = room.board, room.play_state
-        w, h = board.width, board.height
-        state_rows, east_rows, south_rows = [], [], []
-        for j in range(h):
-            srow, erow, arow = [], [], []
-            for i in range(w):
-                idx = j * w + i
-                srow.append(state_block(play.classes[idx], play.parents[idx]))
-                erow.append(EDGE_ON if board.connected(idx, Direction.E) else EDGE_OFF)
-                arow.append(EDGE_ON if board.connected(idx, Direction.S) else EDGE_OFF)
-            state_rows.append(srow)
-            east_rows.append(erow)
-            south_rows.append(arow)
-        y0 = room.geom.y0
-        return [(y0 - 1, state_rows), (y0 - 2, east_rows), (y0 - 3, south_rows)]
+        board, y0 = self.room.board, self.room.geom.y0
+        return [
+            (
+                y0 - 1 - layer,
+                [
+                    [self.block_at(layer, i, j) for i in range(board.width)]
+                    for j in range(board.height)
+                ],
+            )
+            for layer in range(3)
+        ]
 
     def audit_commands(self) -> list[str]:
         """The idempotent fills that put every block of the room as the board says (a sink
@@ -259,5 +249,5 @@ class PipesReconciler:
         """Rewrite every layer with idempotent fills, then `clone` the layers onto their shadow
         (docs/world-format.md, "Shadow layers"); returns how many blocks of the room were wrong."""
         replies = self.room.send_all(link, self.audit_commands(), progress)
-        self.room.send_all(link, cmd.shadow_copies(self.room.geom))
+        self.room.send_all(link, blockcheck.copies(self.room.geom))
         return sum(fill_changed(r) for r in replies)

@@ -17,7 +17,7 @@ from controller.world.commands import FILL_LIMIT, layer_fills
 from controller.world.geometry import BORDER, SHADOW_DROP, Room
 from controller.world.replies import whole_count
 
-__all__ = ["Columns", "LEAF_COLUMNS", "compare", "compared", "chunks", "leaf_fills"]
+__all__ = ["Columns", "LEAF_COLUMNS", "compare", "compared", "chunks", "copies", "leaf_fills"]
 
 # A failed region of at most this many columns is written back rather than split further.
 LEAF_COLUMNS = 4
@@ -62,6 +62,16 @@ def compare(room: Room, cols: Columns) -> str:
         f"execute if blocks {cols.xa} {y_low} {cols.za} {cols.xb} {y_top} {cols.zb} "
         f"{cols.xa} {y_low - SHADOW_DROP} {cols.za} all"
     )
+
+
+def copies(room: Room, limit: int = FILL_LIMIT) -> list[str]:
+    """`clone` the block map (border included) onto its shadow, the same slabs as the compares
+    (docs/world-format.md, "Shadow layers")."""
+    y_top, y_low = room.y0 - 1, room.y0 - 3
+    return [
+        f"clone {c.xa} {y_low} {c.za} {c.xb} {y_top} {c.zb} {c.xa} {y_low - SHADOW_DROP} {c.za}"
+        for c in chunks(room, limit)
+    ]
 
 
 def compared(reply: str) -> bool | None:

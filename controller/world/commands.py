@@ -11,7 +11,7 @@ import uuid
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Protocol
 
-from controller.world.geometry import BORDER, SHADOW_DROP, Pos, Room, frame_name, uuid_ints
+from controller.world.geometry import BORDER, Pos, Room, frame_name, uuid_ints
 
 if TYPE_CHECKING:
     from controller.world.paint_geometry import Placement as PaintPlacement
@@ -71,11 +71,8 @@ __all__ = [
     "OWN_TAG",
     "guard_box",
     "count_frames_in_box",
-    "count_filled_frames",
     "hole_fills",
-    "count_frames_showing",
     "count_frames_pictured",
-    "shadow_copies",
     "fill_volume",
     "mark_own",
     "unmark_own",
@@ -672,21 +669,6 @@ def count_frames_in_box(room: Room, kind: str) -> str:
     return f"execute if entity @e[type=minecraft:{kind},{guard_box(room)}]"
 
 
-def count_filled_frames(room: Room, kind: str) -> str:
-    """How many frames in the room's box hold a map: an item test, no serialization."""
-    return (
-        f"execute if items entity @e[type=minecraft:{kind},{guard_box(room)}] contents {MAP_ITEM}"
-    )
-
-
-def count_frames_showing(room: Room, kind: str, map_id: int) -> str:
-    """How many frames in the room's box hold one picture: an item test, no serialization."""
-    return (
-        f"execute if items entity @e[type=minecraft:{kind},{guard_box(room)}] "
-        f"contents {MAP_ITEM}[minecraft:map_id={map_id}]"
-    )
-
-
 def count_frames_pictured(room: Room, kind: str, map_ids: Sequence[int]) -> str:
     """How many frames in the room's box hold one of the room's pictures (alternatives joined
     by `|` in one item predicate: docs/server-behaviour.md, "Item predicates"); no
@@ -694,17 +676,6 @@ def count_frames_pictured(room: Room, kind: str, map_ids: Sequence[int]) -> str:
     ids = "|".join(f"minecraft:map_id={mid}" for mid in map_ids)
     frames = f"@e[type=minecraft:{kind},{guard_box(room)}]"
     return f"execute if items entity {frames} contents {MAP_ITEM}[{ids}]"
-
-
-def shadow_copies(room: Room, limit: int = FILL_LIMIT) -> list[str]:
-    """`clone` the solid layers (border included) onto their shadow, each ≤ `limit` blocks
-    (docs/world-format.md, "Shadow layers")."""
-    (xa, ya, za), (xb, yb, zb) = room.layers_box()
-    rows = max(1, limit // ((xb - xa + 1) * (yb - ya + 1)))
-    return [
-        f"clone {xa} {ya} {z} {xb} {yb} {min(zb, z + rows - 1)} {xa} {ya - SHADOW_DROP} {z}"
-        for z in range(za, zb + 1, rows)
-    ]
 
 
 def fill_volume(command: str) -> int:

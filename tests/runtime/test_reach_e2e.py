@@ -81,6 +81,20 @@ def test_a_click_at_the_edge_of_reach_is_applied_within_one_poll(
     assert world_mismatches(sb, room) == []
 
 
+def far_click_is_applied(harness: Harness) -> None:
+    """Alex, with 9 blocks of reach (attribute base 6), turns tile (6, 3) from 8.9 blocks: the
+    next poll applies the turn."""
+    room, daemon = harness.room, harness.daemon
+    harness.sb.set_entity_interaction_range("Alex", 6.0)
+    ready(harness)
+    idx = 3 * room.board.width + 6
+    before = room.board.rotations[idx]
+    stand_at_reach(harness, 6, 3, 8.9)
+    assert click(harness, 6, 3)
+    assert poll_now(daemon) == 1
+    assert room.board.rotations[idx] == (before + 1) % 4
+
+
 def test_a_raised_interaction_range_is_read_by_the_wider_read(
     harness: Harness, detect: str
 ) -> None:
@@ -90,14 +104,7 @@ def test_a_raised_interaction_range_is_read_by_the_wider_read(
     if detect != "trigger":
         pytest.skip("the click count is trigger mode's")
     room, daemon, sb = harness.room, harness.daemon, harness.sb
-    sb.set_entity_interaction_range("Alex", 6.0)
-    ready(harness)
-    w = room.board.width
-    before = list(room.board.rotations)
-    stand_at_reach(harness, 6, 3, 8.9)
-    assert click(harness, 6, 3)
-    assert poll_now(daemon) == 1
-    assert room.board.rotations[3 * w + 6] == (before[3 * w + 6] + 1) % 4
+    far_click_is_applied(harness)
     assert daemon.detector("main").widened == 1
     assert poll_now(daemon) == 0 and daemon.detector("main").widened == 1
     assert world_mismatches(sb, room) == []
@@ -141,16 +148,8 @@ def wide(sandbox: Sandbox, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> I
 def test_poll_reach_widens_the_reads(wide: Harness, detect: str) -> None:
     """Scan mode has no count to compare with: `poll_reach` covers a raised range there (and
     in trigger mode the detector reads that far: no wider read needed)."""
-    room, daemon, sb = wide.room, wide.daemon, wide.sb
-    sb.set_entity_interaction_range("Alex", 6.0)
-    ready(wide)
-    w = room.board.width
-    before = list(room.board.rotations)
-    stand_at_reach(wide, 6, 3, 8.9)
-    assert click(wide, 6, 3)
-    assert poll_now(daemon) == 1
-    assert room.board.rotations[3 * w + 6] == (before[3 * w + 6] + 1) % 4
-    assert daemon.detector("main").marks.survival == 9.71
+    far_click_is_applied(wide)
+    assert wide.daemon.detector("main").marks.survival == 9.71
 
 
 OLD_MARK = "execute at @s run tag @e[tag=pipes,distance=..4.5] add pipes.near"
