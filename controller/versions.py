@@ -3,8 +3,7 @@
 A :class:`Release` is a first-class fact about a server: its DataVersion, protocol, data pack
 format, and the switches the commands, NBT, files and data pack depend on. Every difference is
 written down with its primary source in docs/server-behaviour.md ("Versions: what changes
-where"); the code asks a release, never a
-version string.
+where"); the code asks a release, never a version string.
 
 Supported: every release from 1.20.5 (item components and ``minecraft:map_id``) through the
 newest listed here. Anything older or newer is refused with :class:`UnsupportedVersion`, one

@@ -8,6 +8,7 @@ from typing import Protocol
 
 from controller.rcon.replies import normalize
 from controller.stopping import Stop, Stopping
+from controller.versions import NEWEST, Release
 
 __all__ = ["CommandClient", "Link", "in_dimension", "send_all_in"]
 
@@ -48,14 +49,21 @@ class Link:
     """One server connection shared by the rooms on it; counts and optionally records commands.
 
     With `stop` set, every send first checks it and raises `Stopping` once a stop was asked
-    for: a long command sequence (a build, a repair) ends at its next command.
+    for: a long command sequence (a build, a repair) ends at its next command. `release` is
+    the server's Minecraft release: every command built for this server follows its forms.
     """
 
     def __init__(
-        self, client: CommandClient, name: str = "", record: bool = False, stop: Stop | None = None
+        self,
+        client: CommandClient,
+        name: str = "",
+        record: bool = False,
+        stop: Stop | None = None,
+        release: Release = NEWEST,
     ) -> None:
         self.client = client
         self.name = name
+        self.release = release
         self.sent = 0
         self.record: list[str] | None = [] if record else None
         self.stop = stop
