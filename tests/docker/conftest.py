@@ -2,8 +2,9 @@
 
 Every test marked ``docker`` is skipped with "Docker engine not available" when
 ``docker.from_env().ping()`` fails; the rest of the suite is unaffected. The session fixture
-``mc_server`` starts one server for the whole run (pinned version, flat world, offline mode, small
-view distance), with the map art and the companion data pack installed into the bound
+``mc_server`` starts one server per entry of the matrix (``MATRIX``: release × flavour, from
+``PIPESCTL_TEST_MC_MATRIX``; flat world, offline mode, small view distance) and runs every test
+against each, with the map art and the companion data pack installed into the bound
 ``/data/world`` BEFORE the server starts (the server caches map lookups, misses included).
 """
 
@@ -17,13 +18,14 @@ import pytest
 from tests.support.docker_server import (
     DOCKER_SKIP_REASON,
     MAP_ID_BASE,
-    MC_IMAGE,
-    MC_VERSION,
+    MATRIX,
     RCON_PASSWORD,
     STARTUP_TIMEOUT_S,
     McServer,
+    ServerKind,
     docker_available,
     free_port,
+    image_for,
     install_data_pack,
     install_map_art,
 )
@@ -39,22 +41,25 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
         item.add_marker(skip)
 
 
-@pytest.fixture(scope="session")
-def mc_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[McServer]:
-    """One real server for the session, map art installed before it starts."""
+@pytest.fixture(scope="session", params=MATRIX, ids=lambda kind: kind.id)
+def mc_server(
+    request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory
+) -> Iterator[McServer]:
+    """One real server per matrix entry, map art and data pack installed before it starts."""
+    kind: ServerKind = request.param
     from testcontainers.core.container import DockerContainer
     from testcontainers.core.wait_strategies import LogMessageWaitStrategy
 
     data = tmp_path_factory.mktemp("mcdata")
     world = data / "world"  # LEVEL defaults to "world"
-    map_paths = install_map_art(world, MC_VERSION, MAP_ID_BASE)
-    install_data_pack(world, MC_VERSION)  # a new world enables it at its first start
+    map_paths = install_map_art(world, kind.version, MAP_ID_BASE)
+    install_data_pack(world, kind.version)  # a new world enables it at its first start
     container = (
-        DockerContainer(MC_IMAGE)
+        DockerContainer(image_for(kind.version))
         .with_envs(
             EULA="TRUE",
-            TYPE="VANILLA",
-            VERSION=MC_VERSION,
+            TYPE=kind.type,
+            VERSION=kind.version,
             ONLINE_MODE="FALSE",
             ENABLE_RCON="TRUE",
             RCON_PASSWORD=RCON_PASSWORD,
@@ -85,7 +90,8 @@ def mc_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[McServer]:
             password=RCON_PASSWORD,
             data_dir=data,
             world_dir=world,
-            version=MC_VERSION,
+            version=kind.version,
             map_id_base=MAP_ID_BASE,
             map_paths=map_paths,
+            type=kind.type,
         )

@@ -17,8 +17,12 @@ from typing import Any
 __all__ = [
     "DOCKER_SKIP_REASON",
     "MAP_ID_BASE",
+    "MATRIX",
     "MC_IMAGE",
     "MC_VERSION",
+    "ServerKind",
+    "image_for",
+    "parse_matrix",
     "RCON_PASSWORD",
     "STARTUP_TIMEOUT_S",
     "McServer",
@@ -30,8 +34,62 @@ __all__ = [
 ]
 
 DOCKER_SKIP_REASON = "Docker engine not available"
-MC_IMAGE = os.environ.get("PIPESCTL_TEST_MC_IMAGE", "itzg/minecraft-server:java25")
+MC_IMAGE = os.environ.get("PIPESCTL_TEST_MC_IMAGE")  # None: chosen by release (image_for)
 MC_VERSION = os.environ.get("PIPESCTL_TEST_MC_VERSION", "26.1.2")
+
+
+@dataclass(frozen=True)
+class ServerKind:
+    """One server of the matrix: itzg's `VERSION` and `TYPE` (VANILLA, PAPER, FABRIC …)."""
+
+    version: str
+    type: str = "VANILLA"
+
+    @property
+    def id(self) -> str:
+        return f"{self.version}-{self.type.lower()}"
+
+
+# The same releases and flavours as the sandbox's end-to-end matrix
+# (tests/runtime/test_versions_e2e.py): the oldest supported, 1.21.4 (the last JSON-text
+# release), 1.21.11 and the newest, on vanilla and Paper.
+DEFAULT_MATRIX = " ".join(
+    f"{version}:{kind}"
+    for version in ("1.20.5", "1.21.4", "1.21.11", "26.2")
+    for kind in ("VANILLA", "PAPER")
+)
+
+
+def parse_matrix(text: str) -> list[ServerKind]:
+    """`VERSION[:TYPE]` entries separated by spaces or commas; TYPE defaults to VANILLA."""
+    kinds = []
+    for entry in text.replace(",", " ").split():
+        version, _, kind = entry.partition(":")
+        kinds.append(ServerKind(version, (kind or "VANILLA").upper()))
+    return kinds
+
+
+# PIPESCTL_TEST_MC_MATRIX picks the servers; PIPESCTL_TEST_MC_VERSION alone means that one
+# vanilla server (the older single-server setting).
+MATRIX = parse_matrix(
+    os.environ.get("PIPESCTL_TEST_MC_MATRIX")
+    or (MC_VERSION if "PIPESCTL_TEST_MC_VERSION" in os.environ else DEFAULT_MATRIX)
+)
+
+
+def image_for(version: str) -> str:
+    """itzg's image for a release: Java 25 for 26.x, Java 21 for 1.20.5 to 1.21.x
+    (docs/server-behaviour.md, "Versions: Java runtime"); PIPESCTL_TEST_MC_IMAGE overrides."""
+    if MC_IMAGE:
+        return MC_IMAGE
+    major = version.split(".", 1)[0]
+    return (
+        "itzg/minecraft-server:java25"
+        if major.isdigit() and int(major) >= 26
+        else ("itzg/minecraft-server:java21")
+    )
+
+
 RCON_PASSWORD = "pipesctl-test-rcon"
 MAP_ID_BASE = 1_000_000
 STARTUP_TIMEOUT_S = 420  # first start downloads the server jar and generates the world
@@ -106,6 +164,7 @@ class McServer:
     version: str
     map_id_base: int
     map_paths: dict[int, Path]
+    type: str = "VANILLA"
 
 
 def rcon_cli(container: Any, cmd: str) -> str:
