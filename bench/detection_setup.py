@@ -36,6 +36,7 @@ from controller.runtime.link import Link
 from controller.runtime.pipes_room import PipesRoom
 from controller.runtime.room import Room
 from controller.sandbox import Sandbox
+from controller.versions import release
 from controller.world.commands import poll_commands
 from controller.world.datapack import build
 from controller.world.replies import FrameValue, parse_frame_values
@@ -106,7 +107,7 @@ def setup(mode: BenchMode, size: int = 31, seed: int = 11) -> Iterator[Setup]:
     with tempfile.TemporaryDirectory(prefix="pipesctl-bench-") as tmp:
         world = Path(tmp) / "world"
         if mode == "trigger":
-            install_pack(world / "datapacks" / PACK_FOLDER, build("26.1"))
+            install_pack(world / "datapacks" / PACK_FOLDER, build(release("26.1")))
         with Sandbox(world_dir=world if mode == "trigger" else None) as sb:
             os.environ["BENCH_PW"] = sb.password
             cfg = parse_config(

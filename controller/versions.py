@@ -73,6 +73,8 @@ SNAKE_GAMERULES_FROM: Number = (1, 21, 11)  # gamerules named `send_command_feed
 VERSION_COMMAND_FROM: Number = (1, 21, 6)  # vanilla's `version` command
 SINGULAR_FOLDERS_FROM: Number = (1, 21, 0)  # data pack `function/`, `advancement/`
 NAMESPACED_MAPS_FROM: Number = (26, 1, 0)  # map files under data/minecraft/maps/
+# `minecraft:entity_interaction_range` (not `player.…`) and a click's buffer of 3 (not 1)
+INTERACTION_RANGE_FROM: Number = (1, 21, 2)
 
 
 @dataclass(frozen=True)
@@ -125,6 +127,19 @@ class Release:
         """Whether map files live at `data/minecraft/maps/<id>.dat` (else `data/map_<id>.dat`)."""
         return self.at_least(NAMESPACED_MAPS_FROM)
 
+    @property
+    def interaction_range_attribute(self) -> str:
+        """The attribute a player's entity interaction range is (docs/server-behaviour.md,
+        "Versions: entity interaction reach")."""
+        if self.at_least(INTERACTION_RANGE_FROM):
+            return "minecraft:entity_interaction_range"
+        return "minecraft:player.entity_interaction_range"
+
+    @property
+    def interaction_buffer(self) -> float:
+        """What `handleInteract` adds to the range before it refuses a click on an entity."""
+        return 3.0 if self.at_least(INTERACTION_RANGE_FROM) else 1.0
+
     def __str__(self) -> str:
         return self.name
 
@@ -143,16 +158,16 @@ RELEASES: tuple[Release, ...] = (
     _r("1.21.2", 4080, 768, PackFormat(57)),
     _r("1.21.3", 4082, 768, PackFormat(57)),
     _r("1.21.4", 4189, 769, PackFormat(61)),
-    _r("1.21.5", 4325, 770, PackFormat(71)),
+    _r("1.21.5", 4325, 770, PackFormat(71)),  # pack format unverified (wiki only)
     _r("1.21.6", 4435, 771, PackFormat(80)),
-    _r("1.21.7", 4438, 772, PackFormat(81)),
+    _r("1.21.7", 4438, 772, PackFormat(81)),  # pack format unverified (wiki only)
     _r("1.21.8", 4440, 772, PackFormat(81)),
-    _r("1.21.9", 4554, 773, PackFormat(88, 0)),
+    _r("1.21.9", 4554, 773, PackFormat(88, 0)),  # pack format unverified (wiki, its snapshots)
     _r("1.21.10", 4556, 773, PackFormat(88, 0)),
     _r("1.21.11", 4671, 774, PackFormat(94, 1)),
-    _r("26.1", 4786, 775, PackFormat(101, 1)),
-    _r("26.1.1", 4788, 775, PackFormat(101, 1)),
-    _r("26.1.2", 4790, 775, PackFormat(101, 1)),
+    _r("26.1", 4786, 775, PackFormat(101, 1)),  # pack format unverified
+    _r("26.1.1", 4788, 775, PackFormat(101, 1)),  # pack format unverified
+    _r("26.1.2", 4790, 775, PackFormat(101, 1)),  # pack format unverified
     _r("26.2", 4903, 776, PackFormat(107, 1)),
 )
 OLDEST = RELEASES[0]

@@ -48,6 +48,8 @@ def test_switches_flip_once_at_their_release() -> None:
         "has_version_command",
         "singular_pack_folders",
         "namespaced_maps",
+        "interaction_range_attribute",
+        "interaction_buffer",
     ):
         values = [getattr(r, flag) for r in RELEASES]
         changes = sum(a != b for a, b in zip(values, values[1:], strict=False))
@@ -59,3 +61,21 @@ def test_switches_flip_once_at_their_release() -> None:
 def test_parse_number() -> None:
     assert parse_number("1.21") == (1, 21, 0)
     assert parse_number("26.1-snapshot-6") is None
+
+
+def test_the_interaction_range_changes_at_1_21_2() -> None:
+    """docs/server-behaviour.md "Versions: entity interaction reach"."""
+    old, new = release("1.21.1"), release("1.21.2")
+    assert old.interaction_range_attribute == "minecraft:player.entity_interaction_range"
+    assert new.interaction_range_attribute == "minecraft:entity_interaction_range"
+    assert (old.interaction_buffer, new.interaction_buffer) == (1.0, 3.0)
+
+
+@pytest.mark.parametrize(
+    ("name", "fmt"),
+    [("1.20.5", "41"), ("1.21.1", "48"), ("1.21.3", "57"), ("1.21.4", "61"), ("1.21.6", "80"),
+     ("1.21.8", "81"), ("1.21.10", "88.0"), ("1.21.11", "94.1"), ("26.2", "107.1")],
+)  # fmt: skip
+def test_data_pack_formats_read_from_the_releases(name: str, fmt: str) -> None:
+    """docs/datapack.md "Formats": the rows with a copy of the release's own constants."""
+    assert str(release(name).pack) == fmt

@@ -16,10 +16,12 @@ import typer
 
 from controller.cli.common import fail, guarded, os_error_text
 from controller.errors import PipesError, UsageError
+from controller.versions import SUPPORTED_RANGE
 from controller.world.mapids import DEFAULT_MAP_ID_BASE, LAST_OFFSET, PICTURE_COUNT
 
 if TYPE_CHECKING:
     from controller.maps import PlanItem, Target
+    from controller.versions import Release
 
 __all__ = ["app", "CACHE_WARNING", "DEFAULT_VERSION"]
 
@@ -60,12 +62,10 @@ VersionOpt = Annotated[
     str | None,
     typer.Option(
         "--version",
-        help=f"Server version when the world has no level.dat yet (default {DEFAULT_VERSION}).",
+        metavar="V",
+        help=f"The server's release, {SUPPORTED_RANGE} (default: the one that last saved "
+        f"level.dat, else the room's server's minecraft_version, else {DEFAULT_VERSION}).",
     ),
-]
-DataVersionOpt = Annotated[
-    int | None,
-    typer.Option("--data-version", help="The server's DataVersion, for versions not known here."),
 ]
 ForceOpt = Annotated[
     bool, typer.Option("--force", help="Replace map files at these ids that show other pictures.")
@@ -99,24 +99,21 @@ def _reach(world: str | None, config: Path | None) -> float | None:
     return load_config(config).world(world).poll_reach
 
 
-def _pack_files(version: str, reach: float | None) -> dict[str, bytes]:
-    """The data pack's files, or a usage error before anything is written."""
+def _pack_files(release: Release, reach: float | None) -> dict[str, bytes]:
+    """The data pack's files for the release, built before anything is written."""
     from controller.world.datapack import DatapackConfig, build
 
-    try:
-        return build(version, DatapackConfig(reach=reach))
-    except ValueError as exc:
-        raise UsageError(f"data pack: {exc}; use --no-pack to skip it") from None
+    return build(release, DatapackConfig(reach=reach))
 
 
-def _write_pack(root: Path, files: dict[str, bytes]) -> None:
+def _write_pack(root: Path, files: dict[str, bytes], release: Release) -> None:
     from controller.maps.datapack import PACK_FOLDER, install_pack
 
     folder = root / "datapacks" / PACK_FOLDER
     done = install_pack(folder, files)
     changed = [item for item in done if item.action != "unchanged"]
     typer.echo(
-        f"data pack {folder} (file/{PACK_FOLDER}): "
+        f"data pack {folder} (file/{PACK_FOLDER}, for {release.name}, format {release.pack}): "
         + (f"{len(changed)} file(s) written or removed" if changed else "unchanged")
     )
 
@@ -134,10 +131,10 @@ def _reported(what: str) -> Iterator[None]:
         raise fail(f"cannot write {what}: {reason}") from None
 
 
-def _settings(
-    base: int | None, world: str | None, config: Path | None, version: str | None
-) -> tuple[int, str]:
-    """The map id base and the version, from the options and, with --world, the configuration."""
+def _settings(base: int | None, world: str | None, config: Path | None) -> tuple[int, str]:
+    """The map id base and the configured version (used without --version and level.dat), from
+    the options and, with --world, the configuration."""
+    version: str | None = None
     if world is not None:
         from controller.config import load_config
 
@@ -149,7 +146,7 @@ def _settings(
         if base is None:
             base = room.map_id_base
         server = cfg.servers.get(room.server)
-        if version is None and server is not None:
+        if server is not None:
             version = server.minecraft_version
     if base is None:
         base = DEFAULT_MAP_ID_BASE
@@ -191,22 +188,23 @@ def install(
     config: ConfigOpt = None,
     base: BaseOpt = None,
     version: VersionOpt = None,
-    data_version: DataVersionOpt = None,
     force: ForceOpt = False,
     pack: PackOpt = True,
     create: CreateOpt = False,
 ) -> None:
     """Write the map files and the data pack into a world, before the server first starts.
 
-    The world folder must hold level.dat unless --create is given. A running server picks a new
-    data pack up with `reload` (then `datapack list enabled` shows `file/pipesctl`)."""
+    Both are written for the server's release: --version, else the release that last saved
+    level.dat. The world folder must hold level.dat unless --create is given. A running server
+    picks a new data pack up with `reload` (then `datapack list enabled` shows
+    `file/pipesctl`)."""
     from controller.maps import probe
 
     with _reported("map files"):
         if not create:
             probe.check_world_folder(world_dir)
-        first, ver = _settings(base, world, config, version)
-        target = probe.resolve_target(world_dir, ver, data_version)
+        first, configured = _settings(base, world, config)
+        target = probe.resolve_target(world_dir, version, configured)
         if probe.server_holds_world(world_dir):
             typer.echo(
                 "warning: a server is running on this world (its session.lock is held): ids it "
@@ -221,10 +219,10 @@ def install(
                 "--base",
                 err=True,
             )
-        files = _pack_files(ver, _reach(world, config)) if pack else None
+        files = _pack_files(target.release, _reach(world, config)) if pack else None
         _write(world_dir, first, target, force)
         if files is not None:
-            _write_pack(world_dir, files)
+            _write_pack(world_dir, files, target.release)
     typer.echo(CACHE_WARNING)
 
 
@@ -240,7 +238,7 @@ def preview(
     from controller.maps.png import preview_png
 
     with _reported(str(out)):
-        first, _ = _settings(base, world, config, None)
+        first, _ = _settings(base, world, config)
         preview_png(out, first)
     typer.echo(f"wrote {out} ({PICTURE_COUNT} pictures, ids {first}..)")
 
@@ -253,21 +251,21 @@ def export(
     world: WorldOpt = None,
     config: ConfigOpt = None,
     version: VersionOpt = None,
-    data_version: DataVersionOpt = None,
     force: ForceOpt = False,
     pack: PackOpt = True,
 ) -> None:
     """Write the map files under DIR/data/... and the data pack under DIR/datapacks/, for
-    copying into a remote server's world folder."""
+    copying into a remote server's world folder; both for --version (else the room's server's
+    minecraft_version)."""
     from controller.maps.probe import resolve_target
 
     with _reported("map files"):
-        first, ver = _settings(base, world, config, version)
-        target = resolve_target(None, ver, data_version)
-        files = _pack_files(ver, _reach(world, config)) if pack else None
+        first, configured = _settings(base, world, config)
+        target = resolve_target(None, version, configured)
+        files = _pack_files(target.release, _reach(world, config)) if pack else None
         _write(directory, first, target, force)
         if files is not None:
-            _write_pack(directory, files)
+            _write_pack(directory, files, target.release)
     typer.echo(
         f"Copy {directory / 'data'} and {directory / 'datapacks'} into the world folder "
         "(merging with what is there)."

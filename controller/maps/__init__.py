@@ -1,4 +1,4 @@
-"""Map files on disk: where they go per version, writing and reading them, install, PNGs.
+"""Map files on disk: where they go per release, writing and reading them, install, PNGs.
 
 The pictures themselves are drawn (pure) in ``controller.world.mapart``; this package does the
 file I/O of ``pipesctl maps`` (install, preview, export) and of ``pipesctl show --png``.
@@ -7,16 +7,7 @@ file I/O of ``pipesctl maps`` (install, preview, export) and of ``pipesctl show 
 from __future__ import annotations
 
 from controller.maps.install import ForeignMapsError, PlanItem, install_pictures, plan_install
-from controller.maps.layout import (
-    KNOWN_DATA_VERSIONS,
-    Layout,
-    counter_path,
-    data_version_for,
-    layout_for_data_version,
-    layout_for_version,
-    map_path,
-    parse_release,
-)
+from controller.maps.layout import Layout, counter_path, layout_for, map_path
 from controller.maps.mapfile import atomic_save, encode_file, map_file, read_colors
 from controller.maps.png import board_image, board_png, preview_image, preview_png
 from controller.maps.probe import (
@@ -29,16 +20,12 @@ from controller.maps.probe import (
 )
 
 __all__ = [
-    "KNOWN_DATA_VERSIONS",
     "Layout",
     "LevelInfo",
     "Target",
     "PlanItem",
     "ForeignMapsError",
-    "parse_release",
-    "layout_for_version",
-    "layout_for_data_version",
-    "data_version_for",
+    "layout_for",
     "read_level_info",
     "resolve_target",
     "map_path",

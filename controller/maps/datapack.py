@@ -2,7 +2,8 @@
 
 Each file is written atomically (a temp file in the same folder, then `os.replace`) and only when
 its content differs, so installing twice changes nothing. Files of the pack folder that the pack
-no longer has (an older version's) are removed. The content is `controller.world.datapack`'s.
+no longer has (an older version's, another release's) are removed, and the folders they leave
+empty. The content is `controller.world.datapack`'s.
 """
 
 from __future__ import annotations
@@ -63,4 +64,8 @@ def install_pack(folder: Path, files: dict[str, bytes]) -> list[PackItem]:
             if path.is_file() and path not in wanted:
                 path.unlink()
                 done.append(PackItem(path, "remove"))
+        # folders left empty (another release's `functions/`, say) go too, deepest first
+        for path in sorted(folder.rglob("*"), key=lambda p: len(p.parts), reverse=True):
+            if path.is_dir() and not any(path.iterdir()):
+                path.rmdir()
     return done

@@ -47,7 +47,11 @@ def map_file(
     z_center: int = 0,
     dimension: str = DIMENSION,
 ) -> File:
-    """An nbtlib file of a locked, untracked picture map (packed colours, row-major, 128x128)."""
+    """An nbtlib file of a locked, untracked picture map (packed colours, row-major, 128x128).
+
+    Every field is written, defaults included: the one payload every release from 1.20.5 on
+    reads alike (docs/server-behaviour.md, "Map data files: payload"); only the DataVersion
+    is the release's."""
     raw = np.frombuffer(_colors_bytes(colors), dtype=np.uint8)
     return File(
         {

@@ -1,7 +1,8 @@
-"""What a world folder says before we write into it: its version, map counter and session lock.
+"""What a world folder says before we write into it: its release, map counter and session lock.
 
-The version comes from ``level.dat`` (``Data.DataVersion``, ``Data.Version.Name``), else from the
-configured version name; the server's map counter and its ``session.lock`` are only read.
+The release comes from ``--version`` when given, else from ``level.dat`` (``Data.DataVersion``,
+the number the game itself goes by; ``Data.Version.Name`` is shown beside it), else from the
+configured version; the server's map counter and its ``session.lock`` are only read.
 """
 
 from __future__ import annotations
@@ -16,19 +17,20 @@ import nbtlib
 from nbtlib import Compound
 
 from controller.errors import UsageError
-from controller.maps.layout import (
-    Layout,
-    counter_path,
-    data_version_for,
-    layout_for_data_version,
-    layout_for_version,
-    parse_release,
+from controller.maps.layout import Layout, counter_path, layout_for
+from controller.versions import (
+    SUPPORTED_RANGE,
+    Release,
+    UnsupportedVersion,
+    by_data_version,
+    release,
 )
 
 __all__ = [
     "LevelInfo",
     "Target",
     "check_world_folder",
+    "level_release",
     "read_level_info",
     "resolve_target",
     "read_counter",
@@ -65,38 +67,64 @@ def read_level_info(world_dir: Path) -> LevelInfo | None:
 
 @dataclass(frozen=True)
 class Target:
-    """Where and how to write: the layout, the DataVersion, and a sentence saying why."""
+    """The release to write for, and a sentence saying why; the layout and DataVersion follow."""
 
-    layout: Layout
-    data_version: int
+    release: Release
     reason: str
 
+    @property
+    def layout(self) -> Layout:
+        """Where the release keeps map files."""
+        return layout_for(self.release)
 
-def resolve_target(world_dir: Path | None, version: str, data_version: int | None = None) -> Target:
-    """Pick the layout and DataVersion: level.dat first, then ``data_version``, then ``version``."""
-    level = read_level_info(world_dir) if world_dir is not None else None
-    if level is not None and level.data_version is not None:
-        if level.version_name and parse_release(level.version_name):
-            layout = layout_for_version(level.version_name)
-        else:
-            layout = layout_for_data_version(level.data_version)
-        named = f" ({level.version_name})" if level.version_name else ""
-        return Target(
-            layout,
-            level.data_version,
-            f"level.dat: DataVersion {level.data_version}{named}",
-        )
-    layout = layout_for_version(version)
-    if data_version is not None:
-        return Target(layout, data_version, f"version {version}, DataVersion {data_version} given")
-    known = data_version_for(version)
-    if known is None:
+    @property
+    def data_version(self) -> int:
+        """The DataVersion the release writes into its files."""
+        return self.release.data_version
+
+
+def _level_text(level: LevelInfo) -> str:
+    named = f" ({level.version_name})" if level.version_name else ""
+    return f"DataVersion {level.data_version}{named}"
+
+
+def level_release(world_dir: Path, level: LevelInfo) -> Release:
+    """The release that last saved the world, by its DataVersion; one clear error otherwise."""
+    where = Path(world_dir) / "level.dat"
+    hint = "pass --version V with the server's release"
+    if level.data_version is None:
         raise UsageError(
-            f"no level.dat yet and no known DataVersion for version {version!r}: "
-            "pass --data-version N (the server's DataVersion)"
+            f"{where} has no Data.DataVersion (pipesctl serves Java {SUPPORTED_RANGE}): {hint}"
         )
+    try:
+        return by_data_version(level.data_version)
+    except UnsupportedVersion:
+        raise UnsupportedVersion(
+            f"{where}: {_level_text(level)} is not a release pipesctl serves "
+            f"(Java {SUPPORTED_RANGE}): {hint}"
+        ) from None
+
+
+def resolve_target(world_dir: Path | None, version: str | None, fallback: str) -> Target:
+    """The release to write for: ``version`` (``--version``) when given, else the one that
+    last saved ``<world_dir>/level.dat``, else ``fallback`` (the configured version).
+
+    A version outside the supported range is refused (UnsupportedVersion names the range).
+    """
+    level = read_level_info(world_dir) if world_dir is not None else None
+    if version is not None:
+        chosen = release(version)
+        why = f"--version {chosen.name}, DataVersion {chosen.data_version}"
+        if level is not None and level.data_version != chosen.data_version:
+            why += f"; level.dat says {_level_text(level)}"
+        return Target(chosen, why)
+    if level is not None:
+        assert world_dir is not None
+        found = level_release(world_dir, level)
+        return Target(found, f"level.dat: {_level_text(level)}")
+    chosen = release(fallback)
     why = "no level.dat yet" if world_dir is not None else "export"
-    return Target(layout, known, f"{why}: version {version}, DataVersion {known}")
+    return Target(chosen, f"{why}: version {chosen.name}, DataVersion {chosen.data_version}")
 
 
 CREATE_HINT = (

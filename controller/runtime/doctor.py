@@ -26,13 +26,22 @@ from controller.runtime.link import CommandClient, Link
 from controller.runtime.paint_room import PaintRoom
 from controller.runtime.pipes_room import PipesRoom, picture_ids
 from controller.runtime.state import state_path
+from controller.versions import Release, UnsupportedVersion, release
 from controller.world import commands as cmd
 from controller.world.mapids import BRUSH_PICTURES, brush_map_id
 from controller.world.replies import forceload_marked, parse_count, parse_gamerule
 
 AnyRoom = PipesRoom | PaintRoom
 
-__all__ = ["Check", "Report", "diagnose", "read_properties", "REFERENCE_Y"]
+__all__ = [
+    "Check",
+    "Report",
+    "check_map_files",
+    "check_pack_files",
+    "diagnose",
+    "read_properties",
+    "REFERENCE_Y",
+]
 
 Connect = Callable[[str, ServerConfig], CommandClient]
 Status = Literal["pass", "fail", "skip"]
@@ -108,7 +117,15 @@ def diagnose(
     server = cfg.servers[room_cfg.server]
     report = Report(world, room_cfg.server)
     props = _check_properties(report, server_dir)
-    _check_map_files(report, cfg, world, world_dir)
+    server_release = _configured_release(report, server)
+    if server_release is not None:
+        wanted = (
+            [brush_map_id(room_cfg.map_id_base, axis) for axis in BRUSH_PICTURES]
+            if room_cfg.kind == "paint"
+            else picture_ids(room_cfg.map_id_base, room_cfg.mode)
+        )
+        check_map_files(report, world_dir, server_release, wanted)
+        check_pack_files(report, world_dir, server_release)
     state_dir = Path(cfg.state_dir)
     if is_running(state_dir, world):
         _check_daemon_health(report, state_dir, world, server, clock)
@@ -233,64 +250,152 @@ def _check_properties(report: Report, server_dir: Path | None) -> dict[str, str]
     return props
 
 
-def _check_map_files(report: Report, cfg: Config, world: str, world_dir: Path | None) -> None:
-    room_cfg = cfg.world(world)
+def _configured_release(report: Report, server: ServerConfig) -> Release | None:
+    """The release the configuration names for the server; a failed check if unsupported."""
+    try:
+        return release(server.minecraft_version)
+    except UnsupportedVersion as exc:
+        fix = f"set servers.{report.server}.minecraft_version to the server's release"
+        for name in ("map files", "pack files"):
+            report.add(name, "fail", f"minecraft_version: {exc}", fix)
+        return None
+
+
+def _install_fix(world_dir: Path, server_release: Release) -> str:
+    create = "" if (world_dir / "level.dat").is_file() else " --create"
+    return (
+        f"pipesctl maps install --world-dir {world_dir}{create} --version {server_release.name}"
+        " (while the server is stopped)"
+    )
+
+
+def check_map_files(
+    report: Report, world_dir: Path | None, server_release: Release, wanted: list[int]
+) -> None:
+    """The room's pictures: each where ``server_release`` reads map files, at its DataVersion
+    (docs/server-behaviour.md, "Map data files: location")."""
     if world_dir is None:
         report.add("map files", "skip", "not checked", "pass --world-dir to check the map files")
         return
     import nbtlib
 
-    from controller.errors import PipesError
-    from controller.maps.layout import map_path
-    from controller.maps.probe import resolve_target
+    from controller.maps.layout import Layout, layout_for, map_path
 
-    version = cfg.servers[room_cfg.server].minecraft_version
-    try:
-        target = resolve_target(world_dir, version)
-    except PipesError as exc:
-        report.add("map files", "fail", str(exc), "check --world-dir")
-        return
+    layout = layout_for(server_release)
+    other = Layout.LEGACY if layout is Layout.NAMESPACED else Layout.NAMESPACED
+    want = server_release.data_version
     missing: list[int] = []
-    stale: list[int] = []
-    base = room_cfg.map_id_base
-    wanted = (
-        [brush_map_id(base, axis) for axis in BRUSH_PICTURES]
-        if room_cfg.kind == "paint"
-        else picture_ids(base, room_cfg.mode)
-    )
+    stale: dict[int, int | None] = {}
     for mid in wanted:
-        path = map_path(world_dir, target.layout, mid)
+        path = map_path(world_dir, layout, mid)
         if not path.is_file():
             missing.append(mid)
             continue
         try:
-            data_version = nbtlib.load(path).get("DataVersion")
+            found = nbtlib.load(path).get("DataVersion")
         except Exception:  # nbtlib raises many kinds on a damaged file
-            data_version = None
-        if data_version is None or int(data_version) != target.data_version:
-            stale.append(mid)
-    create = "" if (world_dir / "level.dat").is_file() else " --create"
-    install = f"pipesctl maps install --world-dir {world_dir}{create} (while the server is stopped)"
+            found = None
+        if found is None or int(found) != want:
+            stale[mid] = None if found is None else int(found)
+    fix = _install_fix(world_dir, server_release)
     if missing:
+        elsewhere = sum(map_path(world_dir, other, mid).is_file() for mid in missing)
+        moved = (
+            f"; {elsewhere} at {other.value}, where {server_release.name} does not look"
+            if elsewhere
+            else ""
+        )
         report.add(
             "map files",
             "fail",
-            f"{len(missing)} of {len(wanted)} pictures missing (first: map id {missing[0]})",
-            install,
+            f"{len(missing)} of {len(wanted)} pictures missing from {layout.value} "
+            f"(first: map id {missing[0]}){moved}",
+            fix,
         )
     elif stale:
+        seen = sorted({"none" if v is None else str(v) for v in stale.values()})
         report.add(
             "map files",
             "fail",
-            f"{len(stale)} pictures not at the world's DataVersion {target.data_version}",
-            install,
+            f"{len(stale)} pictures at DataVersion {', '.join(seen)}, not "
+            f"{server_release.name}'s {want}",
+            fix,
         )
     else:
         report.add(
             "map files",
             "pass",
-            f"18 pictures at DataVersion {target.data_version} ({target.reason})",
+            f"{len(wanted)} pictures in {layout.value} at DataVersion {want} "
+            f"({server_release.name})",
         )
+
+
+def _declared_text(pack: object, server_release: Release) -> str:
+    from controller.world.packformat import declared
+
+    found = declared(pack, server_release) if isinstance(pack, dict) else None
+    if found is None:
+        return "formats it does not read"
+    (lo, lo_minor), (hi, hi_minor) = found
+    if not server_release.pack.uses_range:
+        return f"format {lo}" if lo == hi else f"formats {lo} to {hi}"
+    top = "*" if hi_minor == 2**31 - 1 else str(hi_minor)
+    return f"formats {lo}.{lo_minor} to {hi}.{top}"
+
+
+def check_pack_files(report: Report, world_dir: Path | None, server_release: Release) -> None:
+    """The installed companion data pack: a `pack.mcmeta` ``server_release`` finds compatible
+    and every file in the folders it reads (docs/datapack.md, "Formats", "Layout")."""
+    if world_dir is None:
+        report.add(
+            "pack files", "skip", "not checked", "pass --world-dir to check the data pack's files"
+        )
+        return
+    import json
+
+    from controller.maps.datapack import PACK_FOLDER
+    from controller.world.datapack import build, folders
+    from controller.world.packformat import compatibility
+
+    folder = world_dir / "datapacks" / PACK_FOLDER
+    fix = f"pipesctl install --world-dir {world_dir} --version {server_release.name}, then `reload`"
+    if not folder.is_dir():
+        report.add("pack files", "skip", f"no data pack in {folder}", fix)
+        return
+    try:
+        pack = json.loads((folder / "pack.mcmeta").read_text(encoding="utf-8"))["pack"]
+    except (OSError, ValueError, KeyError, TypeError):
+        report.add("pack files", "fail", f"{folder / 'pack.mcmeta'} is missing or unreadable", fix)
+        return
+    verdict = compatibility(pack, server_release)
+    if verdict != "compatible":
+        report.add(
+            "pack files",
+            "fail",
+            f"pack.mcmeta declares {_declared_text(pack, server_release)}, "
+            f"{server_release.name} reads format {server_release.pack}: the server lists the "
+            "pack as incompatible",
+            fix,
+        )
+        return
+    present = {p.relative_to(folder).as_posix() for p in folder.rglob("*") if p.is_file()}
+    missing = sorted(set(build(server_release)) - present)
+    where = folders(server_release)
+    if missing:
+        report.add(
+            "pack files",
+            "fail",
+            f"{len(missing)} file(s) missing where {server_release.name} reads them "
+            f"(first: {missing[0]}; functions go in {where.function}/)",
+            fix,
+        )
+        return
+    report.add(
+        "pack files",
+        "pass",
+        f"format {server_release.pack}, files in {where.function}/ and {where.advancement}/ "
+        f"as {server_release.name} reads them",
+    )
 
 
 def _check_flavour(report: Report, client: CommandClient, server: ServerConfig) -> None:

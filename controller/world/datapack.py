@@ -1,14 +1,16 @@
 """The companion data pack that marks players who turn a room frame (pure, no I/O).
 
-``build(version)`` returns the pack's files as ``{relative_path: bytes}``: ``pack.mcmeta``, an
-advancement on the ``minecraft:player_interacted_with_entity`` trigger whose entity is an item
-frame or glow item frame carrying the rooms' tag, and its reward function, which tags the
-player and the frames within its reach (from the eyes, per game mode, as the server accepts
-clicks: ``controller.world.reach``), counts the click and revokes the advancement so that the
-next turn fires it again. The advancement has no ``display``: no toast, no chat message. Three
-more functions serve the daemon: ``load`` (run by ``#minecraft:load``: the click counter's
+``build(release)`` returns the pack's files for one release as ``{relative_path: bytes}``:
+``pack.mcmeta`` with that release's format, an advancement on the
+``minecraft:player_interacted_with_entity`` trigger whose entity is an item frame or glow item
+frame carrying the rooms' tag, and its reward function, which tags the player and the frames
+within its reach (from the eyes, per game mode, as the server accepts clicks:
+``controller.world.reach``), counts the click and revokes the advancement so that the next turn
+fires it again. The advancement has no ``display``: no toast, no chat message. Three more
+functions serve the daemon: ``load`` (run by ``#minecraft:load``: the click counter's
 objective), ``done`` (clears the marks once the daemon has read the marked frames back whole)
-and ``version``. Formats, folder names and the protocol: docs/datapack.md.
+and ``version``. The content is the same for every release; the format and the folder names
+follow the release (docs/datapack.md, "Formats", "Layout", "One pack per release").
 """
 
 from __future__ import annotations
@@ -17,17 +19,18 @@ import json
 import re
 from dataclasses import dataclass
 
+from controller.versions import PackFormat, Release
 from controller.world import turns
 from controller.world.reach import marks
 
 __all__ = [
-    "SUPPORTED_VERSIONS",
     "DatapackConfig",
-    "PackFormat",
-    "build",
+    "Folders",
     "PROTOCOL",
+    "build",
+    "folders",
     "function_lines",
-    "pack_format",
+    "mcmeta",
     "pack_functions",
 ]
 
@@ -37,35 +40,22 @@ PROTOCOL = turns.PACK_PROTOCOL
 
 
 @dataclass(frozen=True)
-class PackFormat:
-    """A data pack format: major and minor (the minor exists from 1.21.9 on)."""
+class Folders:
+    """The folders a release reads a pack's functions, advancements and function tags from."""
 
-    major: int
-    minor: int = 0
-
-    @property
-    def uses_range(self) -> bool:
-        """Whether pack.mcmeta declares it as min_format/max_format (formats above 81)."""
-        return self.major > 81
+    function: str
+    advancement: str
+    function_tags: str
 
 
-# The data pack format of each supported release (docs/datapack.md, "Formats").
-SUPPORTED_VERSIONS: dict[str, PackFormat] = {
-    "1.21": PackFormat(48),
-    "1.21.1": PackFormat(48),
-    "1.21.2": PackFormat(57),
-    "1.21.3": PackFormat(57),
-    "1.21.4": PackFormat(61),
-    "1.21.5": PackFormat(71),
-    "1.21.6": PackFormat(80),
-    "1.21.7": PackFormat(81),
-    "1.21.8": PackFormat(81),
-    "1.21.9": PackFormat(88, 0),
-    "26.1": PackFormat(101, 1),
-    "26.1.1": PackFormat(101, 1),
-    "26.1.2": PackFormat(101, 1),
-    "26.2": PackFormat(107, 1),
-}
+_SINGULAR = Folders("function", "advancement", "tags/function")
+_PLURAL = Folders("functions", "advancements", "tags/functions")
+
+
+def folders(release: Release) -> Folders:
+    """Singular since 1.21, plural before (docs/datapack.md, "Layout")."""
+    return _SINGULAR if release.singular_pack_folders else _PLURAL
+
 
 _NAMESPACE = re.compile(r"[a-z0-9_.-]+")
 _PATH = re.compile(r"[a-z0-9_.-]+(/[a-z0-9_.-]+)*")
@@ -106,16 +96,9 @@ class DatapackConfig:
         return f"{self.namespace}:{self.advancement}"
 
 
-def pack_format(version: str) -> PackFormat:
-    """The data pack format of a Minecraft release; ValueError names the supported ones."""
-    found = SUPPORTED_VERSIONS.get(version)
-    if found is None:
-        known = ", ".join(SUPPORTED_VERSIONS)
-        raise ValueError(f"unsupported Minecraft version {version!r} (supported: {known})")
-    return found
-
-
-def _mcmeta(fmt: PackFormat, description: str) -> dict[str, object]:
+def mcmeta(fmt: PackFormat, description: str) -> dict[str, object]:
+    """`pack.mcmeta` declaring exactly the releases of one format (docs/datapack.md,
+    "Formats"): `pack_format` up to 81, `min_format`/`max_format` above."""
     pack: dict[str, object] = {"description": description}
     if fmt.uses_range:
         # any later minor of the same major is accepted too (a hotfix may bump the minor)
@@ -221,10 +204,10 @@ def _json(doc: dict[str, object]) -> bytes:
     return (json.dumps(doc, indent=2) + "\n").encode("utf-8")
 
 
-def build(version: str, config: DatapackConfig = DatapackConfig()) -> dict[str, bytes]:
-    """The pack's files for ``version`` (folder names are singular since 1.21)."""
-    fmt = pack_format(version)
+def build(release: Release, config: DatapackConfig = DatapackConfig()) -> dict[str, bytes]:
+    """The pack's files for ``release``: its format, and the folders it reads."""
     ns, path = config.namespace, config.advancement
+    where = folders(release)
     headers = {
         path: f"a player turned a frame tagged {config.frame_tag}",
         "load": "run by #minecraft:load: the click counter",
@@ -232,11 +215,11 @@ def build(version: str, config: DatapackConfig = DatapackConfig()) -> dict[str, 
         "version": "the protocol this pack speaks with pipesctl",
     }
     files = {
-        "pack.mcmeta": _json(_mcmeta(fmt, config.description)),
-        f"data/{ns}/advancement/{path}.json": _json(_advancement(config)),
-        "data/minecraft/tags/function/load.json": _json({"values": [f"{ns}:load"]}),
+        "pack.mcmeta": _json(mcmeta(release.pack, config.description)),
+        f"data/{ns}/{where.advancement}/{path}.json": _json(_advancement(config)),
+        f"data/minecraft/{where.function_tags}/load.json": _json({"values": [f"{ns}:load"]}),
     }
     for name, lines in pack_functions(config).items():
         text = "\n".join([f"# {ns}:{name}: {headers[name]}", *lines]) + "\n"
-        files[f"data/{ns}/function/{name}.mcfunction"] = text.encode("utf-8")
+        files[f"data/{ns}/{where.function}/{name}.mcfunction"] = text.encode("utf-8")
     return files

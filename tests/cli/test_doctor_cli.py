@@ -117,7 +117,7 @@ def test_without_folders_those_checks_are_skipped_not_failed(setup: tuple[Sandbo
     result = runner.invoke(app, ["doctor", "-c", str(cfg), "--json"])
     assert result.exit_code == ExitCode.OK, result.output
     checks = {c["name"]: c for c in json.loads(result.stdout)["rooms"][0]["checks"]}
-    for name in ("broadcast-rcon-to-ops", "pause-when-empty-seconds", "map files"):
+    for name in ("broadcast-rcon-to-ops", "pause-when-empty-seconds", "map files", "pack files"):
         assert checks[name]["status"] == "skip" and checks[name]["detail"] == "not checked"
 
 
@@ -127,9 +127,34 @@ def test_missing_and_stale_map_files(setup: tuple[Sandbox, Path]) -> None:
     (maps / "1000005.dat").unlink()
     code, checks = _doctor(cfg)
     assert code == ExitCode.ERROR and _failed(checks) == ["map files"]
-    assert checks["map files"]["detail"] == "1 of 18 pictures missing (first: map id 1000005)"
+    assert checks["map files"]["detail"] == (
+        "1 of 18 pictures missing from data/minecraft/maps/<id>.dat (first: map id 1000005)"
+    )
     assert str(checks["map files"]["fix"]).startswith("pipesctl maps install --world-dir")
     assert "--create" in str(checks["map files"]["fix"])  # the world has no level.dat yet
+
+
+def test_files_installed_for_another_release_than_the_configured_one(
+    setup: tuple[Sandbox, Path],
+) -> None:
+    """The world holds what `install` wrote for 26.1; a server configured as 1.21.4 reads
+    neither those map files nor that pack.mcmeta."""
+    _, cfg = setup
+    text = cfg.read_text().replace(
+        "password_env: PIPES_PW}", 'password_env: PIPES_PW, minecraft_version: "1.21.4"}'
+    )
+    cfg.write_text(text)
+    code, checks = _doctor(cfg)
+    assert code == ExitCode.ERROR and _failed(checks) == ["map files", "pack files"]
+    assert checks["map files"]["detail"] == (
+        "18 of 18 pictures missing from data/map_<id>.dat (first: map id 1000000); "
+        "18 at data/minecraft/maps/<id>.dat, where 1.21.4 does not look"
+    )
+    assert "--version 1.21.4" in str(checks["map files"]["fix"])
+    assert checks["pack files"]["detail"] == (
+        "pack.mcmeta declares formats it does not read, 1.21.4 reads format 61: the server "
+        "lists the pack as incompatible"
+    )
 
 
 @pytest.mark.parametrize(
@@ -204,7 +229,9 @@ def test_a_paint_room_is_checked_with_its_own_pictures_and_box(
     (maps / "1000033.dat").unlink()
     code, checks = _doctor(cfg)
     assert code == ExitCode.ERROR and _failed(checks) == ["map files"]
-    assert checks["map files"]["detail"] == "1 of 3 pictures missing (first: map id 1000033)"
+    assert checks["map files"]["detail"] == (
+        "1 of 3 pictures missing from data/minecraft/maps/<id>.dat (first: map id 1000033)"
+    )
     # the target copy lies north of the canvas: the box reaches z = -7
     sb.call(lambda g: g.execute("forceload add 0 -16 0 0"))
     sb.call(lambda g: g.execute("setblock 2 99 -4 minecraft:stone"))

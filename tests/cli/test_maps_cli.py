@@ -16,6 +16,8 @@ from controller.cli import app as pipesctl
 from controller.cli.maps import CACHE_WARNING, app
 from controller.errors import ExitCode
 from controller.maps import Layout, atomic_save, map_file, map_path, probe, read_colors
+from controller.versions import NEWEST, OLDEST, RELEASES, Release, release
+from controller.world.datapack import build, folders
 from controller.world.mapart import (
     DEFAULT_MAP_ID_BASE,
     PICTURE_COUNT,
@@ -23,6 +25,7 @@ from controller.world.mapart import (
     render_sink_picture,
 )
 from controller.world.mapids import BRUSH_OFFSET, BRUSH_PICTURES, SINK_OFFSET, SINK_PICTURES
+from controller.world.packformat import compatibility
 from controller.world.paintart import render_brush
 from tests.support.imports import heavy_modules_after
 from tests.support.map_worlds import write_level_dat
@@ -130,12 +133,96 @@ def test_install_create_makes_the_world_folder(tmp_path: Path) -> None:
 def test_install_reads_level_dat(tmp_path: Path) -> None:
     data = Compound({"DataVersion": Int(4790), "Version": Compound({"Name": String("26.1.2")})})
     File({"Data": data}, gzipped=True).save(tmp_path / "level.dat")
-    result = runner.invoke(
-        app, ["install", "--world-dir", str(tmp_path), "--version", "1.21.4", "--base", "10"]
-    )
+    result = runner.invoke(app, ["install", "--world-dir", str(tmp_path), "--base", "10"])
     assert result.exit_code == 0, result.output
-    assert "level.dat" in result.output
+    assert "level.dat: DataVersion 4790 (26.1.2)" in result.output
     assert nbtlib.load(tmp_path / "data/minecraft/maps/10.dat")["DataVersion"] == 4790
+    assert "for 26.1.2, format 101.1" in result.output
+
+
+def test_install_version_overrides_level_dat(tmp_path: Path) -> None:
+    """An admin installing for the release the server is about to run: --version wins."""
+    write_level_dat(tmp_path, 4189, "1.21.4")
+    args = ["install", "--world-dir", str(tmp_path), "--base", "10", "--version", "26.1"]
+    result = runner.invoke(app, args)
+    assert result.exit_code == 0, result.output
+    assert "level.dat says DataVersion 4189 (1.21.4)" in result.output
+    assert nbtlib.load(tmp_path / "data/minecraft/maps/10.dat")["DataVersion"] == 4786
+    assert not (tmp_path / "data" / "map_10.dat").exists()
+
+
+@pytest.mark.parametrize(
+    ("data_version", "name"), [(4779, "26.1-snapshot-11"), (3700, "1.20.4"), (5011, None)]
+)
+def test_install_refuses_a_world_of_an_unsupported_release(
+    tmp_path: Path, data_version: int, name: str | None
+) -> None:
+    write_level_dat(tmp_path, data_version, name)
+    result = runner.invoke(pipesctl, ["install", "--world-dir", str(tmp_path)])
+    assert result.exit_code == ExitCode.USAGE
+    (line,) = result.output.strip().splitlines()
+    assert line.startswith("error: ") and f"DataVersion {data_version}" in line
+    assert f"Java {OLDEST.name} to {NEWEST.name}" in line and "--version" in line
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["level.dat"]  # nothing written
+
+
+@pytest.mark.parametrize("version", ["1.20.4", "1.21.12", "26.3", "latest", ""])
+def test_install_and_export_refuse_unsupported_versions(tmp_path: Path, version: str) -> None:
+    for argv in (
+        ["install", "--world-dir", str(tmp_path / "w"), "--create", "--version", version],
+        ["maps", "export", str(tmp_path / "e"), "--version", version],
+    ):
+        result = runner.invoke(pipesctl, argv)
+        assert result.exit_code == ExitCode.USAGE, result.output
+        (line,) = result.output.strip().splitlines()
+        assert f"pipesctl serves Java {OLDEST.name} to {NEWEST.name}" in line
+    assert list(tmp_path.iterdir()) == []
+
+
+def _written_for(world: Path, target: Release, base: int) -> None:
+    """What `target` reads: a compatible pack.mcmeta, the functions and the advancement in its
+    folders, every map file where it looks for them, with its DataVersion and every field."""
+    pack = world / "datapacks" / "pipesctl"
+    meta = json.loads((pack / "pack.mcmeta").read_text())["pack"]
+    assert compatibility(meta, target) == "compatible"
+    fn, adv = folders(target).function, folders(target).advancement
+    assert (pack / "data" / "pipes" / fn / "clicked.mcfunction").is_file()
+    assert (pack / "data" / "pipes" / adv / "clicked.json").is_file()
+    assert (pack / "data" / "minecraft" / folders(target).function_tags / "load.json").is_file()
+    files = {p.relative_to(pack).as_posix() for p in pack.rglob("*") if p.is_file()}
+    assert files == set(build(target))
+    layout = Layout.NAMESPACED if target.namespaced_maps else Layout.LEGACY
+    for k in OFFSETS:
+        root = nbtlib.load(map_path(world, layout, base + k))
+        assert int(root["DataVersion"]) == target.data_version
+        data = root["data"]
+        assert str(data["dimension"]) == "minecraft:overworld"
+        assert len(data["colors"]) == 128 * 128
+        assert int(data["locked"]) == 1
+        assert int(data["trackingPosition"]) == 0 and int(data["scale"]) == 0
+        assert {"xCenter", "zCenter", "unlimitedTracking"} <= set(data)
+    other = Layout.LEGACY if layout is Layout.NAMESPACED else Layout.NAMESPACED
+    assert not map_path(world, other, base).exists()
+
+
+@pytest.mark.parametrize("target", RELEASES, ids=str)
+def test_install_writes_what_each_release_reads(tmp_path: Path, target: Release) -> None:
+    """For every supported release: `install --create --version V`, then the same world with
+    a level.dat of V and no --version, and `export --version V`, all write what V reads."""
+    world = tmp_path / "world"
+    argv = ["install", "--create", "--version", target.name, "--world-dir", str(world)]
+    result = runner.invoke(pipesctl, [*argv, "--base", "0"])
+    assert result.exit_code == ExitCode.OK, result.output
+    _written_for(world, target, 0)
+    old = tmp_path / "old"
+    write_level_dat(old, target.data_version, target.name)
+    result = runner.invoke(pipesctl, ["install", "--world-dir", str(old), "--base", "0"])
+    assert result.exit_code == ExitCode.OK, result.output
+    _written_for(old, target, 0)
+    out = tmp_path / "export"
+    result = runner.invoke(app, ["export", str(out), "--version", target.name, "--base", "0"])
+    assert result.exit_code == ExitCode.OK, result.output
+    _written_for(out, target, 0)
 
 
 def test_install_refuses_foreign_maps_unless_forced(tmp_path: Path) -> None:
@@ -202,20 +289,6 @@ def test_export_writes_the_layout_of_the_version(tmp_path: Path) -> None:
     assert "Copy" in result.output
 
 
-def test_export_unknown_version_needs_a_data_version(tmp_path: Path) -> None:
-    out = tmp_path / "export"
-    refused = runner.invoke(app, ["export", str(out), "--version", "27.3"])
-    assert refused.exit_code == 2 and "--data-version" in refused.output
-    args = ["export", str(out), "--version", "27.3", "--data-version", "5200"]
-    no_pack = runner.invoke(app, args)
-    assert no_pack.exit_code == ExitCode.USAGE and "--no-pack" in no_pack.output
-    assert not out.exists()  # refused before anything was written
-    result = runner.invoke(app, [*args, "--no-pack"])
-    assert result.exit_code == ExitCode.OK, result.output
-    path = out / "data" / "minecraft" / "maps" / f"{DEFAULT_MAP_ID_BASE}.dat"
-    assert nbtlib.load(path)["DataVersion"] == 5200
-
-
 @pytest.mark.parametrize("args", [["--help"], ["maps", "--help"], ["maps", "install", "--help"]])
 def test_help_loads_no_numpy_pil_or_nbtlib(args: list[str]) -> None:
     """CLI start-up stays quick: the map commands load the picture libraries when they run."""
@@ -228,14 +301,12 @@ def test_help_loads_no_numpy_pil_or_nbtlib(args: list[str]) -> None:
 
 
 def test_install_writes_maps_and_the_data_pack_idempotently(tmp_path: Path) -> None:
-    from controller.world.datapack import build
-
     world = tmp_path / "world"
     write_level_dat(world, 4790, "26.1.2")
     first = runner.invoke(pipesctl, ["install", "--world-dir", str(world)])
     assert first.exit_code == ExitCode.OK, first.output
     pack = world / "datapacks" / "pipesctl"
-    for rel, data in build("26.1").items():
+    for rel, data in build(release("26.1.2")).items():
         assert (pack / rel).read_bytes() == data
     assert "file/pipesctl" in first.output
     stale = pack / "data" / "pipes" / "function" / "old.mcfunction"
@@ -246,7 +317,7 @@ def test_install_writes_maps_and_the_data_pack_idempotently(tmp_path: Path) -> N
     third = runner.invoke(pipesctl, ["install", "--world-dir", str(world)])
     assert "data pack" in third.output and "unchanged" in third.output
     assert sorted(p.relative_to(pack).as_posix() for p in pack.rglob("*") if p.is_file()) == sorted(
-        build("26.1")
+        build(release("26.1.2"))
     )
 
 

@@ -19,6 +19,7 @@ from controller.runtime.pipes_room import PipesRoom
 from controller.runtime.state import RoomState
 from controller.sandbox import Sandbox
 from controller.sandbox.server import CommandLogEntry
+from controller.versions import release
 from controller.world import commands as cmd
 from controller.world.datapack import build
 from controller.world.replies import parse_score
@@ -36,7 +37,7 @@ def sandbox(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[tuple[Sa
             yield sb, mode
         return
     world = tmp_path / "world"
-    install_pack(world / "datapacks" / PACK_FOLDER, build("26.1"))
+    install_pack(world / "datapacks" / PACK_FOLDER, build(release("26.1")))
     with Sandbox(world_dir=world) as sb:
         yield sb, mode
 

@@ -22,7 +22,7 @@ def test_server_answers_list_with_our_map_art_present(mc_server: McServer) -> No
     # (from the pinned version) is the one its level.dat implies
     level = read_level_info(mc_server.world_dir)
     assert level is not None and level.data_version is not None
-    target = resolve_target(mc_server.world_dir, "0.0")
+    target = resolve_target(mc_server.world_dir, None, "0.0")
     pictures = all_pictures(mc_server.map_id_base)
     for map_id, path in mc_server.map_paths.items():
         assert path == map_path(mc_server.world_dir, target.layout, map_id)

@@ -16,6 +16,7 @@ from controller.maps.install import ForeignMapsError, install_pictures
 from controller.maps.layout import Layout, counter_path, map_path
 from controller.maps.mapfile import atomic_save, map_file, read_colors
 from controller.maps.probe import Target, read_counter
+from controller.versions import release
 from controller.world.mapart import PICTURE_COUNT, all_pictures
 from tests.support.map_worlds import BASE, T26, T121, foreign_picture
 
@@ -60,7 +61,7 @@ def test_our_maps_are_left_or_updated(tmp_path: Path) -> None:
     again = install_pictures(tmp_path, pictures, T26)
     assert {i.action for i in again} == {"unchanged"}
     assert path.stat().st_mtime_ns == stamp
-    newer = install_pictures(tmp_path, pictures, Target(Layout.NAMESPACED, 4903, "26.2"))
+    newer = install_pictures(tmp_path, pictures, Target(release("26.2"), "26.2"))
     assert {i.action for i in newer} == {"update"}  # same pictures: ours, not foreign
     assert nbtlib.load(path)["DataVersion"] == 4903
 
@@ -133,7 +134,7 @@ def test_a_map_the_server_re_encoded_is_unchanged(tmp_path: Path, gzipped: bool)
     """Pictures and fields are compared, not bytes: a server re-save (other compression, key
     order, omitted defaults, `frames`/`banners`, its DataVersion) is still our picture."""
     pictures = all_pictures(BASE)
-    target = Target(Layout.NAMESPACED, 4786, "26.1")
+    target = Target(release("26.1"), "26.1")
     install_pictures(tmp_path, pictures, target)
     path = map_path(tmp_path, Layout.NAMESPACED, BASE + 3)
     _server_resave(path, gzipped=gzipped)

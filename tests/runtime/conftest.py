@@ -14,6 +14,7 @@ from controller.maps.datapack import PACK_FOLDER, install_pack
 from controller.runtime.connect import connect_server
 from controller.runtime.daemon import Daemon
 from controller.sandbox import Sandbox
+from controller.versions import release
 from controller.world.datapack import build
 from tests.support.harness import Harness, make_config
 
@@ -32,7 +33,7 @@ def sandbox(detect: str, tmp_path: Path) -> Iterator[Sandbox]:
             yield sb
         return
     world = tmp_path / "world"
-    install_pack(world / "datapacks" / PACK_FOLDER, build("26.1"))
+    install_pack(world / "datapacks" / PACK_FOLDER, build(release("26.1")))
     with Sandbox(world_dir=world) as sb:
         yield sb
 

@@ -16,6 +16,7 @@ from controller.maps.datapack import PACK_FOLDER, install_pack
 from controller.runtime.connect import connect_server
 from controller.runtime.daemon import Daemon
 from controller.sandbox import Sandbox
+from controller.versions import release
 from controller.world.datapack import build
 from tests.support.harness import make_config, world_mismatches
 from tests.support.tamper import StepClock, pipes_room, run
@@ -28,7 +29,7 @@ def live(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> Iterator[tuple[Sandbox, Daemon, StepClock]]:
     world = tmp_path / "world"
-    install_pack(world / "datapacks" / PACK_FOLDER, build("26.1"))
+    install_pack(world / "datapacks" / PACK_FOLDER, build(release("26.1")))
     with Sandbox(world_dir=world) as sb:
         monkeypatch.setenv("SANDBOX_PW", sb.password)
         clock = StepClock()
@@ -112,7 +113,7 @@ def test_a_pack_that_goes_and_comes_back_never_leaves_a_click_unapplied(
     assert detector.mode == "scan"
 
     # 4. restored and `reload`
-    install_pack(pack / PACK_FOLDER, build("26.1"))
+    install_pack(pack / PACK_FOLDER, build(release("26.1")))
     assert run(sb, "reload") == ["Reloading!"]
     sb.tick(2)
     clicks_applied(sb, daemon, clock, tiles)

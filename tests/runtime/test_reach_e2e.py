@@ -15,6 +15,7 @@ import pytest
 from controller.runtime.connect import connect_server
 from controller.runtime.daemon import Daemon
 from controller.sandbox import Sandbox
+from controller.versions import release
 from controller.world.datapack import build
 from tests.support.harness import Harness, harness_with_pack, make_config, world_mismatches
 
@@ -159,7 +160,7 @@ OLD_MARK = "execute at @s run tag @e[tag=pipes,distance=..4.5] add pipes.near"
 def old_pack(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[Harness]:
     """A world whose protocol-2 pack is from before the eye-based marks: it marks the frames
     within 4.5 blocks of the clicker's feet."""
-    files = build("26.1")
+    files = build(release("26.1"))
     name = "data/pipes/function/clicked.mcfunction"
     lines = [line for line in files[name].decode().splitlines() if "pipes.near" not in line]
     lines.insert(2, OLD_MARK)

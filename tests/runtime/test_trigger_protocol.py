@@ -14,6 +14,7 @@ import pytest
 from controller.runtime.detection import STUCK_ROUNDS, TurnDetector
 from controller.runtime.link import Link
 from controller.sandbox import Sandbox
+from controller.versions import release
 from controller.world import turns
 from controller.world.datapack import build
 from tests.support.harness import Harness, harness_with_pack, world_mismatches
@@ -134,7 +135,7 @@ def test_a_pack_disabled_while_running_means_scan_mode(harness: Harness) -> None
 @pytest.fixture
 def outdated(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[Harness]:
     """A world whose pack was written before the `done` protocol (no `done`, no `version`)."""
-    files = build("26.1")
+    files = build(release("26.1"))
     files = {
         k: v for k, v in files.items() if not k.endswith(("done.mcfunction", "version.mcfunction"))
     }

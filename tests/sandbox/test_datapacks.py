@@ -16,6 +16,7 @@ from nbtlib import tag as nbt
 
 from controller.sandbox import Sandbox
 from controller.sandbox.game import Game
+from controller.versions import release
 from controller.world.datapack import DatapackConfig, build
 from tests.support.sandbox_game import FRAME, UUID1, check_rows, reply
 
@@ -52,7 +53,7 @@ def frame_cmd(x: int = 0, y: int = 64, z: int = 0, extra: str = "", rot: int = 0
 def packs_dir(tmp_path: pathlib.Path) -> pathlib.Path:
     """A datapacks folder holding the companion pack as `file/pipes`."""
     d = tmp_path / "datapacks"
-    write_pack(d / "pipes", build("26.1"))
+    write_pack(d / "pipes", build(release("26.1")))
     return d
 
 
@@ -365,7 +366,7 @@ def test_disabled_pack_does_not_fire(game: Game) -> None:
 def test_custom_config_pack(tmp_path: pathlib.Path) -> None:
     """§6: a pack built with other names fires for frames carrying its tag."""
     config = DatapackConfig(namespace="rooms", advancement="turn", frame_tag="pipes.lobby")
-    write_pack(tmp_path / "datapacks" / "rooms", build("26.1", config))
+    write_pack(tmp_path / "datapacks" / "rooms", build(release("26.1"), config))
     g = Game()
     g.configure_datapacks(tmp_path / "datapacks")
     g.join("Alex", (0.5, 64.0, 2.5))
@@ -393,7 +394,7 @@ def test_config_and_progress_survive_save_and_load(game: Game, tmp_path: pathlib
 def test_sandbox_world_dir_packs_and_restart(tmp_path: pathlib.Path) -> None:
     """§7: packs under <world_dir>/datapacks load at start; a disabled pack stays disabled."""
     world = tmp_path / "world"
-    write_pack(world / "datapacks" / "pipes", build("26.1"))
+    write_pack(world / "datapacks" / "pipes", build(release("26.1")))
     with Sandbox(world_dir=world) as sb:  # a folder holding only datapacks/ is a new world
         assert sb.call(lambda g: list(g.packs.selected)) == ["vanilla", "file/pipes"]
         sb.call(lambda g: reply(g, 'datapack disable "file/pipes"'))
@@ -415,7 +416,7 @@ def test_installing_over_rcon_while_running(tmp_path: pathlib.Path) -> None:
 
     with Sandbox(world_dir=tmp_path / "world") as sb:
         assert sb.datapack_dir is not None
-        write_pack(sb.datapack_dir / "pipesctl", build("26.1"))
+        write_pack(sb.datapack_dir / "pipesctl", build(release("26.1")))
         with MCRcon(sb.host, sb.password, sb.port) as rcon:
             assert rcon.command("reload") == "Reloading!"
             sb.tick(1)

@@ -16,6 +16,7 @@ import uuid
 import pytest
 
 from controller.sandbox.game import Game
+from controller.versions import release
 from controller.world.datapack import build
 from tests.support.sandbox_game import FRAME, UUID1, check_rows, reply
 
@@ -40,7 +41,7 @@ def edge(reach: float, feet_y: float = 64.0) -> float:
 def game(tmp_path: pathlib.Path) -> Game:
     """The companion pack, a room frame on the floor at block (0, 64, 0), and Alex."""
     packs = tmp_path / "datapacks"
-    for rel, data in build("26.1").items():
+    for rel, data in build(release("26.1")).items():
         (packs / "pipes" / rel).parent.mkdir(parents=True, exist_ok=True)
         (packs / "pipes" / rel).write_bytes(data)
     g = Game()

@@ -138,7 +138,7 @@ def install_map_art(world_dir: Path, version: str, base: int) -> dict[int, Path]
     from controller.maps import install_pictures, resolve_target
     from controller.world.mapart import all_pictures
 
-    target = resolve_target(world_dir, version)
+    target = resolve_target(world_dir, None, version)
     plan = install_pictures(world_dir, all_pictures(base), target)
     return {item.map_id: item.path for item in plan}
 
@@ -146,9 +146,10 @@ def install_map_art(world_dir: Path, version: str, base: int) -> dict[int, Path]
 def install_data_pack(world_dir: Path, version: str) -> None:
     """Write the companion data pack the way `pipesctl install` does."""
     from controller.maps.datapack import PACK_FOLDER, install_pack
+    from controller.versions import release
     from controller.world.datapack import build
 
-    install_pack(world_dir / "datapacks" / PACK_FOLDER, build(version))
+    install_pack(world_dir / "datapacks" / PACK_FOLDER, build(release(version)))
 
 
 @dataclass(frozen=True)

@@ -8,14 +8,14 @@ from typing import Any
 import numpy as np
 from nbtlib import Compound, File, Int, String
 
-from controller.maps.layout import Layout
 from controller.maps.probe import Target
+from controller.versions import release
 
 __all__ = ["BASE", "T26", "T121", "foreign_picture", "write_level_dat"]
 
 BASE = 1_000_000
-T26 = Target(Layout.NAMESPACED, 4790, "test")
-T121 = Target(Layout.LEGACY, 4189, "test")
+T26 = Target(release("26.1.2"), "test")  # data/minecraft/maps/, DataVersion 4790
+T121 = Target(release("1.21.4"), "test")  # data/map_<id>.dat, DataVersion 4189
 
 
 def foreign_picture() -> np.ndarray[Any, np.dtype[np.uint8]]:

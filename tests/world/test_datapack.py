@@ -7,19 +7,22 @@ import pathlib
 
 import pytest
 
-from controller.sandbox.datapacks import PackInfo, load_content, pack_compatibility
+from controller.sandbox.datapacks import PackInfo, load_content
 from controller.sandbox.game import Game
+from controller.versions import RELEASES, PackFormat, Release, release
 from controller.world.datapack import (
     PROTOCOL,
-    SUPPORTED_VERSIONS,
     DatapackConfig,
-    PackFormat,
     build,
+    folders,
     function_lines,
-    pack_format,
+    mcmeta,
     pack_functions,
 )
+from controller.world.packformat import compatibility
 from tests.support.grammar import assert_valid_commands
+
+R261 = release("26.1")
 
 
 def _write(root: pathlib.Path, files: dict[str, bytes]) -> pathlib.Path:
@@ -33,10 +36,17 @@ def _write(root: pathlib.Path, files: dict[str, bytes]) -> pathlib.Path:
 @pytest.mark.parametrize(
     ("version", "expected"),
     [
+        ("1.20.5", {"pack_format": 41}),
+        ("1.20.6", {"pack_format": 41}),
         ("1.21", {"pack_format": 48}),
+        ("1.21.3", {"pack_format": 57}),
         ("1.21.4", {"pack_format": 61}),
+        ("1.21.5", {"pack_format": 71}),
+        ("1.21.6", {"pack_format": 80}),
         ("1.21.8", {"pack_format": 81}),
         ("1.21.9", {"min_format": [88, 0], "max_format": 88}),
+        ("1.21.10", {"min_format": [88, 0], "max_format": 88}),
+        ("1.21.11", {"min_format": [94, 1], "max_format": 94}),
         # unverified: no primary source for 26.1's data pack version (docs/datapack.md, "Formats")
         ("26.1", {"min_format": [101, 1], "max_format": 101}),
         ("26.2", {"min_format": [107, 1], "max_format": 107}),
@@ -44,67 +54,75 @@ def _write(root: pathlib.Path, files: dict[str, bytes]) -> pathlib.Path:
 )
 def test_pack_mcmeta_per_version(version: str, expected: dict[str, object]) -> None:
     """docs/datapack.md "Formats": pack_format up to 81, min/max_format above."""
-    meta = json.loads(build(version)["pack.mcmeta"])
+    meta = json.loads(build(release(version))["pack.mcmeta"])
     assert set(meta) == {"pack"}
     pack = meta["pack"]
     assert pack.pop("description")
     assert pack == expected
 
 
-@pytest.mark.parametrize("version", sorted(SUPPORTED_VERSIONS))
-def test_every_supported_version_is_compatible_with_its_own_format(version: str) -> None:
-    """The 26.1 validation rules (PackFormat.validate) accept the pack at its own format."""
-    fmt = pack_format(version)
-    pack = json.loads(build(version)["pack.mcmeta"])["pack"]
-    assert pack_compatibility(pack, (fmt.major, fmt.minor)) == "compatible"
-    assert pack_compatibility(pack, (fmt.major + 1, 0)) == "too_old"
-    if fmt.uses_range:  # a later minor of the same major (a hotfix) still loads it
-        assert pack_compatibility(pack, (fmt.major, fmt.minor + 3)) == "compatible"
+@pytest.mark.parametrize("target", RELEASES, ids=str)
+def test_every_release_finds_its_own_pack_compatible(target: Release) -> None:
+    """By the release's own reader (controller.world.packformat), the pack written for it is
+    compatible with it and with exactly the releases of the same format; a hotfix that bumps
+    only the minor still finds it compatible."""
+    pack = json.loads(build(target)["pack.mcmeta"])["pack"]
+    for other in RELEASES:
+        same = other.pack.major == target.pack.major and other.pack.minor >= target.pack.minor
+        assert (compatibility(pack, other) == "compatible") == same, other
+    if target.pack.uses_range:
+        hotfix = Release("x", 0, 0, PackFormat(target.pack.major, target.pack.minor + 3))
+        assert compatibility(pack, hotfix) == "compatible"
 
 
-@pytest.mark.parametrize(
-    ("pack", "verdict"),
-    [
-        ({"description": "", "pack_format": 101}, "invalid"),  # > 81 needs min/max_format
-        ({"description": "", "min_format": 101}, "invalid"),  # both or neither
-        ({"description": "", "min_format": [101, 2], "max_format": [101, 1]}, "invalid"),
-        ({"description": "", "min_format": 88, "max_format": 88, "supported_formats": [88, 88]},
-         "invalid"),
-        ({"description": "", "pack_format": 48}, "too_old"),
-        ({"description": "", "min_format": [101, 2], "max_format": 101}, "too_new"),
-    ],
-)  # fmt: skip
-def test_pack_format_validation_rules(pack: dict[str, object], verdict: str) -> None:
-    """docs/datapack.md "Formats": the rules of PackFormat.IntermediaryFormat.validate."""
-    assert pack_compatibility(pack, (101, 1)) == verdict
+@pytest.mark.parametrize("target", RELEASES, ids=str)
+def test_files_sit_in_the_folders_the_release_reads(target: Release) -> None:
+    """docs/datapack.md "Layout": `functions/`, `advancements/`, `tags/functions/` before 1.21,
+    singular from 1.21; the content is the same for every release."""
+    plural = not target.at_least((1, 21, 0))
+    fn, adv, tags = (
+        ("functions", "advancements", "tags/functions")
+        if plural
+        else ("function", "advancement", "tags/function")
+    )
+    assert folders(target).function == fn
+    files = build(target)
+    assert sorted(files) == sorted(
+        [
+            f"data/minecraft/{tags}/load.json",
+            f"data/pipes/{adv}/clicked.json",
+            f"data/pipes/{fn}/clicked.mcfunction",
+            f"data/pipes/{fn}/done.mcfunction",
+            f"data/pipes/{fn}/load.mcfunction",
+            f"data/pipes/{fn}/version.mcfunction",
+            "pack.mcmeta",
+        ]
+    )
+    newest = build(release("26.2"))
+    for rel, data in files.items():
+        if rel != "pack.mcmeta":
+            same = rel.replace(f"/{fn}/", "/function/").replace(f"/{adv}/", "/advancement/")
+            assert newest[same.replace(f"/{tags}/", "/tags/function/")] == data
 
 
-@pytest.mark.parametrize("version", ["1.20.6", "1.21.10", "26.3", "", "latest"])
-def test_unknown_versions_are_refused(version: str) -> None:
-    with pytest.raises(ValueError, match="unsupported Minecraft version") as info:
-        build(version)
-    assert "26.1" in str(info.value)  # the message lists what is supported
-
-
-def test_files_use_singular_folders() -> None:
-    """docs/datapack.md "Layout": advancement/ and function/ since 1.21."""
-    assert sorted(build("26.1")) == [
-        "data/minecraft/tags/function/load.json",
-        "data/pipes/advancement/clicked.json",
-        "data/pipes/function/clicked.mcfunction",
-        "data/pipes/function/done.mcfunction",
-        "data/pipes/function/load.mcfunction",
-        "data/pipes/function/version.mcfunction",
-        "pack.mcmeta",
-    ]
-    assert json.loads(build("26.1")["data/minecraft/tags/function/load.json"]) == {
+def test_load_tag_names_the_load_function() -> None:
+    assert json.loads(build(R261)["data/minecraft/tags/function/load.json"]) == {
         "values": ["pipes:load"]
+    }
+
+
+def test_mcmeta_shapes() -> None:
+    assert mcmeta(PackFormat(61), "d") == {"pack": {"description": "d", "pack_format": 61}}
+    assert mcmeta(PackFormat(94, 1), "d")["pack"] == {
+        "description": "d",
+        "min_format": [94, 1],
+        "max_format": 94,
     }
 
 
 def test_advancement_matches_tagged_frames_without_display() -> None:
     """docs/datapack.md "The advancement": the trigger, both frame types, the nbt tag check."""
-    adv = json.loads(build("26.1")["data/pipes/advancement/clicked.json"])
+    adv = json.loads(build(R261)["data/pipes/advancement/clicked.json"])
     assert "display" not in adv and "parent" not in adv
     assert adv["rewards"] == {"function": "pipes:clicked"}
     (criterion,) = adv["criteria"].values()
@@ -124,7 +142,7 @@ def test_function_tags_the_player_counts_and_revokes() -> None:
     """The frames are marked from the clicker's eyes, as far as its game mode reaches: range
     3 (creative 5) + handleInteract's 3 + a map frame's half diagonal, rounded up; only those
     whose ItemRotation is not the one their rotation tag names (turned since settled)."""
-    text = build("26.1")["data/pipes/function/clicked.mcfunction"].decode()
+    text = build(R261)["data/pipes/function/clicked.mcfunction"].decode()
     eyes = "at @s anchored eyes positioned ^ ^ ^ run tag @e[tag=pipes"
 
     def marks(test: str, radius: str) -> list[str]:
@@ -158,7 +176,7 @@ def test_reach_only_widens_the_marks(reach: float | None, marks: list[str]) -> N
 
 
 def test_every_function_file_holds_its_lines() -> None:
-    files = build("26.1")
+    files = build(R261)
     for name, lines in pack_functions().items():
         assert _commands(files[f"data/pipes/function/{name}.mcfunction"].decode()) == lines
     assert pack_functions()["version"] == [f"return {PROTOCOL}"]
@@ -185,7 +203,7 @@ def test_custom_names_move_files_and_ids() -> None:
     config = DatapackConfig(
         namespace="rooms", advancement="turn", frame_tag="room", clicked_tag="c"
     )
-    files = build("26.2", config)
+    files = build(release("26.2"), config)
     adv = json.loads(files["data/rooms/advancement/turn.json"])
     assert adv["rewards"]["function"] == "rooms:turn"
     assert '"room"' in adv["criteria"]["turned_frame"]["conditions"]["entity"]["nbt"]
@@ -212,7 +230,7 @@ def test_bad_names_are_refused(kwargs: dict[str, object]) -> None:
 
 def test_the_sandbox_loads_the_pack(tmp_path: pathlib.Path) -> None:
     """The content loads in the sandbox's 26.1 loader with no error, every line parsing."""
-    root = _write(tmp_path / "pipes", build("26.1"))
+    root = _write(tmp_path / "pipes", build(R261))
     game = Game()
     content = load_content([PackInfo("file/pipes", "world", root)], game.packs._check_line)
     assert content.errors == []
@@ -229,10 +247,6 @@ def test_the_sandbox_loads_the_pack(tmp_path: pathlib.Path) -> None:
         "pipes:version",
     ]
     assert content.function_tags["minecraft:load"] == ["pipes:load"]
-
-
-def test_pack_format_dataclass() -> None:
-    assert not PackFormat(81).uses_range and PackFormat(88).uses_range
 
 
 ADMIN_FORMS = [

@@ -1,0 +1,112 @@
+"""Doctor's checks of what `install` wrote against the server's release (no server needed)."""
+
+from __future__ import annotations
+
+import json
+import shutil
+from pathlib import Path
+
+import pytest
+
+from controller.maps.datapack import PACK_FOLDER, install_pack
+from controller.maps.install import install_pictures
+from controller.maps.probe import Target
+from controller.runtime.doctor import Check, Report, check_map_files, check_pack_files
+from controller.versions import RELEASES, Release, release
+from controller.world.datapack import build
+from controller.world.mapart import all_pictures
+
+BASE = 5000
+IDS = sorted(all_pictures(BASE))
+
+
+def _install(world: Path, target: Release) -> None:
+    install_pictures(world, all_pictures(BASE), Target(target, "test"))
+    install_pack(world / "datapacks" / PACK_FOLDER, build(target))
+
+
+def _checks(world: Path | None, server: Release) -> dict[str, Check]:
+    report = Report("lobby", "main")
+    check_map_files(report, world, server, IDS)
+    check_pack_files(report, world, server)
+    return {c.name: c for c in report.checks}
+
+
+@pytest.mark.parametrize("target", RELEASES, ids=str)
+def test_what_install_wrote_for_a_release_passes_for_it(tmp_path: Path, target: Release) -> None:
+    _install(tmp_path, target)
+    checks = _checks(tmp_path, target)
+    assert [c.status for c in checks.values()] == ["pass", "pass"], checks
+    assert f"at DataVersion {target.data_version} ({target.name})" in checks["map files"].detail
+    assert checks["pack files"].detail.startswith(f"format {target.pack}, files in ")
+
+
+def test_every_release_of_another_format_or_layout_fails(tmp_path: Path) -> None:
+    """A world installed for 1.21.4: doctor for any other release reports what differs."""
+    _install(tmp_path, release("1.21.4"))
+    for server in RELEASES:
+        checks = _checks(tmp_path, server)
+        maps_ok = server.data_version == 4189
+        pack_ok = server.pack.major == 61
+        assert (checks["map files"].status == "pass") == maps_ok, server
+        assert (checks["pack files"].status == "pass") == pack_ok, server
+        for check in checks.values():
+            if check.status == "fail":
+                assert check.fix is not None and f"--version {server.name}" in check.fix
+
+
+def test_map_files_at_another_data_version(tmp_path: Path) -> None:
+    _install(tmp_path, release("26.1.2"))
+    checks = _checks(tmp_path, release("26.1"))
+    assert checks["map files"].status == "fail"
+    assert checks["map files"].detail == (
+        f"{len(IDS)} pictures at DataVersion 4790, not 26.1's 4786"
+    )
+    assert checks["pack files"].status == "pass"  # 26.1.2 writes format 101.1 as 26.1 does
+
+
+def test_map_files_in_the_layout_the_release_does_not_read(tmp_path: Path) -> None:
+    _install(tmp_path, release("1.21.11"))
+    checks = _checks(tmp_path, release("26.1"))
+    assert checks["map files"].detail == (
+        f"{len(IDS)} of {len(IDS)} pictures missing from data/minecraft/maps/<id>.dat "
+        f"(first: map id {BASE}); {len(IDS)} at data/map_<id>.dat, where 26.1 does not look"
+    )
+    assert checks["pack files"].detail == (
+        "pack.mcmeta declares formats 94.1 to 94.*, 26.1 reads format 101.1: the server lists "
+        "the pack as incompatible"
+    )
+
+
+def test_a_pack_with_plural_folders_on_a_release_reading_singular_ones(tmp_path: Path) -> None:
+    """The 1.20.6 pack's functions/ and advancements/ with a 1.21 pack.mcmeta: 1.21 would load
+    neither, so the check names the first file missing from the folders 1.21 reads."""
+    _install(tmp_path, release("1.20.6"))
+    pack = tmp_path / "datapacks" / PACK_FOLDER
+    (pack / "pack.mcmeta").write_bytes(build(release("1.21"))["pack.mcmeta"])
+    check = _checks(tmp_path, release("1.21"))["pack files"]
+    assert check.status == "fail"
+    assert check.detail == (
+        "6 file(s) missing where 1.21 reads them (first: data/minecraft/tags/function/load.json; "
+        "functions go in function/)"
+    )
+
+
+def test_no_pack_is_skipped_and_a_broken_one_fails(tmp_path: Path) -> None:
+    _install(tmp_path, release("26.2"))
+    pack = tmp_path / "datapacks" / PACK_FOLDER
+    (pack / "pack.mcmeta").write_text("{not json", encoding="utf-8")
+    assert _checks(tmp_path, release("26.2"))["pack files"].status == "fail"
+    (pack / "pack.mcmeta").write_text(json.dumps({"pack": {"description": "x"}}))
+    assert (
+        "declares formats it does not read"
+        in _checks(tmp_path, release("26.2"))["pack files"].detail
+    )
+    shutil.rmtree(pack)
+    check = _checks(tmp_path, release("26.2"))["pack files"]
+    assert (check.status, check.detail) == ("skip", f"no data pack in {pack}")
+
+
+def test_without_a_world_folder_both_are_skipped() -> None:
+    checks = _checks(None, release("26.1"))
+    assert {c.status for c in checks.values()} == {"skip"}
