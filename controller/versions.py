@@ -73,6 +73,7 @@ SNAKE_GAMERULES_FROM: Number = (1, 21, 11)  # gamerules named `send_command_feed
 VERSION_COMMAND_FROM: Number = (1, 21, 6)  # vanilla's `version` command
 SINGULAR_FOLDERS_FROM: Number = (1, 21, 0)  # data pack `function/`, `advancement/`
 NAMESPACED_MAPS_FROM: Number = (26, 1, 0)  # map files under data/minecraft/maps/
+PAUSE_WHEN_EMPTY_FROM: Number = (1, 21, 2)  # server.properties `pause-when-empty-seconds`
 
 
 @dataclass(frozen=True)
@@ -124,6 +125,11 @@ class Release:
     def namespaced_maps(self) -> bool:
         """Whether map files live at `data/minecraft/maps/<id>.dat` (else `data/map_<id>.dat`)."""
         return self.at_least(NAMESPACED_MAPS_FROM)
+
+    @property
+    def pauses_when_empty(self) -> bool:
+        """Whether an empty server stops ticking (`pause-when-empty-seconds`, default 60)."""
+        return self.at_least(PAUSE_WHEN_EMPTY_FROM)
 
     def __str__(self) -> str:
         return self.name
