@@ -75,6 +75,7 @@ SINGULAR_FOLDERS_FROM: Number = (1, 21, 0)  # data pack `function/`, `advancemen
 NAMESPACED_MAPS_FROM: Number = (26, 1, 0)  # map files under data/minecraft/maps/
 # `minecraft:entity_interaction_range` (not `player.…`) and a click's buffer of 3 (not 1)
 INTERACTION_RANGE_FROM: Number = (1, 21, 2)
+PAUSE_WHEN_EMPTY_FROM: Number = (1, 21, 2)  # server.properties `pause-when-empty-seconds`
 
 
 @dataclass(frozen=True)
@@ -139,6 +140,11 @@ class Release:
     def interaction_buffer(self) -> float:
         """What `handleInteract` adds to the range before it refuses a click on an entity."""
         return 3.0 if self.at_least(INTERACTION_RANGE_FROM) else 1.0
+
+    @property
+    def pauses_when_empty(self) -> bool:
+        """Whether an empty server stops ticking (`pause-when-empty-seconds`, default 60)."""
+        return self.at_least(PAUSE_WHEN_EMPTY_FROM)
 
     def __str__(self) -> str:
         return self.name

@@ -50,12 +50,14 @@ def test_switches_flip_once_at_their_release() -> None:
         "namespaced_maps",
         "interaction_range_attribute",
         "interaction_buffer",
+        "pauses_when_empty",
     ):
         values = [getattr(r, flag) for r in RELEASES]
         changes = sum(a != b for a, b in zip(values, values[1:], strict=False))
         assert changes == 1, flag
     assert release("1.21.4").text_form == "json" and release("1.21.5").text_form == "snbt"
     assert not release("1.20.6").singular_pack_folders and release("1.21").singular_pack_folders
+    assert not release("1.21.1").pauses_when_empty and release("1.21.2").pauses_when_empty
 
 
 def test_parse_number() -> None:

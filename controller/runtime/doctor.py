@@ -440,21 +440,24 @@ def _check_data_pack(report: Report, link: Link, server: ServerConfig) -> None:
         )
 
 
-def _gamerule(link: Link, room: AnyRoom, name: str) -> str | None:
-    return parse_gamerule(room.send(link, cmd.gamerule_query(name)))
+def _gamerule(link: Link, room: AnyRoom, rule: str) -> str | None:
+    return parse_gamerule(room.send(link, cmd.gamerule_query(rule, release=link.release)))
 
 
 def _check_gamerules(
     report: Report, room: AnyRoom, link: Link, props: dict[str, str] | None
 ) -> None:
+    """The gamerules a room needs, each by the name the server's release knows it by
+    (docs/server-behaviour.md, "Versions: gamerule names")."""
     frames = (
         len(room.brushes)
         if isinstance(room, PaintRoom)
         else room.cfg.width * room.cfg.height + len(room.pictures)
     )
     needs = {"max_block_modifications": cmd.FILL_LIMIT, "max_command_forks": frames}
-    for name, need in needs.items():
-        value = _gamerule(link, room, name)
+    for rule, need in needs.items():
+        name = cmd.gamerule_name(rule, release=link.release)
+        value = _gamerule(link, room, rule)
         if value is None:
             report.add(name, "skip", "the server does not know this gamerule")
         elif not value.lstrip("-").isdigit() or int(value) < need:
@@ -466,20 +469,21 @@ def _check_gamerules(
             )
         else:
             report.add(name, "pass", f"{value} (the room needs {need})")
+    name = cmd.gamerule_name("send_command_feedback", release=link.release)
     feedback = _gamerule(link, room, "send_command_feedback")
     broadcast = None if props is None else props.get("broadcast-rcon-to-ops", "true").lower()
     if feedback is None:
-        report.add("send_command_feedback", "skip", "the server does not know this gamerule")
+        report.add(name, "skip", "the server does not know this gamerule")
     elif feedback == "true" and broadcast == "true":
         report.add(
-            "send_command_feedback",
+            name,
             "fail",
             "true with broadcast-rcon-to-ops=true: ops see every command the room sends",
-            "set broadcast-rcon-to-ops=false (or `gamerule send_command_feedback false`, "
+            f"set broadcast-rcon-to-ops=false (or `gamerule {name} false`, "
             "which hides all command feedback world-wide)",
         )
     else:
-        report.add("send_command_feedback", "pass", f"{feedback} (replies to RCON do not need it)")
+        report.add(name, "pass", f"{feedback} (replies to RCON do not need it)")
 
 
 @contextmanager
@@ -500,7 +504,9 @@ def _loaded(report: Report, room: AnyRoom, link: Link, clock: Clock) -> Iterator
                 "chunks",
                 "fail",
                 f"{len(room.geom.chunks())} chunk(s) did not load within 5 s after forceload",
-                "a vanilla server with nobody online pauses: set pause-when-empty-seconds=-1",
+                "a vanilla server with nobody online pauses: set pause-when-empty-seconds=-1"
+                if link.release.pauses_when_empty
+                else "check that the server ticks (its log, `tick query`)",
             )
             yield False
             return

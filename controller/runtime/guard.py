@@ -373,7 +373,9 @@ class RoomGuard:
         for idx, here in enumerate(present):
             uid = room.uuids[idx]
             if not here:
-                reply = self._send(link, cmd.summon_if_missing(uid, room.summon(idx)))
+                reply = self._send(
+                    link, cmd.summon_if_missing(uid, room.summon(idx, release=link.release))
+                )
                 if summoned(reply):
                     rep.summoned += 1
                     continue
@@ -413,7 +415,7 @@ class RoomGuard:
         if whole_count(reply) == expected:
             return 0
         done = 0
-        for k, summon in enumerate(room.preload_commands()):
+        for k, summon in enumerate(room.preload_commands(link.release)):
             uid = preload_uuid(room.name, k)
             done += summoned(self._send(link, cmd.summon_if_missing(uid, summon)))
         return done

@@ -38,6 +38,7 @@ from controller.runtime.requests import (
 from controller.runtime.room import Progress, Room, RoomStatus
 from controller.runtime.rounds import record_win
 from controller.runtime.state import archive_state, state_path
+from controller.versions import Release
 from controller.world import commands as cmd
 from controller.world.geometry import Pos
 from controller.world.mapids import brush_map_id
@@ -212,11 +213,12 @@ class PaintRoom(PlacedRoom):
                 f"{list(now[2])} in {now[3]} ({now[4]}, target {now[5]})" + remove_first
             )
 
-    def summon(self, brush: Brush) -> str:
-        """The command that summons a brush frame as the format prescribes."""
+    def summon(self, brush: Brush, *, release: Release) -> str:
+        """The command that summons a brush frame as the format prescribes, in the forms of the
+        server's `release`."""
         return cmd.summon_brush(
             self.geom, brush.i, brush.j,
-            uid=self.uuids[(brush.i, brush.j)], map_id=self.brush_map(brush),
+            uid=self.uuids[(brush.i, brush.j)], map_id=self.brush_map(brush), release=release,
             kind=self.frame_kind, invisible=self.cfg.invisible_frames,
         )  # fmt: skip
 
@@ -249,7 +251,7 @@ class PaintRoom(PlacedRoom):
             *cmd.fill_box(*self.geom.front_box(), "minecraft:air"),
             *self.plane_commands(),
             cmd.kill_room(self.geom, self.frame_kind),
-            *(self.summon(b) for b in self.brushes),
+            *(self.summon(b, release=link.release) for b in self.brushes),
         ]
         self.send_build(link, commands, progress)
         self.verify_frames(link)
@@ -460,7 +462,7 @@ class PaintRoom(PlacedRoom):
         for brush in self.brushes:
             key = (brush.i, brush.j)
             if key not in rotations:
-                fixes.append(self.summon(brush))
+                fixes.append(self.summon(brush, release=link.release))
                 rep.frames_summoned += 1
             elif rotations[key] != 0 or maps.get(key) != self.brush_map(brush):
                 fixes.append(self.settle(brush, rotations[key]))

@@ -43,6 +43,7 @@ from controller.runtime.requests import (
 from controller.runtime.room import Progress, Room, RoomStatus
 from controller.runtime.rounds import record_win
 from controller.runtime.state import RoomState, archive_state, state_path
+from controller.versions import Release
 from controller.world import blockcheck
 from controller.world import commands as cmd
 from controller.world.geometry import (
@@ -249,8 +250,9 @@ class PipesRoom(PlacedRoom):
                 f"says {list(self.geom.origin)} in {self.geom.dimension}" + remove_first
             )
 
-    def summon(self, idx: int, *, arms: int = 0) -> str:
-        """The command that summons tile `idx`'s frame as the world format prescribes."""
+    def summon(self, idx: int, *, release: Release, arms: int = 0) -> str:
+        """The command that summons tile `idx`'s frame as the world format prescribes, in the
+        forms of the server's `release`."""
         board = self.board
         i, j = idx % board.width, idx // board.width
         return cmd.summon_frame(
@@ -259,6 +261,7 @@ class PipesRoom(PlacedRoom):
             rotation=board.rotations[idx],
             map_id=self.map_id(idx),
             source=idx == board.source_index,
+            release=release,
             kind=self.frame_kind,
             invisible=self.cfg.invisible_frames,
             arms=arms,
@@ -274,8 +277,11 @@ class PipesRoom(PlacedRoom):
             *cmd.base_fills(self.geom),
             cmd.kill_room(self.geom, kind),
         ]
-        commands += [self.summon(idx, arms=board.mask(idx)) for idx in range(board.size)]
-        commands += self.preload_commands()
+        release = link.release
+        commands += [
+            self.summon(idx, release=release, arms=board.mask(idx)) for idx in range(board.size)
+        ]
+        commands += self.preload_commands(release)
         commands += cmd.derive_edge_layers(self.geom, kind)
         commands += cmd.clear_arm_tags(self.geom, kind)
         for idx, (i, j) in enumerate(self.geom.tiles()):
@@ -290,12 +296,18 @@ class PipesRoom(PlacedRoom):
         self.mark_shown()
         self.notify()
 
-    def preload_commands(self) -> list[str]:
-        """Summon the hidden frames that hold every picture (so clients have them all)."""
+    def preload_commands(self, release: Release) -> list[str]:
+        """Summon the hidden frames that hold every picture (so clients have them all), in the
+        forms of the server's `release`."""
         return [
             cmd.summon_preload(
-                self.geom, k, uid=preload_uuid(self.name, k), map_id=mid, kind=self.frame_kind
-            )
+                self.geom,
+                k,
+                uid=preload_uuid(self.name, k),
+                map_id=mid,
+                kind=self.frame_kind,
+                release=release,
+            )  # fmt: skip
             for k, mid in enumerate(self.pictures)
         ]
 

@@ -14,10 +14,22 @@ from controller.runtime.clock import Clock
 from controller.runtime.journal import EVERY, BuildJournal
 from controller.runtime.lease import Fence
 from controller.runtime.link import Link, in_dimension
+from controller.versions import Release
 from controller.world import commands as cmd
 from controller.world.geometry import Pos
 
-__all__ = ["PlacedRoom", "RoomPlacement"]
+__all__ = ["PlacedRoom", "RoomPlacement", "not_loaded_hint"]
+
+
+def not_loaded_hint(release: Release) -> str:
+    """Why a room's chunks may not load, for the server's release: from 1.21.2 a vanilla server
+    with nobody online pauses (docs/server-behaviour.md, "Versions: what changes where")."""
+    if release.pauses_when_empty:
+        return (
+            "; a vanilla server with nobody online may be paused (server.properties "
+            "pause-when-empty-seconds: set it to -1, or join once)"
+        )
+    return "; is the server ticking (its log, `tick query`)?"
 
 
 class RoomPlacement(cmd.Placed, Protocol):
@@ -118,7 +130,6 @@ class PlacedRoom:
             if self.clock.monotonic() > deadline:
                 raise RoomError(
                     f"room {self.name}: its chunks did not load within {timeout:g} s after "
-                    "`forceload add`; a vanilla server with nobody online may be paused "
-                    "(server.properties pause-when-empty-seconds: set it to -1, or join once)"
+                    f"`forceload add`{not_loaded_hint(link.release)}"
                 )
             self.clock.sleep(0.05)

@@ -101,7 +101,7 @@ class PipesReconciler:
         expected = len(room.pictures)
         if parse_count(room.send(link, cmd.count_frames(geom, kind, preload=True))) != expected:
             room.send(link, cmd.kill_preloads(geom, kind))
-            room.send_all(link, room.preload_commands())
+            room.send_all(link, room.preload_commands(link.release))
             rep.preloads_rebuilt = expected
         rep.blocks_fixed = self.audit_blocks(link, progress)
         if built_at < SHADOW_FORMAT:
@@ -157,7 +157,7 @@ class PipesReconciler:
             rep.frames_fixed += 1
             rep.notes.append(f"frame {idx} re-tagged")
             return
-        reply = room.send(link, cmd.summon_if_missing(uid, room.summon(idx)))
+        reply = room.send(link, cmd.summon_if_missing(uid, room.summon(idx, release=link.release)))
         if summoned(reply):
             rep.frames_summoned += 1
         elif reply:

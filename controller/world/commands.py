@@ -11,6 +11,7 @@ import uuid
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Protocol
 
+from controller.versions import Release
 from controller.world.geometry import BORDER, Pos, Room, frame_name, uuid_ints
 
 if TYPE_CHECKING:
@@ -28,6 +29,8 @@ __all__ = [
     "FIXED_TAG",
     "count_fixed_frames",
     "forceload",
+    "gamerule_name",
+    "gamerule_query",
     "is_loaded",
     "row_fills",
     "layer_fills",
@@ -140,8 +143,20 @@ class Placed(Protocol):
 
 
 def text(value: str) -> str:
-    """A text component argument: a JSON string literal (valid SNBT as well)."""
+    """A text component argument: a JSON string literal, read as the same plain text by every
+    release (JSON text before 1.21.5, SNBT from it: docs/server-behaviour.md, "Versions: text
+    components"). No builder sends a compound component, whose form would differ."""
     return json.dumps(value, ensure_ascii=False)
+
+
+def _custom_name_snbt(name: str, release: Release) -> str:
+    """The `CustomName` key of a summon: a string holding JSON text before 1.21.5 (a release
+    that cannot parse the SNBT form leaves the frame unnamed), the text itself from it
+    (docs/server-behaviour.md, "Versions: text components")."""
+    if release.text_form == "json":
+        inner = json.dumps(name, ensure_ascii=False)  # single-quoted: `\\` and `'` escaped
+        return "CustomName:'" + inner.replace("\\", "\\\\").replace("'", "\\'") + "',"
+    return f"CustomName:{quoted(name)},"
 
 
 FIXED_TAG = "pipes.fixed"  # the fixed frames of a sink room (its source and sink)
@@ -174,12 +189,17 @@ def _item_snbt(map_id: int) -> str:
     return f'{{id:"{MAP_ITEM}",count:1,components:{{"minecraft:map_id":{map_id}}}}}'
 
 
-def _placed_snbt(x: int, y: int, z: int) -> str:
-    """`Pos` and `block_pos` of a frame summoned at block (x, y, z): the point `summon x y z`
-    resolves to (x and z centred) and the block it contains. Without both the server logs
-    `Block-attached entity at invalid position` at ERROR while it loads the NBT, before it moves
-    the frame into place (docs/server-behaviour.md, "Item frames: summon and block_pos")."""
-    return f"Pos:[{x + 0.5}d,{float(y)}d,{z + 0.5}d],block_pos:[I;{x},{y},{z}],"
+def _placed_snbt(x: int, y: int, z: int, release: Release) -> str:
+    """`Pos` and the attached block of a frame summoned at block (x, y, z): the point `summon x
+    y z` resolves to (x and z centred) and the block it contains, as `block_pos` from 1.21.5 and
+    as `TileX`/`TileY`/`TileZ` before. Without both the server logs `Block-attached entity at
+    invalid position` (`Hanging entity …` before 1.21) at ERROR while it loads the NBT, before it
+    moves the frame into place (docs/server-behaviour.md, "Item frames: summon and block_pos",
+    "Versions: frame position")."""
+    pos = f"Pos:[{x + 0.5}d,{float(y)}d,{z + 0.5}d],"
+    if release.attached_position == "tile":
+        return f"{pos}TileX:{x},TileY:{y},TileZ:{z},"
+    return f"{pos}block_pos:[I;{x},{y},{z}],"
 
 
 def summon_frame(
@@ -191,32 +211,35 @@ def summon_frame(
     rotation: int,
     map_id: int,
     source: bool,
+    release: Release,
     kind: str = "item_frame",
     invisible: bool = False,
     arms: int = 0,
     fixed: bool = False,
 ) -> str:
-    """Summon one tile frame carrying the full NBT the world format prescribes (`fixed`: a
-    sink room's source or sink, which players cannot turn)."""
+    """Summon one tile frame carrying the full NBT the world format prescribes, in the forms of
+    the server's `release` (`fixed`: a sink room's source or sink, which players cannot turn)."""
     x, y, z = room.frame_pos(i, j)
     a, b, c, d = uuid_ints(uid)
     return (
-        f"summon minecraft:{kind} {x} {y} {z} {{{_placed_snbt(x, y, z)}"
+        f"summon minecraft:{kind} {x} {y} {z} {{{_placed_snbt(x, y, z, release)}"
         f"Facing:1b,Invulnerable:1b,Fixed:{int(fixed)}b,Invisible:{int(invisible)}b,Silent:1b,"
         f"ItemRotation:{rotation}b,UUID:[I;{a},{b},{c},{d}],"
-        f'CustomName:"{frame_name(room.name, i, j)}",'
+        f"{_custom_name_snbt(frame_name(room.name, i, j), release)}"
         f"Tags:{_tags_snbt(frame_tags(room.name, rotation, source, arms, fixed))},"
         f"Item:{_item_snbt(map_id)}}}"
     )
 
 
-def summon_preload(room: Room, k: int, *, uid: uuid.UUID, map_id: int, kind: str) -> str:
+def summon_preload(
+    room: Room, k: int, *, uid: uuid.UUID, map_id: int, kind: str, release: Release
+) -> str:
     """Summon the k-th hidden picture frame (Fixed, Invisible, Silent, facing down, in the
-    ground)."""
+    ground), in the forms of the server's `release`."""
     x, y, z = room.preload_pos(k)
     a, b, c, d = uuid_ints(uid)
     return (
-        f"summon minecraft:{kind} {x} {y} {z} {{{_placed_snbt(x, y, z)}"
+        f"summon minecraft:{kind} {x} {y} {z} {{{_placed_snbt(x, y, z, release)}"
         f"Facing:0b,Fixed:1b,Invisible:1b,Silent:1b,Invulnerable:1b,UUID:[I;{a},{b},{c},{d}],"
         f'Tags:["pipes.{room.name}","pipes.preload"],Item:{_item_snbt(map_id)}}}'
     )
@@ -263,9 +286,25 @@ def forceload_chunk(cx: int, cz: int, add: bool) -> str:
     return f"forceload {'add' if add else 'remove'} {cx * 16} {cz * 16}"
 
 
-def gamerule_query(name: str) -> str:
-    """Read a gamerule (`Gamerule <name> is currently set to: <value>`)."""
-    return f"gamerule {name}"
+# The gamerules pipesctl reads, by their snake_case name (1.21.11 on) and their camelCase name
+# before it (docs/server-behaviour.md, "Versions: gamerule names").
+GAMERULES = {
+    "max_block_modifications": "commandModificationBlockLimit",
+    "max_command_forks": "maxCommandForkCount",
+    "send_command_feedback": "sendCommandFeedback",
+}
+
+
+def gamerule_name(rule: str, *, release: Release) -> str:
+    """The name `release` knows a gamerule by (`rule`: its snake_case name, a key of
+    GAMERULES)."""
+    return rule if release.snake_case_gamerules else GAMERULES[rule]
+
+
+def gamerule_query(rule: str, *, release: Release) -> str:
+    """Read a gamerule (`Gamerule <name> is currently set to: <value>`) by the name `release`
+    knows it by."""
+    return f"gamerule {gamerule_name(rule, release=release)}"
 
 
 def count_foreign_entities(lo: Pos, hi: Pos, room_tag: str) -> str:
@@ -943,17 +982,19 @@ def summon_brush(
     *,
     uid: uuid.UUID,
     map_id: int,
+    release: Release,
     kind: str = "item_frame",
     invisible: bool = False,
 ) -> str:
-    """Summon the brush frame in front of plane (i, j) with the full NBT of the format."""
+    """Summon the brush frame in front of plane (i, j) with the full NBT of the format, in the
+    forms of the server's `release`."""
     x, y, z = placement.frame_pos(i, j)
     a, b, c, d = uuid_ints(uid)
     return (
-        f"summon minecraft:{kind} {x} {y} {z} {{{_placed_snbt(x, y, z)}"
+        f"summon minecraft:{kind} {x} {y} {z} {{{_placed_snbt(x, y, z, release)}"
         f"Facing:{placement.facing}b,Invulnerable:1b,Fixed:0b,Invisible:{int(invisible)}b,"
         f"Silent:1b,ItemRotation:0b,UUID:[I;{a},{b},{c},{d}],"
-        f'CustomName:"{frame_name(placement.name, i, j)}",'
+        f"{_custom_name_snbt(frame_name(placement.name, i, j), release)}"
         f"Tags:{_tags_snbt(brush_tags(placement.name))},Item:{_item_snbt(map_id)}}}"
     )
 

@@ -2,6 +2,11 @@
 
 Vanilla joins the messages of one command with no separator (MC-7569); Paper may add `\n` and
 `§` colour codes, which the runtime's link strips first (`controller.rcon.replies.normalize`).
+
+Every parser reads the texts of every supported release: where a release words a reply
+differently, both wordings are accepted, as neither can be mistaken for the other
+(docs/server-behaviour.md, "Versions: reply texts"). `REPLY_KEYS` lists the language keys whose
+text the controller reads.
 """
 
 from __future__ import annotations
@@ -13,6 +18,7 @@ from dataclasses import dataclass
 from controller.world.names import is_player_name
 
 __all__ = [
+    "REPLY_KEYS",
     "whole_count",
     "FrameValue",
     "parse_frame_values",
@@ -36,7 +42,9 @@ __all__ = [
 _FRAME_VALUE = re.compile(
     r"pipes:([a-z0-9_-]{1,32}):(\d+):(\d+) has the following entity data: (-?\d+)(b?)"
 )
-_COUNT = re.compile(r"Test passed\. Count: (\d+)")
+# `Test passed. Count: N` from 1.21.9, `Test passed, count: N` before (docs/server-behaviour.md,
+# "Versions: reply texts").
+_COUNT = re.compile(r"Test passed(?:\. Count|, count): (\d+)")
 _FILLED = re.compile(r"Successfully filled (\d+) block\(s\)")
 
 
@@ -65,7 +73,8 @@ def parse_frame_values(reply: str, *, byte: bool | None = None) -> list[FrameVal
 
 
 def parse_count(reply: str) -> int:
-    """The N of `Test passed. Count: N`; 0 for `Test failed` and anything else."""
+    """The N of `Test passed. Count: N` (`Test passed, count: N` before 1.21.9); 0 for `Test
+    failed` and anything else."""
     m = _COUNT.search(reply)
     return int(m.group(1)) if m else 0
 
@@ -117,7 +126,9 @@ def forceload_marked(reply: str) -> bool:
 
 
 _SCORE = re.compile(r"^\S+ has (-?\d+) \[")
-_GAME_TIME = re.compile(r"^The game time is (-?\d+) tick")
+# `The game time is N tick(s)` from 26.1, `The time is N` before (docs/server-behaviour.md,
+# "Versions: reply texts").
+_GAME_TIME = re.compile(r"^(?:The game time is (-?\d+) tick|The time is (-?\d+)$)")
 
 
 def parse_score(reply: str) -> int | None:
@@ -133,10 +144,13 @@ def score_missing(reply: str) -> bool:
 
 
 def parse_game_time(reply: str) -> int | None:
-    """The N of `The game time is N tick(s)` (`time query gametime`); None for anything else,
-    such as the empty reply of a conditional `execute` that did not run."""
+    """The N of `The game time is N tick(s)` (`time query gametime`; `The time is N` before
+    26.1); None for anything else, such as the empty reply of a conditional `execute` that did
+    not run."""
     m = _GAME_TIME.match(reply)
-    return int(m.group(1)) if m else None
+    if m is None:
+        return None
+    return int(m.group(1) if m.group(1) is not None else m.group(2))
 
 
 _KILLED = re.compile(r"Killed (\d+) entities")
@@ -201,3 +215,49 @@ def parse_player_list(reply: str) -> dict[uuid.UUID, str]:
         if e is not None and is_player_name(e.group(1)):
             out[uuid.UUID(e.group(2))] = e.group(1)
     return out
+
+
+# Every language key whose en_us text a parser of the controller reads, with the readers; the
+# tests render each key from every release's language file and check its reader accepts it
+# (docs/server-behaviour.md, "Versions: reply texts").
+REPLY_KEYS: dict[str, str] = {
+    "commands.data.entity.query": "parse_frame_values, parse_entity_uuids",
+    "commands.execute.conditional.pass": "the `Test passed` checks of the runtime",
+    "commands.execute.conditional.pass_count": "parse_count, whole_count",
+    "commands.execute.conditional.fail": "whole_count",
+    "commands.fill.success": "fill_changed",
+    "commands.fill.failed": "fill_changed",
+    "commands.setblock.success": "setblock_changed",
+    "commands.data.entity.modified": "merge_applied",
+    "commands.data.merge.failed": "merge_applied",
+    "command.context.here": "is_parse_error, controller.rcon.replies.parse_error",
+    "command.unknown.command": "controller.rcon.replies.parse_error",
+    "command.unknown.argument": "controller.rcon.replies.parse_error",
+    "command.expected.separator": "controller.rcon.replies.parse_error",
+    "commands.gamerule.query": "parse_gamerule",
+    "commands.forceload.query.success": "forceload_marked",
+    "commands.forceload.query.failure": "forceload_marked",
+    "commands.scoreboard.players.get.success": "parse_score, turns.parse_click_count",
+    "chat.square_brackets": "parse_score, turns.parse_click_count (the objective's name)",
+    "commands.scoreboard.players.get.null": "score_missing, turns.parse_click_count",
+    "arguments.objective.notFound": "score_missing, turns.parse_click_count, detection",
+    "commands.time.query.gametime": "parse_game_time (26.1 on)",
+    "commands.time.query": "parse_game_time (before 26.1)",
+    "commands.tag.add.success.single": "tag_added",
+    "commands.tag.add.success.multiple": "tag_added",
+    "commands.tag.remove.success.single": "turns.tagged_count",
+    "commands.tag.remove.success.multiple": "turns.tagged_count",
+    "argument.entity.notfound.entity": "turns.tagged_count",
+    "commands.kill.success.single": "killed_count",
+    "commands.kill.success.multiple": "killed_count",
+    "commands.summon.success": "summoned",
+    "commands.summon.failed.uuid": "summoned",
+    "commands.list.players": "parse_player_list",
+    "commands.list.nameAndId": "parse_player_list",
+    "commands.function.scheduled.single": "turns.function_result",
+    "commands.function.result": "turns.function_result",
+    "arguments.function.unknown": "turns.function_unknown",
+    "commands.datapack.list.enabled.success": "detection, doctor (the pack's `[file/…` link)",
+    "commands.datapack.list.available.success": "detection, doctor (the pack's `[file/…` link)",
+    "pack.nameAndSource": "detection, doctor (the pack's `[file/…` link)",
+}

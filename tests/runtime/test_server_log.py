@@ -42,7 +42,7 @@ def test_frames_summoned_without_a_position_would_log_an_error_each(
 ) -> None:
     """The check can fail: the summon form without `Pos` and `block_pos` logs one ERROR line per
     frame (tile frames and hidden preload frames alike)."""
-    monkeypatch.setattr(commands, "_placed_snbt", lambda x, y, z: "")
+    monkeypatch.setattr(commands, "_placed_snbt", lambda x, y, z, release: "")
     with Sandbox() as sb:
         monkeypatch.setenv("SANDBOX_PW", sb.password)
         daemon = Daemon(make_config(sb, tmp_path, size=7), ["lobby"], connect=connect_server)

@@ -12,6 +12,7 @@ from controller.runtime.connect import connect_server
 from controller.runtime.daemon import Daemon
 from controller.runtime.guard import IDLE_BLOCK_CHECK_S, IDLE_FRAME_CHECK_S, IDLE_QUICK_CHECK_S
 from controller.sandbox import Sandbox
+from controller.versions import NEWEST
 from controller.world import blockcheck
 from controller.world import commands as cmd
 from tests.support.grammar import assert_valid_commands
@@ -185,8 +186,10 @@ def test_a_refused_summon_is_reported_not_counted(
     sb, daemon, _ = setup
     room = pipes_room(daemon)
     run(sb, f"kill {room.uuids[0]}")
-    real: Callable[[int], str] = room.summon
-    monkeypatch.setattr(room, "summon", lambda idx, **kw: real(idx).replace("Facing:1b", "Facing:"))
+    real: Callable[..., str] = room.summon
+    monkeypatch.setattr(
+        room, "summon", lambda idx, **kw: real(idx, **kw).replace("Facing:1b", "Facing:")
+    )
     rep = room.guard.repair_frames(daemon.links["main"])
     assert rep.summoned == 0 and rep.failed
 
@@ -208,7 +211,10 @@ def test_guard_commands_are_vanilla_grammar() -> None:
             cmd.kill_foreign_frames(geom, "glow_item_frame"),
             cmd.kill_foreign_tagged(geom.name, "item_frame"),
             cmd.summon_if_missing(
-                uid, cmd.summon_preload(geom, 3, uid=uid, map_id=1_000_017, kind="item_frame")
+                uid,
+                cmd.summon_preload(
+                    geom, 3, uid=uid, map_id=1_000_017, kind="item_frame", release=NEWEST
+                ),
             ),
             cmd.summon_if_missing(uid, "summon minecraft:item_frame 1 2 3 {Facing:1b}"),
             cmd.retag_frame(uid, room=geom.name, rotation=2, source=False),

@@ -12,6 +12,7 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+from controller.versions import NEWEST, Release
 from controller.world import commands as cmd
 from controller.world.geometry import Room, frame_uuid
 
@@ -20,8 +21,8 @@ __all__ = ["GOLDEN_DIR", "parity_script", "golden_path", "load_golden"]
 GOLDEN_DIR = Path(__file__).resolve().parents[1] / "golden"
 
 
-def parity_script() -> list[str]:
-    """The commands, in order."""
+def parity_script(release: Release = NEWEST) -> list[str]:
+    """The commands, in order, in the forms of the server's `release`."""
     room = Room("parity", (10001, 100, 10001), 3, 3)
     a, b = frame_uuid("parity", 0, 0), frame_uuid("parity", 1, 0)
     x, y, z = room.frame_pos(0, 0)
@@ -42,12 +43,23 @@ def parity_script() -> list[str]:
         cmd.setblock(room.state_pos(1, 0), "minecraft:jack_o_lantern[facing=west]"),
         "setblock 10002 99 10001 minecraft:jack_o_lantern[facing=up]",
         "setblock 10002 99 10001 minecraft:no_such_block",
-        cmd.summon_frame(room, 0, 0, uid=a, rotation=0, map_id=1_000_014, source=True, arms=2),
-        cmd.summon_frame(room, 1, 0, uid=b, rotation=1, map_id=1_000_005, source=False, arms=8),
-        cmd.summon_frame(room, 1, 0, uid=b, rotation=1, map_id=1_000_005, source=False),
-        cmd.summon_preload(
-            room, 0, uid=frame_uuid("parity", 9, 9), map_id=1_000_000, kind="item_frame"
+        cmd.summon_frame(
+            room, 0, 0, uid=a, rotation=0, map_id=1_000_014, source=True, arms=2, release=release
         ),
+        cmd.summon_frame(
+            room, 1, 0, uid=b, rotation=1, map_id=1_000_005, source=False, arms=8, release=release
+        ),
+        cmd.summon_frame(
+            room, 1, 0, uid=b, rotation=1, map_id=1_000_005, source=False, release=release
+        ),
+        cmd.summon_preload(
+            room,
+            0,
+            uid=frame_uuid("parity", 9, 9),
+            map_id=1_000_000,
+            kind="item_frame",
+            release=release,
+        ),  # fmt: skip
         *cmd.derive_edge_layers(room),
         *cmd.clear_arm_tags(room),
         cmd.count_frames(room, "item_frame"),

@@ -2,14 +2,18 @@
 
 from __future__ import annotations
 
+import json
 import re
 import uuid
 
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from nbtlib.tag import Compound, Int, IntArray, String
 
+from controller.nbt.snbt import parse_compound_fully, parse_tag_fully
 from controller.puzzle.model import TileClass
+from controller.versions import NEWEST, RELEASES, Release, release
 from controller.world import commands as cmd
 from controller.world.geometry import Room, frame_uuid
 from controller.world.paint_geometry import Placement, brush_uuid
@@ -88,7 +92,12 @@ def test_layer_fills_reproduce_the_layer(rows: list[list[str]]) -> None:
     assert len(cmd.layer_fills(7, 0, 0, rows)) <= len(cmd.row_fills(7, 0, 0, rows))
 
 
-def _sample_commands() -> list[str]:
+# One release of each set of forms: JSON text and TileX (1.20.5, 1.21.4), SNBT text and block_pos
+# with camelCase gamerules (1.21.5), snake_case gamerules (1.21.11), the newest.
+FORM_RELEASES = [release(n) for n in ("1.20.5", "1.21.4", "1.21.5", "1.21.11")] + [NEWEST]
+
+
+def _sample_commands(version: Release = NEWEST) -> list[str]:
     room = Room("lobby-2_x", (-1234, 70, 5678), 31, 31)
     uid = frame_uuid(room.name, 30, 30)
     out = [
@@ -103,8 +112,15 @@ def _sample_commands() -> list[str]:
             kind="glow_item_frame",
             invisible=True,
             arms=15,
+            release=version,
         ),
-        cmd.summon_preload(room, 17, uid=uid, map_id=1_000_011, kind="item_frame"),
+        cmd.summon_preload(room, 17, uid=uid, map_id=1_000_011, kind="item_frame", release=version),
+        # mecha knows the snake_case gamerules only: the older names are checked below
+        *(
+            cmd.gamerule_query(rule, release=version)
+            for rule in cmd.GAMERULES
+            if version.snake_case_gamerules
+        ),
         *cmd.forceload(room),
         *cmd.forceload(room, add=False),
         *cmd.is_loaded(room),
@@ -135,19 +151,27 @@ def _sample_commands() -> list[str]:
         cmd.score_reset("*", "pipes_daily_s"),
         cmd.trigger_enable(str(uid), "pipes_hint"),
         cmd.score_set(str(uid), "pipes_hint", 0),
-        *_paint_commands(),
-        *_sink_commands(room, uid),
+        *_paint_commands(version),
+        *_sink_commands(room, uid, version),
     ]
     return out
 
 
-def _sink_commands(room: Room, uid: uuid.UUID) -> list[str]:
+def _sink_commands(room: Room, uid: uuid.UUID, version: Release) -> list[str]:
     """A sink room's own forms: fixed frames, the cauldron, air around it."""
     keep = room.sink_pos(30, 4)
     return [
         cmd.summon_frame(
-            room, 0, 3, uid=uid, rotation=1, map_id=1_000_040, source=True, fixed=True
-        ),
+            room,
+            0,
+            3,
+            uid=uid,
+            rotation=1,
+            map_id=1_000_040,
+            source=True,
+            fixed=True,
+            release=version,
+        ),  # fmt: skip
         cmd.turn_frame(
             uid, 5, room=room.name, rotation=1, source=False, map_id=1_000_041, fixed=True
         ),
@@ -160,14 +184,16 @@ def _sink_commands(room: Room, uid: uuid.UUID) -> list[str]:
     ]
 
 
-def _paint_commands() -> list[str]:
+def _paint_commands(version: Release) -> list[str]:
     """Every paint-room command form (docs/world-format.md, "Paint rooms")."""
     out: list[str] = []
     for orientation in ("floor", "wall"):
         p = Placement("art", (5, 70, -3), 128, 128, orientation=orientation)  # type: ignore[arg-type]
         uid = brush_uuid("art", 128, 7)
         out += [
-            cmd.summon_brush(p, 128, 7, uid=uid, map_id=1_000_032, kind="glow_item_frame"),
+            cmd.summon_brush(
+                p, 128, 7, uid=uid, map_id=1_000_032, kind="glow_item_frame", release=version
+            ),
             cmd.settle_brush(uid, 7, room="art", map_id=1_000_034),
             *cmd.plane_fills(p, [["minecraft:white_concrete"] * 128] * 128),
             *cmd.plane_fills(p, [["minecraft:oak_log", "minecraft:blue_concrete"]], -1, -130),
@@ -212,22 +238,27 @@ def test_paint_plane_fills_cover_each_block_once(
     assert covered == want
 
 
-def test_commands_fit_the_rcon_limit() -> None:
-    assert all(len(c.encode()) <= 1446 for c in _sample_commands())
+@pytest.mark.parametrize("version", FORM_RELEASES, ids=str)
+def test_commands_fit_the_rcon_limit(version: Release) -> None:
+    assert all(len(c.encode()) <= 1446 for c in _sample_commands(version))
 
 
-def test_fenced_commands_fit_the_rcon_limit() -> None:
+@pytest.mark.parametrize("version", FORM_RELEASES, ids=str)
+def test_fenced_commands_fit_the_rcon_limit(version: Release) -> None:
     # The longest room name, the largest owner id and a non-overworld dimension.
     fenced = [
         cmd.fenced(c, "a" * 32, 2**31 - 2, "minecraft:the_nether")
-        for c in _sample_commands()
+        for c in _sample_commands(version)
         if cmd.writes(c)
     ]
     assert fenced and max(len(c.encode()) for c in fenced) <= 1446
 
 
-def test_commands_are_valid_vanilla_grammar() -> None:
-    assert_valid_commands(_sample_commands())
+@pytest.mark.parametrize("version", FORM_RELEASES, ids=str)
+def test_commands_are_valid_vanilla_grammar(version: Release) -> None:
+    # mecha's SNBT grammar takes the older NBT forms too (a string CustomName, TileX ints); what
+    # an older release makes of them is checked by the summon tests below.
+    assert_valid_commands(_sample_commands(version))
 
 
 @settings(max_examples=150, deadline=None)
@@ -260,7 +291,9 @@ def test_box_without_covers_the_box_but_the_hole_exactly_once(
 def test_sink_frames_and_merges_carry_fixed_only_in_sink_rooms() -> None:
     room = Room("lobby", (0, 64, 0), 7, 7)
     uid = frame_uuid("lobby", 0, 3)
-    c = cmd.summon_frame(room, 0, 3, uid=uid, rotation=1, map_id=1_000_040, source=True, fixed=True)
+    c = cmd.summon_frame(
+        room, 0, 3, uid=uid, rotation=1, map_id=1_000_040, source=True, fixed=True, release=NEWEST
+    )
     assert (
         "Fixed:1b," in c
         and 'Tags:["pipes","pipes.lobby","pipes.r1","pipes.source","pipes.fixed"]' in c
@@ -281,7 +314,9 @@ def test_sink_frames_and_merges_carry_fixed_only_in_sink_rooms() -> None:
 def test_summon_carries_the_full_frame_nbt() -> None:
     room = Room("lobby", (0, 64, 0), 15, 15)
     uid = frame_uuid("lobby", 3, 7)
-    c = cmd.summon_frame(room, 3, 7, uid=uid, rotation=2, map_id=1_000_005, source=False)
+    c = cmd.summon_frame(
+        room, 3, 7, uid=uid, rotation=2, map_id=1_000_005, source=False, release=NEWEST
+    )
     assert c.startswith(
         "summon minecraft:item_frame 3 64 7 {Pos:[3.5d,64.0d,7.5d],block_pos:[I;3,64,7],"
         "Facing:1b,Invulnerable:1b,Fixed:0b,"
@@ -305,3 +340,125 @@ def test_hole_fills_cover_the_state_layer_within_the_fill_limit() -> None:
         assert ya == yb == 63
         volume += size
     assert volume == 65 * 65
+
+
+# -- the forms of each release (docs/server-behaviour.md, "Versions: what changes where") ------
+def _summon_nbt(command: str) -> Compound:
+    """The NBT compound of a `summon <kind> x y z {…}` command."""
+    head = " ".join(command.split(" ", 5)[:5]) + " "
+    assert command.startswith("summon minecraft:")
+    value = parse_compound_fully(command[len(head) :])
+    assert isinstance(value, Compound)
+    return value
+
+
+def _brigadier_quoted(text: str, quote: str) -> str:
+    """What brigadier's `StringReader.readStringUntil` (the SNBT reader of every release before
+    1.21.5) makes of the body of a quoted string: only `\\\\` and `\\<quote>` are escapes."""
+    out, escaped = [], False
+    for ch in text:
+        if escaped:
+            assert ch in ("\\", quote), f"invalid escape \\{ch}"
+            out.append(ch)
+            escaped = False
+        elif ch == "\\":
+            escaped = True
+        else:
+            assert ch != quote, "unescaped quote"
+            out.append(ch)
+    assert not escaped
+    return "".join(out)
+
+
+def _tile_summons(version: Release) -> list[tuple[str, tuple[int, int, int], str | None]]:
+    """(command, block, custom name) of each summon form: tile, preload, brush."""
+    room = Room("lobby", (-20, 64, 300), 15, 15)
+    uid = frame_uuid("lobby", 3, 7)
+    p = Placement("art", (5, 70, -3), 8, 8, orientation="wall")
+    return [
+        (
+            cmd.summon_frame(
+                room, 3, 7, uid=uid, rotation=2, map_id=1_000_005, source=False, release=version
+            ),
+            room.frame_pos(3, 7),
+            "pipes:lobby:3:7",
+        ),
+        (
+            cmd.summon_preload(
+                room, 4, uid=uid, map_id=1_000_011, kind="item_frame", release=version
+            ),
+            room.preload_pos(4),
+            None,
+        ),
+        (
+            cmd.summon_brush(p, 2, 5, uid=brush_uuid("art", 2, 5), map_id=1, release=version),
+            p.frame_pos(2, 5),
+            "pipes:art:2:5",
+        ),
+    ]
+
+
+@pytest.mark.parametrize("version", RELEASES, ids=str)
+def test_summons_carry_the_name_and_block_in_the_releases_forms(version: Release) -> None:
+    for command, (x, y, z), name in _tile_summons(version):
+        nbt = _summon_nbt(command)
+        assert [float(v) for v in nbt["Pos"]] == [x + 0.5, float(y), z + 0.5]
+        if version.at_least((1, 21, 5)):  # block_pos, read with BlockPos.CODEC
+            assert "TileX" not in nbt and list(nbt["block_pos"]) == [x, y, z]
+            assert isinstance(nbt["block_pos"], IntArray)
+        else:  # TileX/TileY/TileZ ints; block_pos would be ignored
+            assert "block_pos" not in nbt
+            assert [int(nbt[k]) for k in ("TileX", "TileY", "TileZ")] == [x, y, z]
+            assert all(isinstance(nbt[k], Int) for k in ("TileX", "TileY", "TileZ"))
+        if name is None:
+            assert "CustomName" not in nbt
+        elif version.at_least((1, 21, 5)):  # the text component itself: a plain string
+            assert nbt["CustomName"] == String(name)
+        else:  # a string holding JSON text (Component.Serializer.fromJson)
+            assert isinstance(nbt["CustomName"], String)
+            assert json.loads(str(nbt["CustomName"])) == name
+
+
+def test_summon_forms_switch_exactly_at_1_21_5() -> None:
+    old, new = release("1.21.4"), release("1.21.5")
+    room = Room("lobby", (0, 64, 0), 15, 15)
+    uid = frame_uuid("lobby", 3, 7)
+    args = {"uid": uid, "rotation": 2, "map_id": 1_000_005, "source": False}
+    before = cmd.summon_frame(room, 3, 7, release=old, **args)  # type: ignore[arg-type]
+    after = cmd.summon_frame(room, 3, 7, release=new, **args)  # type: ignore[arg-type]
+    assert "CustomName:'\"pipes:lobby:3:7\"'," in before and "TileX:3,TileY:64,TileZ:7," in before
+    assert 'CustomName:"pipes:lobby:3:7",' in after and "block_pos:[I;3,64,7]," in after
+    # The 26.x form is no JSON: a release before 1.21.5 leaves such a frame unnamed.
+    with pytest.raises(ValueError):
+        json.loads("pipes:lobby:3:7")
+    assert cmd.summon_frame(room, 3, 7, release=NEWEST, **args) == after  # type: ignore[arg-type]
+
+
+@given(st.text(max_size=40), st.sampled_from(RELEASES))
+def test_a_custom_name_reads_back_as_itself_in_every_release(name: str, version: Release) -> None:
+    snbt = cmd._custom_name_snbt(name, version)
+    assert snbt.startswith("CustomName:") and snbt.endswith(",")
+    literal = snbt[len("CustomName:") : -1]
+    value = parse_tag_fully(literal)  # the 26.x SNBT reader
+    assert isinstance(value, String)
+    if version.text_form == "json":
+        assert literal[0] == literal[-1] == "'"
+        assert json.loads(_brigadier_quoted(literal[1:-1], "'")) == name  # the old reader
+    else:
+        assert str(value) == name
+        assert literal[0] == literal[-1] == '"'
+        assert _brigadier_quoted(literal[1:-1], '"') == name
+
+
+def test_gamerules_are_queried_by_the_releases_names() -> None:
+    # The camelCase names registered by GameRules up to 1.21.10 ([C1214], 1.20.5 source) and the
+    # snake_case ones from 1.21.11 (GameRuleRegistryFix): docs/server-behaviour.md, "Versions:
+    # gamerule names".
+    old = {"commandModificationBlockLimit", "maxCommandForkCount", "sendCommandFeedback"}
+    new = {"max_block_modifications", "max_command_forks", "send_command_feedback"}
+    for version in RELEASES:
+        names = {cmd.gamerule_name(rule, release=version) for rule in cmd.GAMERULES}
+        assert names == (new if version.at_least((1, 21, 11)) else old), version
+        queries = {cmd.gamerule_query(rule, release=version) for rule in cmd.GAMERULES}
+        assert queries == {f"gamerule {n}" for n in names}
+    assert not cmd.writes("gamerule commandModificationBlockLimit")
