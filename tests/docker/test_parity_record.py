@@ -7,6 +7,7 @@ import json
 import pytest
 
 from controller.rcon.client import RconClient
+from controller.versions import release
 from tests.support.docker_server import McServer
 from tests.support.parity import golden_path, parity_script
 
@@ -15,8 +16,9 @@ from tests.support.parity import golden_path, parity_script
 def test_record_real_server_replies(mc_server: McServer) -> None:
     client = RconClient(mc_server.host, mc_server.rcon_port, mc_server.password, timeout=10.0)
     with client:
-        rows = [{"command": c, "reply": client.command(c)} for c in parity_script()]
-    path = golden_path("vanilla", mc_server.version)
+        script = parity_script(release(mc_server.version))
+        rows = [{"command": c, "reply": client.command(c)} for c in script]
+    path = golden_path(mc_server.type.lower(), mc_server.version)
     path.parent.mkdir(parents=True, exist_ok=True)
     path.write_text(json.dumps(rows, indent=1, ensure_ascii=False) + "\n", encoding="utf-8")
     assert rows[0]["reply"].startswith("Marked ")
