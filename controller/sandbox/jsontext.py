@@ -1,0 +1,215 @@
+"""Text components written as JSON inside NBT, the form of every release before 1.21.5.
+
+``Entity.load`` of those releases reads a string ``CustomName`` with
+``Component.Serializer.fromJson``: Gson's ``JsonParser.parseString`` (a *lenient* reader: single
+quotes, unquoted words and comments are accepted, anything left after the value is not), then
+the component codec. Saving writes ``Component.Serializer.toJson`` of the name: a plain text
+collapses to a JSON string. docs/server-behaviour.md, "Versions: names inside NBT".
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+__all__ = ["JsonTextError", "decode_component", "encode_component", "parse_lenient"]
+
+_WHITESPACE = " \t\n\r"
+_NOT_LITERAL = set("/\\;#={}[]:, \t\f\r\n")  # JsonReader.isLiteral is false for these
+_ESCAPES = {"t": "\t", "b": "\b", "n": "\n", "r": "\r", "f": "\f", "'": "'", '"': '"'}
+_ESCAPES.update({"\\": "\\", "/": "/", "\n": "\n"})
+_CONTENT_KEYS = ("text", "translate", "keybind", "score", "selector", "nbt", "object", "type")
+
+
+class JsonTextError(ValueError):
+    """The string is not JSON Gson reads, or not a text component."""
+
+
+class _Reader:
+    """The part of Gson's lenient JsonReader a text component can use."""
+
+    def __init__(self, text: str) -> None:
+        self.s = text
+        self.i = 0
+
+    def fail(self, what: str) -> JsonTextError:
+        return JsonTextError(f"{what} at character {self.i + 1}")
+
+    def skip(self) -> str:
+        """Skip whitespace and comments (`//`, `#`, `/* */`); the next character or ''."""
+        s = self.s
+        while self.i < len(s):
+            c = s[self.i]
+            if c in _WHITESPACE:
+                self.i += 1
+            elif c == "#" or s.startswith("//", self.i):
+                end = s.find("\n", self.i)
+                self.i = len(s) if end < 0 else end + 1
+            elif s.startswith("/*", self.i):
+                end = s.find("*/", self.i + 2)
+                if end < 0:
+                    raise self.fail("Unterminated comment")
+                self.i = end + 2
+            else:
+                return c
+        return ""
+
+    def value(self) -> Any:
+        c = self.skip()
+        if c == "{":
+            return self.obj()
+        if c == "[":
+            return self.array()
+        if not c:
+            raise self.fail("End of input")
+        if c in "\"'":
+            self.i += 1
+            return self.quoted(c)
+        word = self.literal()
+        if not word:
+            raise self.fail("Expected value")
+        return _keyword_or_number(word)
+
+    def literal(self) -> str:
+        start = self.i
+        while self.i < len(self.s) and self.s[self.i] not in _NOT_LITERAL:
+            self.i += 1
+        return self.s[start : self.i]
+
+    def quoted(self, quote: str) -> str:
+        out: list[str] = []
+        s = self.s
+        while self.i < len(s):
+            c = s[self.i]
+            self.i += 1
+            if c == quote:
+                return "".join(out)
+            if c != "\\":
+                out.append(c)
+                continue
+            if self.i >= len(s):
+                break
+            e = s[self.i]
+            self.i += 1
+            if e == "u":
+                digits = s[self.i : self.i + 4]
+                if len(digits) < 4 or any(d not in "0123456789abcdefABCDEF" for d in digits):
+                    raise self.fail("Malformed Unicode escape")
+                out.append(chr(int(digits, 16)))
+                self.i += 4
+            elif e in _ESCAPES:
+                out.append(_ESCAPES[e])
+            else:
+                raise self.fail("Invalid escape sequence")
+        raise self.fail("Unterminated string")
+
+    def name(self) -> str:
+        c = self.skip()
+        if c and c in "\"'":
+            self.i += 1
+            return self.quoted(c)
+        word = self.literal()
+        if not word:
+            raise self.fail("Expected name")
+        return word
+
+    def obj(self) -> dict[str, Any]:
+        self.i += 1
+        out: dict[str, Any] = {}
+        if self.skip() == "}":
+            self.i += 1
+            return out
+        while True:
+            key = self.name()
+            c = self.skip()
+            if c == ":":
+                self.i += 1
+            elif c == "=":
+                self.i += 2 if self.s.startswith("=>", self.i) else 1
+            else:
+                raise self.fail("Expected ':'")
+            out[key] = self.value()
+            c = self.skip()
+            self.i += 1
+            if c == "}":
+                return out
+            if c not in ",;":
+                raise self.fail("Unterminated object")
+
+    def array(self) -> list[Any]:
+        self.i += 1
+        out: list[Any] = []
+        if self.skip() == "]":
+            self.i += 1
+            return out
+        while True:
+            out.append(self.value())
+            c = self.skip()
+            self.i += 1
+            if c == "]":
+                return out
+            if c not in ",;":
+                raise self.fail("Unterminated array")
+
+
+def _keyword_or_number(word: str) -> Any:
+    """JsonReader.peekKeyword/peekNumber; any other word is an unquoted string."""
+    lower = word.lower()
+    if lower in ("true", "false", "null") and (word == lower or word == word.upper()):
+        return {"true": True, "false": False, "null": None}[lower]
+    try:
+        number = json.loads(word)
+    except ValueError:
+        return word
+    return number if isinstance(number, int | float) and not isinstance(number, bool) else word
+
+
+def parse_lenient(text: str) -> Any:
+    """JsonParser.parseString: one value (an empty text is JSON null), nothing after it."""
+    reader = _Reader(text)
+    if not reader.skip():
+        return None
+    value = reader.value()
+    if reader.skip():
+        raise reader.fail("Expected end of document")
+    return value
+
+
+def decode_component(value: Any) -> Any:
+    """ComponentSerialization.CODEC on JSON: the value back, or JsonTextError.
+
+    A string, a non-empty list of components, or an object with one content (`text`,
+    `translate`, …) whose `extra` (when given) is a non-empty list of components. Style fields
+    are not checked (unverified: the sandbox takes any).
+    """
+    if isinstance(value, str):
+        return value
+    if isinstance(value, list):
+        if not value:
+            raise JsonTextError("empty list is not a component")
+        for part in value:
+            decode_component(part)
+        return value
+    if isinstance(value, dict):
+        if not any(key in value for key in _CONTENT_KEYS):
+            raise JsonTextError(f"no content in {value!r}")
+        text = value.get("text")
+        if "text" in value and not isinstance(text, str):
+            raise JsonTextError("text is not a string")
+        extra = value.get("extra")
+        if "extra" in value:
+            if not isinstance(extra, list) or not extra:
+                raise JsonTextError("extra must be a non-empty list")
+            for part in extra:
+                decode_component(part)
+        return value
+    raise JsonTextError(f"not a component: {value!r}")
+
+
+def encode_component(component: Any) -> str:
+    """Component.Serializer.toJson (Gson, HTML escaping off): a plain text as a JSON string,
+    anything else as compact JSON in the order it was given (unverified: the codec's order)."""
+    if isinstance(component, dict) and set(component) == {"text"}:
+        component = component["text"]
+    text = json.dumps(component, ensure_ascii=False, separators=(",", ":"), allow_nan=False)
+    return text.replace("\u2028", "\\u2028").replace("\u2029", "\\u2029")
