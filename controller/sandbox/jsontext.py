@@ -82,8 +82,9 @@ class _Reader:
         while self.i < len(s):
             c = s[self.i]
             self.i += 1
-            if c == quote:
-                return "".join(out)
+            if c == quote:  # Java strings are UTF-16: escaped surrogate pairs are one character
+                text = "".join(out)
+                return text.encode("utf-16", "surrogatepass").decode("utf-16", "replace")
             if c != "\\":
                 out.append(c)
                 continue
