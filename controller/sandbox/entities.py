@@ -128,6 +128,8 @@ def plain_text(component: Any) -> str:
     if isinstance(component, list):
         return "".join(plain_text(c) for c in component)
     if isinstance(component, dict):
+        if len(component) == 1 and "" in component:  # NbtOps' wrapper in a mixed list
+            return plain_text(component[""])
         out = ""
         if "text" in component:
             out = str(component["text"])

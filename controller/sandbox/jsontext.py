@@ -1,10 +1,13 @@
-"""Text components written as JSON inside NBT, the form of every release before 1.21.5.
+"""Text components written as JSON, the form of every release before 1.21.5.
 
 ``Entity.load`` of those releases reads a string ``CustomName`` with
 ``Component.Serializer.fromJson``: Gson's ``JsonParser.parseString`` (a *lenient* reader: single
 quotes, unquoted words and comments are accepted, anything left after the value is not), then
 the component codec. Saving writes ``Component.Serializer.toJson`` of the name: a plain text
-collapses to a JSON string. docs/server-behaviour.md, "Versions: names inside NBT".
+collapses to a JSON string. A command's text argument (``tellraw``, ``title``, objective names)
+is read by ``ParserUtils.parseJson``: one *strict* JSON value at the cursor
+(:func:`read_json`). docs/server-behaviour.md, "Versions: names inside NBT" and "Versions: text
+in commands".
 """
 
 from __future__ import annotations
@@ -12,7 +15,7 @@ from __future__ import annotations
 import json
 from typing import Any
 
-__all__ = ["JsonTextError", "decode_component", "encode_component", "parse_lenient"]
+__all__ = ["JsonTextError", "decode_component", "encode_component", "parse_lenient", "read_json"]
 
 _WHITESPACE = " \t\n\r"
 _NOT_LITERAL = set("/\\;#={}[]:, \t\f\r\n")  # JsonReader.isLiteral is false for these
@@ -22,18 +25,33 @@ _CONTENT_KEYS = ("text", "translate", "keybind", "score", "selector", "nbt", "ob
 
 
 class JsonTextError(ValueError):
-    """The string is not JSON Gson reads, or not a text component."""
+    """The string is not JSON Gson reads, or not a text component; ``position`` is where the
+    reader stopped (an index into the text), -1 when unknown."""
+
+    def __init__(self, message: str, position: int = -1) -> None:
+        super().__init__(message)
+        self.message = message
+        self.position = position
+
+
+_MALFORMED = "malformed JSON (strict reader)"  # Gson's own wording: unverified
 
 
 class _Reader:
-    """The part of Gson's lenient JsonReader a text component can use."""
+    """The part of Gson's JsonReader a text component can use, lenient or strict."""
 
-    def __init__(self, text: str) -> None:
+    def __init__(self, text: str, start: int = 0, lenient: bool = True) -> None:
         self.s = text
-        self.i = 0
+        self.i = start
+        self.lenient = lenient
 
     def fail(self, what: str) -> JsonTextError:
-        return JsonTextError(f"{what} at character {self.i + 1}")
+        return JsonTextError(f"{what} at character {self.i + 1}", self.i)
+
+    def check_lenient(self) -> None:
+        """JsonReader.checkLenient: a form only the lenient reader accepts."""
+        if not self.lenient:
+            raise self.fail(_MALFORMED)
 
     def skip(self) -> str:
         """Skip whitespace and comments (`//`, `#`, `/* */`); the next character or ''."""
@@ -42,14 +60,16 @@ class _Reader:
             c = s[self.i]
             if c in _WHITESPACE:
                 self.i += 1
-            elif c == "#" or s.startswith("//", self.i):
+            elif c == "#" or s.startswith("//", self.i) or s.startswith("/*", self.i):
+                self.check_lenient()
+                if s.startswith("/*", self.i):
+                    end = s.find("*/", self.i + 2)
+                    if end < 0:
+                        raise self.fail("Unterminated comment")
+                    self.i = end + 2
+                    continue
                 end = s.find("\n", self.i)
                 self.i = len(s) if end < 0 else end + 1
-            elif s.startswith("/*", self.i):
-                end = s.find("*/", self.i + 2)
-                if end < 0:
-                    raise self.fail("Unterminated comment")
-                self.i = end + 2
             else:
                 return c
         return ""
@@ -63,12 +83,20 @@ class _Reader:
         if not c:
             raise self.fail("End of input")
         if c in "\"'":
+            if c == "'":
+                self.check_lenient()
             self.i += 1
             return self.quoted(c)
+        start = self.i
         word = self.literal()
         if not word:
             raise self.fail("Expected value")
-        return _keyword_or_number(word)
+        value = _keyword_or_number(word)
+        if value is word:  # an unquoted string
+            self.i = start
+            self.check_lenient()
+            self.i = start + len(word)
+        return value
 
     def literal(self) -> str:
         start = self.i
@@ -107,8 +135,11 @@ class _Reader:
     def name(self) -> str:
         c = self.skip()
         if c and c in "\"'":
+            if c == "'":
+                self.check_lenient()
             self.i += 1
             return self.quoted(c)
+        self.check_lenient()
         word = self.literal()
         if not word:
             raise self.fail("Expected name")
@@ -126,15 +157,18 @@ class _Reader:
             if c == ":":
                 self.i += 1
             elif c == "=":
+                self.check_lenient()
                 self.i += 2 if self.s.startswith("=>", self.i) else 1
             else:
                 raise self.fail("Expected ':'")
             out[key] = self.value()
             c = self.skip()
+            if c == ";":
+                self.check_lenient()
             self.i += 1
             if c == "}":
                 return out
-            if c not in ",;":
+            if not c or c not in ",;":
                 raise self.fail("Unterminated object")
 
     def array(self) -> list[Any]:
@@ -146,10 +180,12 @@ class _Reader:
         while True:
             out.append(self.value())
             c = self.skip()
+            if c == ";":
+                self.check_lenient()
             self.i += 1
             if c == "]":
                 return out
-            if c not in ",;":
+            if not c or c not in ",;":
                 raise self.fail("Unterminated array")
 
 
@@ -174,6 +210,13 @@ def parse_lenient(text: str) -> Any:
     if reader.skip():
         raise reader.fail("Expected end of document")
     return value
+
+
+def read_json(text: str, start: int) -> tuple[Any, int]:
+    """ParserUtils.parseJson's read: one strict JSON value at ``start`` (whitespace before it
+    skipped); the value and the index just after it. What follows is left to the caller."""
+    reader = _Reader(text, start, lenient=False)
+    return reader.value(), reader.i
 
 
 def decode_component(value: Any) -> Any:

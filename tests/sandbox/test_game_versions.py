@@ -335,3 +335,31 @@ def test_a_saved_world_keeps_its_release(tmp_path: Path) -> None:
     assert back.world.server_log == []
     with pytest.raises(ValueError, match="saved by Minecraft 1.21.4, not 26.1"):
         Game.load(tmp_path / "w", version="26.1")
+
+
+# ---------------------------------------------------------------------------- text in commands
+@pytest.mark.parametrize(
+    "text", ['{"text":"hi"}', '"hi"', '["h",{"text":"i"}]', '{"text":"h","extra":["i"]}']
+)
+def test_json_text_in_commands_before_1_21_5(text: str) -> None:
+    """ParserUtils.parseJson: one strict JSON value ("Versions: text in commands")."""
+    g = Game(version="1.21.4")
+    g.join("Alex", (0.5, 64.0, 0.5))
+    assert reply(g, f"tellraw Alex {text}") == ""
+    assert reply(g, f"scoreboard objectives add o dummy {text}") == "Created new objective [hi]"
+    assert [m["text"] for m in g.inbox("Alex")] == ["hi"]
+
+
+@pytest.mark.parametrize("text", ['{text:"hi"}', "'hi'", "hi", "12", "[]", '{"bold":true}'])
+def test_what_is_no_json_text_before_1_21_5(text: str) -> None:
+    g = Game(version="1.21.4")
+    g.join("Alex", (0.5, 64.0, 0.5))
+    assert reply(g, f"tellraw Alex {text}").startswith("Invalid chat component: ")
+    assert g.inbox("Alex") == []
+
+
+def test_snbt_text_in_commands_from_1_21_5() -> None:
+    g = Game(version="1.21.5")
+    g.join("Alex", (0.5, 64.0, 0.5))
+    assert reply(g, 'tellraw Alex {text:"hi"}') == ""
+    assert [m["text"] for m in g.inbox("Alex")] == ["hi"]
