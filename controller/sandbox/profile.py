@@ -6,7 +6,8 @@ differs from 26.1: strings, missing block, entity and particle ids; written by
 ``tools/sandbox_versions.py``) and ``data/release-facts.json`` (gamerules, the first release of
 the forms only the sandbox cares about, the `version` reply). docs/sandbox-datapacks.md,
 "Release profiles", says how they are made and how to add a release; the behaviour of each
-difference is in docs/server-behaviour.md, "Versions: …".
+difference is in docs/server-behaviour.md, "Versions: frame position" to "Versions: block and
+entity ids".
 """
 
 from __future__ import annotations

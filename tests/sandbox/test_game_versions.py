@@ -1,6 +1,6 @@
 """The sandbox plays the release it is given and refuses what that release refuses
-(docs/server-behaviour.md, "Versions: …" sections; docs/sandbox-datapacks.md, "Release
-profiles")."""
+(docs/server-behaviour.md, "Versions: frame position" to "Versions: block and entity ids";
+docs/sandbox-datapacks.md, "Release profiles")."""
 
 from __future__ import annotations
 
