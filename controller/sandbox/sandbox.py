@@ -22,6 +22,7 @@ from typing import Any, Literal, Protocol, TypeVar
 
 from controller import versions
 from controller.sandbox.mainthread import MainThread
+from controller.sandbox.profile import playing
 from controller.sandbox.server import CommandLog, CommandLogEntry, RconServer
 from controller.versions import Release
 
@@ -285,9 +286,18 @@ class Sandbox:
     # -- running things on the main thread ---------------------------------------------------
 
     def call(self, fn: Callable[[SandboxGame], T], timeout: float | None = 30.0) -> T:
-        """Run ``fn(game)`` on the main thread (between ticks) and return its result."""
+        """Run ``fn(game)`` on the main thread (between ticks) and return its result, as the
+        game's release (``controller.sandbox.current``)."""
         game = self.game
-        return self.main_thread.call(lambda: fn(game), timeout)
+        profile = getattr(game, "profile", None)
+        if profile is None:  # a fake game
+            return self.main_thread.call(lambda: fn(game), timeout)
+
+        def run() -> T:
+            with playing(profile):
+                return fn(game)
+
+        return self.main_thread.call(run, timeout)
 
     def tick(self, n: int = 1, timeout: float | None = 60.0) -> int:
         """Wait until ``n`` more ticks have passed; returns the main thread's tick count."""
