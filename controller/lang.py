@@ -1,10 +1,13 @@
-"""Vanilla 26.1 en_us language strings and the way vanilla fills their ``%s`` placeholders.
+"""Vanilla en_us language strings and the way vanilla fills their ``%s`` placeholders.
 
-The table is the ``lang`` section of the bundled 26.1 game data
-(``controller/sandbox/data/registry-26.1.json``). Formatting follows decompiled 26.1.2
-``network/chat/contents/TranslatableContents.java`` (``decomposeTemplate``): ``%s`` and ``%1$s``
-take an argument, ``%%`` is a percent sign, and a template it cannot format (another conversion,
-a stray ``%``, an argument that is not there) is shown as the raw template.
+The 26.1 table is the ``lang`` section of the bundled 26.1 game data
+(``controller/sandbox/data/registry-26.1.json``); :func:`lang_table_for` gives another release's
+table: the 26.1 one with that release's own texts (``controller/sandbox/data/versions.json``,
+docs/sandbox-datapacks.md, "Release profiles"), keys it does not have left out. Formatting
+follows decompiled 26.1.2 ``network/chat/contents/TranslatableContents.java``
+(``decomposeTemplate``): ``%s`` and ``%1$s`` take an argument, ``%%`` is a percent sign, and a
+template it cannot format (another conversion, a stray ``%``, an argument that is not there) is
+shown as the raw template.
 """
 
 from __future__ import annotations
@@ -14,10 +17,15 @@ import json
 import re
 from collections.abc import Mapping, Sequence
 from pathlib import Path
+from typing import TYPE_CHECKING
 
-__all__ = ["format_template", "lang_table", "tr", "translate"]
+if TYPE_CHECKING:
+    from controller.versions import Release
+
+__all__ = ["format_template", "lang_table", "lang_table_for", "tr", "translate"]
 
 _GAME_DATA = Path(__file__).resolve().parent / "sandbox" / "data" / "registry-26.1.json"
+_VERSIONS = Path(__file__).resolve().parent / "sandbox" / "data" / "versions.json"
 _FORMAT = re.compile(r"%(?:(\d+)\$)?([A-Za-z%]|$)")  # TranslatableContents.FORMAT_PATTERN
 
 
@@ -76,6 +84,34 @@ def lang_table() -> Mapping[str, str]:
     with _GAME_DATA.open(encoding="utf-8") as fh:
         lang: dict[str, str] = json.load(fh)["lang"]
     return lang
+
+
+@functools.cache
+def _versions() -> Mapping[str, object]:
+    with _VERSIONS.open(encoding="utf-8") as fh:
+        doc: dict[str, object] = json.load(fh)
+    return doc
+
+
+@functools.cache
+def _table_of_folder(folder: str) -> Mapping[str, str]:
+    data = _versions()["data"]
+    assert isinstance(data, dict)
+    changes: dict[str, str | None] = data[folder]["lang"]
+    table = dict(lang_table())
+    for key, text in changes.items():
+        if text is None:
+            table.pop(key, None)  # not in that release: vanilla shows the key itself
+        else:
+            table[key] = text
+    return table
+
+
+def lang_table_for(release: Release) -> Mapping[str, str]:
+    """The en_us table of ``release`` (loaded once per data folder)."""
+    releases = _versions()["releases"]
+    assert isinstance(releases, dict)
+    return _table_of_folder(str(releases[release.name]["language"]))
 
 
 def tr(key: str, *args: object) -> str:

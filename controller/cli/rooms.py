@@ -65,12 +65,13 @@ WorldsOpt = Annotated[
 
 
 def _sandbox_config(
-    base: Config, worlds: list[str], port: int, password: str, state: Path
+    base: Config, worlds: list[str], port: int, password: str, state: Path, version: str = "26.1"
 ) -> Config:
-    """The configuration with every chosen room moved onto a local sandbox server."""
+    """The configuration with every chosen room moved onto a local sandbox server of release
+    `version`."""
     from controller.config import ServerConfig
 
-    server = ServerConfig(host="127.0.0.1", port=port, password=password, minecraft_version="26.1")
+    server = ServerConfig(host="127.0.0.1", port=port, password=password, minecraft_version=version)
     rooms = {name: base.world(name).model_copy(update={"server": "sandbox"}) for name in worlds}
     return base.model_copy(
         update={"servers": {"sandbox": server}, "worlds": rooms, "state_dir": str(state)}
@@ -288,14 +289,21 @@ def demo(
     mode: Annotated[
         PipesMode, typer.Option("--mode", help="A pipes room's mode: tree or sink.")
     ] = PipesMode.tree,
+    version: Annotated[
+        str,
+        typer.Option("--version", help="Minecraft release the sandbox imitates (1.20.5 to 26.2)."),
+    ] = "26.1",
 ) -> None:
     """The sandbox server, a room, and a simulated player who solves it while you watch
     (SIGTERM or Ctrl-C end it early with exit code 130)."""
+    from controller.versions import release
+
     with handle_stop_signals() as signals:  # first: a signal during the imports is a stop too
         if kind is RoomKind.paint and mode is not PipesMode.tree:
             raise UsageError("--mode applies to pipes rooms, not --kind paint")
+        chosen = release(version)  # UnsupportedVersion: one line, exit 2
         with logging_to_stderr(log_level):
-            _demo(size, rounds, click_every, kind.value, mode.value, signals)
+            _demo(size, rounds, click_every, kind.value, mode.value, signals, chosen.name)
 
 
 def _demo(
@@ -305,6 +313,7 @@ def _demo(
     kind: str = "pipes",
     mode: str = "tree",
     signals: StopSignals | None = None,
+    version: str = "26.1",
 ) -> None:
     from controller.cli.ui import err_console
     from controller.config import default_config
@@ -322,9 +331,12 @@ def _demo(
         raise typer.Exit(int(ExitCode.INTERRUPTED))
     import tempfile
 
-    with Sandbox() as sb, tempfile.TemporaryDirectory(prefix="pipesctl-demo-") as tmp:
-        out.print(f"sandbox RCON running on 127.0.0.1:{sb.port}")
-        cfg = _sandbox_config(base, ["lobby"], sb.port, sb.password, Path(tmp))
+    with (
+        Sandbox(version=version) as sb,
+        tempfile.TemporaryDirectory(prefix="pipesctl-demo-") as tmp,
+    ):
+        out.print(f"sandbox RCON running on 127.0.0.1:{sb.port} (Minecraft {version})")
+        cfg = _sandbox_config(base, ["lobby"], sb.port, sb.password, Path(tmp), version)
         daemon = Daemon(cfg, ["lobby"], connect=connect, stop=stop)
         room = daemon.rooms["lobby"]
         last = None

@@ -20,8 +20,9 @@ from controller.stopping import Stop, handle_stop_signals
 
 if TYPE_CHECKING:
     from controller.sandbox.sandbox import Sandbox
+    from controller.versions import Release
 
-__all__ = ["FlavourChoice", "register", "run_sandbox", "sandbox"]
+__all__ = ["FlavourChoice", "register", "release_option", "run_sandbox", "sandbox"]
 
 logger = logging.getLogger("controller.sandbox")
 
@@ -61,10 +62,28 @@ def sandbox(
         FlavourChoice.vanilla
     ),
     host: Annotated[str, typer.Option(help="Address to bind (loopback by default).")] = "127.0.0.1",
+    version: Annotated[
+        str | None,
+        typer.Option(
+            "--version",
+            help="Minecraft release to imitate (1.20.5 to 26.2; default 26.1, or the release "
+            "a saved --world-dir was saved by).",
+        ),
+    ] = None,
 ) -> None:
-    """Run the sandbox RCON server (a simulated vanilla/Paper 26.x server) until Ctrl-C."""
+    """Run the sandbox RCON server (a simulated vanilla/Paper server) until Ctrl-C."""
+    release = release_option(version)
     with logging_to_stderr(LogLevel.info):
-        _serve(port, password_env, world_dir, log_commands, flavour, host)
+        _serve(port, password_env, world_dir, log_commands, flavour, host, release)
+
+
+def release_option(version: str | None) -> Release | None:
+    """The release a `--version` names; UnsupportedVersion (exit 2) outside the range."""
+    if version is None:
+        return None
+    from controller.versions import release
+
+    return release(version)
 
 
 def _serve(
@@ -74,6 +93,7 @@ def _serve(
     log_commands: pathlib.Path | None,
     flavour: FlavourChoice,
     host: str,
+    release: Release | None = None,
 ) -> None:
     from controller.sandbox.sandbox import Sandbox
 
@@ -90,6 +110,7 @@ def _serve(
         world_dir=world_dir,
         log_commands=log_commands,
         host=host,
+        version=release,
     )
     with handle_stop_signals() as signals:
         try:

@@ -1,4 +1,5 @@
-"""A loopback RCON server that behaves like a vanilla (or Paper) 26.x server for pipesctl.
+"""A loopback RCON server that behaves like a vanilla (or Paper) server of any release pipesctl
+supports (1.20.5 to 26.2; 26.1 by default) for pipesctl.
 
 See ``Sandbox`` for the Python API and ``pipesctl sandbox`` for the command line.
 """

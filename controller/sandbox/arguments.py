@@ -15,6 +15,7 @@ from typing import Any
 
 from nbtlib import tag as nbt
 
+from .profile import current_profile
 from .reader import StringReader
 from .registry import BlockType, registry, tr
 
@@ -23,6 +24,7 @@ __all__ = [
     "BlockPredicate",
     "Coordinates",
     "MinMax",
+    "json_to_nbt",
     "nbt_to_json",
     "parse_block_pos",
     "parse_block_predicate",
@@ -66,8 +68,8 @@ def nbt_to_json(value: Any) -> Any:
     """Plain Python view of an NBT component tag (for text rendering)."""
     if isinstance(value, nbt.Compound):
         return {str(k): nbt_to_json(v) for k, v in value.items()}
-    if isinstance(value, nbt.List | list):
-        return [nbt_to_json(v) for v in value]
+    if isinstance(value, nbt.List | list):  # NbtOps wraps the elements of mixed lists in {"": …}
+        return [nbt_to_json(_unwrapped(v)) for v in value]
     if isinstance(value, nbt.String | str):
         return str(value)
     if isinstance(value, nbt.Byte):
@@ -79,14 +81,60 @@ def nbt_to_json(value: Any) -> Any:
     return value
 
 
+def _unwrapped(value: Any) -> Any:
+    if isinstance(value, nbt.Compound) and len(value) == 1 and "" in value:
+        return value[""]
+    return value
+
+
+def json_to_nbt(value: Any) -> Any:
+    """A JSON value as the NBT tag the SNBT form of the same text would be."""
+    from controller.nbt import snbt
+
+    if isinstance(value, bool):
+        return nbt.Byte(int(value))
+    if isinstance(value, int):
+        return nbt.Int(value) if -(2**31) <= value < 2**31 else nbt.Long(value)
+    if isinstance(value, float):
+        return nbt.Double(value)
+    if isinstance(value, dict):
+        return nbt.Compound({k: json_to_nbt(v) for k, v in value.items() if v is not None})
+    if isinstance(value, list):
+        return snbt.make_list([json_to_nbt(v) for v in value if v is not None])
+    return nbt.String("" if value is None else value)
+
+
 def parse_component(reader: StringReader) -> Any:
-    """ComponentArgument (26.1): an SNBT/JSON-like tag read as a text component."""
+    """ComponentArgument: from 1.21.5 an SNBT tag read as a text component (26.1); before, one
+    strict JSON value (ParserUtils.parseJson, docs/server-behaviour.md, "Versions: text in
+    commands"), kept as the NBT the SNBT form would give."""
+    if current_profile().text_form == "json":
+        return _parse_json_component(reader)
     start = reader.cursor
     value = parse_nbt_tag(reader)
     if not isinstance(value, nbt.String | nbt.Compound | nbt.List):
         reader.cursor = start
         raise reader.error(tr("argument.component.invalid", "Not a string, list or object"))
     return value
+
+
+def _parse_json_component(reader: StringReader) -> Any:
+    """ComponentArgument.parse before 1.21.5: `Invalid chat component: <why>` at where the JSON
+    reader stopped (the reasons are Gson's and the codec's: the sandbox's wording is
+    unverified)."""
+    from .jsontext import JsonTextError, decode_component, read_json
+
+    try:
+        value, end = read_json(reader.string, reader.cursor)
+        decode_component(value)
+    except JsonTextError as ex:
+        if ex.position >= 0:
+            reader.cursor = ex.position
+        raise reader.error(tr("argument.component.invalid", ex.message)) from None
+    except RecursionError:
+        raise reader.error(tr("argument.component.invalid", "too deep")) from None
+    reader.cursor = end
+    return json_to_nbt(value)
 
 
 # ------------------------------------------------------------------------------ ids & ranges

@@ -1,10 +1,13 @@
 """Data packs of the sandbox world: discovery, selection, and the content the sandbox runs.
 
 A pack is a folder (or a ``.zip``) under ``<world>/datapacks/`` with a ``pack.mcmeta`` holding a
-``pack.description``; its id is ``file/<name>`` (FolderRepositorySource). The built-in
-``vanilla`` pack is always available. Of a pack's content the sandbox reads advancements
-(``data/<ns>/advancement/**.json``), functions (``data/<ns>/function/**.mcfunction``) and the
-``function`` and ``entity_type`` tags; everything else is ignored. See docs/sandbox-datapacks.md.
+``pack.description`` (and, before 1.21.9, a numeric ``pack.pack_format``); its id is
+``file/<name>`` (FolderRepositorySource). The built-in ``vanilla`` pack is always available. Of a
+pack's content the sandbox reads advancements (``data/<ns>/advancement/**.json``), functions
+(``data/<ns>/function/**.mcfunction``) and the ``function`` and ``entity_type`` tags, in the
+plural folders before 1.21 (``functions/``, ``advancements/``, ``tags/functions/``,
+``tags/entity_types/``); everything else is ignored. See docs/sandbox-datapacks.md and
+docs/server-behaviour.md, "Versions: data packs".
 """
 
 from __future__ import annotations
@@ -15,11 +18,14 @@ import pathlib
 import zipfile
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, TypeGuard
 
 from nbtlib import tag as nbt
 
+from controller.versions import Release
+
 from .arguments import parse_compound
+from .profile import PackFolders
 from .reader import CommandSyntaxError, StringReader
 from .registry import registry, strip_namespace, tr
 
@@ -92,13 +98,17 @@ def _read_mcmeta(path: pathlib.Path) -> bytes | None:
         return None
 
 
-def discover(datapack_dir: pathlib.Path | None) -> dict[str, PackInfo]:
+def discover(
+    datapack_dir: pathlib.Path | None, release: Release | None = None
+) -> dict[str, PackInfo]:
     """PackRepository.discoverAvailable: vanilla plus every valid pack in the folder, by id.
 
     Folders need a ``pack.mcmeta``, files must end in ``.zip``; a pack whose metadata has no
-    ``pack.description`` (or is not JSON) is skipped, as Pack.readMetaAndCreate does. Ids are
-    sorted (the repository keeps them in a TreeMap).
+    ``pack.description`` (or is not JSON), or on a release before 1.21.9 no numeric
+    ``pack.pack_format``, is skipped, as Pack.readMetaAndCreate does. Ids are sorted (the
+    repository keeps them in a TreeMap).
     """
+    needs_pack_format = release is not None and not release.pack.uses_range
     found: dict[str, PackInfo] = {VANILLA: PackInfo(VANILLA, "builtin")}
     if datapack_dir is not None and datapack_dir.is_dir():
         for entry in sorted(datapack_dir.iterdir()):
@@ -112,6 +122,8 @@ def discover(datapack_dir: pathlib.Path | None) -> dict[str, PackInfo]:
                 meta = json.loads(raw.decode("utf-8"))
                 pack = meta["pack"]
                 pack["description"]  # noqa: B018 - required field
+                if needs_pack_format and not _is_number(pack["pack_format"]):
+                    raise TypeError("pack_format")  # Codec.INT.fieldOf("pack_format")
             except (ValueError, KeyError, TypeError):
                 logger.warning("Failed to read pack file/%s metadata", entry.name)
                 continue
@@ -129,12 +141,51 @@ def _format(value: Any, top: bool) -> tuple[int, int]:
     raise ValueError(f"not a pack format: {value!r}")
 
 
-def pack_compatibility(pack: dict[str, Any], current: tuple[int, int]) -> str:
+def _is_number(value: Any) -> TypeGuard[int | float]:
+    """A JSON number (JsonOps.getNumberValue; booleans count as 0/1 there too)."""
+    return isinstance(value, int | float)
+
+
+def _supported_range(value: Any) -> tuple[int, int] | None:
+    """InclusiveRange.codec(Codec.INT) read leniently: `N`, `[min, max]` or
+    `{"min_inclusive": min, "max_inclusive": max}` with min ≤ max; None otherwise."""
+    if isinstance(value, dict):
+        value = [value.get("min_inclusive"), value.get("max_inclusive")]
+    if _is_number(value):
+        return (int(value), int(value))
+    if isinstance(value, list) and len(value) == 2 and all(_is_number(v) for v in value):
+        low, high = int(value[0]), int(value[1])
+        return (low, high) if low <= high else None
+    return None
+
+
+def _legacy_compatibility(pack: dict[str, Any], current: int) -> str:
+    """Pack.getDeclaredPackVersions + PackCompatibility.forVersion before 1.21.9: the range
+    is `supported_formats` when it holds `pack_format`, else `pack_format` alone."""
+    declared = pack.get("pack_format")
+    if not _is_number(declared):
+        return "invalid"  # the metadata does not read at all: the pack is not available
+    fmt = int(declared)
+    supported = _supported_range(pack.get("supported_formats"))
+    low, high = supported if supported and supported[0] <= fmt <= supported[1] else (fmt, fmt)
+    if high < current:
+        return "too_old"
+    return "too_new" if current < low else "compatible"
+
+
+def pack_compatibility(pack: dict[str, Any], current: tuple[int, int] | Release) -> str:
     """PackFormat.IntermediaryFormat.validate + PackCompatibility.forVersion for a data pack.
 
-    Returns ``compatible``, ``too_old``, ``too_new`` or ``invalid`` (the metadata does not
-    pass validation; the game then lists the pack as incompatible).
+    ``current`` is a format (the 1.21.9+ rules) or a release, whose own rules and format
+    apply: before 1.21.9 those of :func:`_legacy_compatibility` (docs/server-behaviour.md,
+    "Versions: data packs"). Returns ``compatible``, ``too_old``, ``too_new`` or ``invalid``
+    (the metadata does not pass validation; from 1.21.9 the game then lists the pack as
+    incompatible, before it the pack is not available).
     """
+    if isinstance(current, Release):
+        if not current.pack.uses_range:
+            return _legacy_compatibility(pack, current.pack.major)
+        current = (current.pack.major, current.pack.minor)
     try:
         has_min, has_max = "min_format" in pack, "max_format" in pack
         supported = pack.get("supported_formats")
@@ -228,6 +279,9 @@ class Content:
     errors: list[str] = field(default_factory=list)
 
 
+_SINGULAR = PackFolders("function", "advancement", "tags/function", "tags/entity_type")
+
+
 def _entries(files: dict[str, bytes], folder: str, suffix: str) -> Iterable[tuple[str, bytes]]:
     """`data/<ns>/<folder>/<path><suffix>` → (`ns:path`, bytes)."""
     for rel, data in files.items():
@@ -242,7 +296,7 @@ def _entries(files: dict[str, bytes], folder: str, suffix: str) -> Iterable[tupl
 
 def _merge_tags(target: dict[str, list[str]], files: dict[str, bytes], folder: str) -> None:
     """TagLoader: values append across packs unless a later pack says `replace`."""
-    for tid, data in _entries(files, f"tags/{folder}", ".json"):
+    for tid, data in _entries(files, folder, ".json"):
         try:
             doc = json.loads(data.decode("utf-8"))
             values = [v if isinstance(v, str) else v["id"] for v in doc.get("values", [])]
@@ -441,20 +495,23 @@ def _advancement(aid: str, doc: Any, tags: dict[str, list[str]]) -> Advancement:
 
 
 def load_content(
-    packs: list[PackInfo], check_line: Callable[[str], str | None] | None = None
+    packs: list[PackInfo],
+    check_line: Callable[[str], str | None] | None = None,
+    folders: PackFolders = _SINGULAR,
 ) -> Content:
     """Reload the selected packs' content, later packs overriding earlier ones.
 
     ``check_line`` parses one command and returns its error (a function whose line does not
-    parse is not loaded, as ServerFunctionLibrary logs and skips it).
+    parse is not loaded, as ServerFunctionLibrary logs and skips it). ``folders`` are the
+    release's (the plural ones before 1.21; files elsewhere are not read).
     """
     content = Content()
     all_files = [p.files() for p in packs]
     for files in all_files:
-        _merge_tags(content.entity_type_tags, files, "entity_type")
-        _merge_tags(content.function_tags, files, "function")
+        _merge_tags(content.entity_type_tags, files, folders.entity_type_tags)
+        _merge_tags(content.function_tags, files, folders.function_tags)
     for files in all_files:
-        for fid, data in _entries(files, "function", ".mcfunction"):
+        for fid, data in _entries(files, folders.function, ".mcfunction"):
             try:
                 lines = function_lines(data.decode("utf-8"))
                 for n, line in enumerate(lines, 1):
@@ -469,7 +526,7 @@ def load_content(
                 content.functions.pop(fid, None)
                 continue
             content.functions[fid] = lines
-        for aid, data in _entries(files, "advancement", ".json"):
+        for aid, data in _entries(files, folders.advancement, ".json"):
             try:
                 adv = _advancement(aid, json.loads(data.decode("utf-8")), content.entity_type_tags)
             except (ValueError, UnicodeDecodeError) as ex:

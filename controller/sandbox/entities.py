@@ -4,7 +4,10 @@ Each entity keeps typed fields and writes/reads its NBT the way vanilla's ``save
 ``load`` do (docs/server-behaviour.md, "Entity display names" to "Item frames"; sections are
 named below in quotes): ``to_nbt()`` builds a compound in vanilla's save order (the printer then
 applies Java HashMap order), ``load_nbt()`` reads the keys back (used by /summon and /data
-merge|modify, which in vanilla serialize, edit and ``load`` the whole entity).
+merge|modify, which in vanilla serialize, edit and ``load`` the whole entity). Both follow the
+release being played (``current_profile``): `CustomName` as JSON text and `FallDistance`, and a
+frame's `TileX`/`TileY`/`TileZ`, before 1.21.5 ("Versions: names inside NBT", "Versions: frame
+position").
 """
 
 from __future__ import annotations
@@ -17,6 +20,8 @@ from typing import Any
 
 from nbtlib import tag as nbt
 
+from .jsontext import JsonTextError, decode_component, encode_component, parse_lenient
+from .profile import current_profile
 from .registry import registry, strip_namespace
 
 __all__ = [
@@ -55,6 +60,7 @@ _NOT_NBT = frozenset(
         "_box_key",
         "inbox",
         "pending_sounds",
+        "pending_log",
         "game_mode",
         "held_item",
         "interaction_range_base",
@@ -122,6 +128,8 @@ def plain_text(component: Any) -> str:
     if isinstance(component, list):
         return "".join(plain_text(c) for c in component)
     if isinstance(component, dict):
+        if len(component) == 1 and "" in component:  # NbtOps' wrapper in a mixed list
+            return plain_text(component[""])
         out = ""
         if "text" in component:
             out = str(component["text"])
@@ -172,6 +180,8 @@ class Entity:
     removed: bool = False
     stored: bool = False
     age: int = 0
+    # log lines (level, message) written while loading NBT, moved to the world's server log
+    pending_log: list[tuple[str, str]] = field(default_factory=list, repr=False)
     nbt_cache: nbt.Compound | None = field(default=None, repr=False, compare=False)
 
     def __setattr__(self, name: str, value: Any) -> None:
@@ -251,11 +261,15 @@ class Entity:
     # -- NBT --------------------------------------------------------------------------------
     def to_nbt(self) -> nbt.Compound:
         """saveWithoutId: the full entity compound in vanilla's write order."""
+        profile = current_profile()
         c = nbt.Compound()
         c["Pos"] = nbt.List[nbt.Double]([nbt.Double(v) for v in self.pos])
         c["Motion"] = nbt.List[nbt.Double]([nbt.Double(v) for v in self.motion])
         c["Rotation"] = nbt.List[nbt.Float]([nbt.Float(v) for v in self.rotation])
-        c["fall_distance"] = nbt.Double(self.fall_distance)
+        if profile.fall_distance_double:
+            c["fall_distance"] = nbt.Double(self.fall_distance)
+        else:
+            c["FallDistance"] = nbt.Float(self.fall_distance)
         c["Fire"] = nbt.Short(self.fire)
         c["Air"] = nbt.Short(self.air)
         c["OnGround"] = nbt.Byte(int(self.on_ground))
@@ -263,7 +277,10 @@ class Entity:
         c["PortalCooldown"] = nbt.Int(self.portal_cooldown)
         c["UUID"] = nbt.IntArray(uuid_to_ints(self.uuid))
         if self.custom_name is not None:
-            c["CustomName"] = self.custom_name
+            if profile.text_form == "json":  # Component.Serializer.toJson
+                c["CustomName"] = nbt.String(encode_component(self.custom_name))
+            else:
+                c["CustomName"] = self.custom_name
         if self.custom_name_visible:
             c["CustomNameVisible"] = nbt.Byte(1)
         if self.silent:
@@ -291,13 +308,18 @@ class Entity:
             self.motion = tuple(float(v) for v in c["Motion"])  # type: ignore[assignment]
         if "Rotation" in c and len(c["Rotation"]) == 2:
             self.rotation = (float(c["Rotation"][0]), float(c["Rotation"][1]))
-        self.fall_distance = float(c.get("fall_distance", 0.0))
+        profile = current_profile()
+        fall = "fall_distance" if profile.fall_distance_double else "FallDistance"
+        self.fall_distance = float(c.get(fall, 0.0))
         self.fire = int(c.get("Fire", self.fire))
         self.air = int(c.get("Air", self.air))
         self.on_ground = bool(int(c.get("OnGround", 0)))
         self.invulnerable = bool(int(c.get("Invulnerable", 0)))
         self.portal_cooldown = int(c.get("PortalCooldown", 0))
-        self.custom_name = c.get("CustomName")
+        if profile.text_form == "json":
+            self._load_json_name(c.get("CustomName"))
+        else:
+            self.custom_name = c.get("CustomName")
         self.custom_name_visible = bool(int(c.get("CustomNameVisible", 0)))
         self.silent = bool(int(c.get("Silent", 0)))
         self.no_gravity = bool(int(c.get("NoGravity", 0)))
@@ -310,9 +332,20 @@ class Entity:
             self._grow()
         self.load_additional(c)
 
+    def _load_json_name(self, value: Any) -> None:
+        """Entity.load before 1.21.5: a string `CustomName` is JSON text; one that does not
+        parse is logged and leaves the name as it was; no string at all clears it."""
+        if not isinstance(value, nbt.String):
+            self.custom_name = None
+            return
+        try:
+            self.custom_name = decode_component(parse_lenient(str(value)))
+        except JsonTextError:
+            self.pending_log.append(("WARN", f"Failed to parse entity custom name {value}"))
+
     _BASE_KEYS = frozenset(
-        "Pos Motion Rotation fall_distance Fire Air OnGround Invulnerable PortalCooldown UUID "
-        "CustomName CustomNameVisible Silent NoGravity Glowing Tags id".split()
+        "Pos Motion Rotation fall_distance FallDistance Fire Air OnGround Invulnerable "
+        "PortalCooldown UUID CustomName CustomNameVisible Silent NoGravity Glowing Tags id".split()
     )
 
     def load_additional(self, c: nbt.Compound) -> None:
@@ -362,8 +395,6 @@ class ItemFrame(Entity):
     pending_sounds: list[tuple[str, tuple[float, float, float]]] = field(
         default_factory=list, repr=False
     )
-    # log lines (level, message) written while loading NBT, moved to the world's server log
-    pending_log: list[tuple[str, str]] = field(default_factory=list, repr=False)
     _box_key: Any = field(default=None, repr=False)
     _box: tuple[float, float, float, float, float, float] = field(
         default=(0.0, 0.0, 0.0, 0.0, 0.0, 0.0), repr=False
@@ -455,12 +486,20 @@ class ItemFrame(Entity):
         return (bx - dx, by - dy, bz - dz)
 
     def save_additional(self, c: nbt.Compound) -> None:
-        """BlockAttachedEntity + ItemFrame.addAdditionalSaveData (26.1 key names)."""
-        c["block_pos"] = nbt.IntArray(list(self.attached))
+        """BlockAttachedEntity + ItemFrame.addAdditionalSaveData of the release being played
+        (before 1.21.5: TileX/TileY/TileZ, and ItemRotation and ItemDropChance only with an
+        item)."""
+        profile = current_profile()
+        if profile.attached_position == "tile":
+            for key, v in zip(("TileX", "TileY", "TileZ"), self.attached, strict=True):
+                c[key] = nbt.Int(v)
+        else:
+            c["block_pos"] = nbt.IntArray(list(self.attached))
         if self.item is not None:
             c["Item"] = self.item
-        c["ItemRotation"] = nbt.Byte(self.item_rotation)
-        c["ItemDropChance"] = nbt.Float(self.item_drop_chance)
+        if self.item is not None or profile.frame_rotation_always_saved:
+            c["ItemRotation"] = nbt.Byte(self.item_rotation)
+            c["ItemDropChance"] = nbt.Float(self.item_drop_chance)
         c["Facing"] = nbt.Byte(self.facing)
         c["Invisible"] = nbt.Byte(int(self.invisible))
         c["Fixed"] = nbt.Byte(int(self.fixed))
@@ -469,30 +508,38 @@ class ItemFrame(Entity):
         """ItemFrame.readAdditionalSaveData: missing Facing → down (0).
 
         Entity.load has already put the frame on the block containing `Pos` (reapplyPosition,
-        `Pos` defaulting to 0 0 0); `block_pos` is kept only when it lies closer than 16 blocks
-        to that block, otherwise the server logs an ERROR ("Item frames: summon and block_pos").
+        `Pos` defaulting to 0 0 0); the saved block (`block_pos`, or before 1.21.5
+        `TileX`/`TileY`/`TileZ`, each 0 when missing) is kept only when it lies closer than 16
+        blocks to that block, otherwise the server logs an ERROR ("Item frames: summon and
+        block_pos", "Versions: frame position"). Before 1.21.5 ItemRotation and
+        ItemDropChance are read only with an item.
         """
+        profile = current_profile()
         self.attached = self.block_pos()
-        bp = c.get("block_pos")
-        cand = None
-        if isinstance(bp, nbt.IntArray | nbt.List) and len(bp) == 3:  # BlockPos.CODEC: 3 ints
-            cand = (int(bp[0]), int(bp[1]), int(bp[2]))
+        cand: tuple[int, int, int] | None = None
+        if profile.attached_position == "tile":
+            cand = (_int_or_zero(c, "TileX"), _int_or_zero(c, "TileY"), _int_or_zero(c, "TileZ"))
+        else:
+            bp = c.get("block_pos")
+            if isinstance(bp, nbt.IntArray | nbt.List) and len(bp) == 3:  # BlockPos.CODEC
+                cand = (int(bp[0]), int(bp[1]), int(bp[2]))
         here = self.block_pos()
         if cand is None or sum((cand[i] - here[i]) ** 2 for i in range(3)) >= 256:
             shown = "null" if cand is None else f"BlockPos{{x={cand[0]}, y={cand[1]}, z={cand[2]}}}"
             self.pending_log.append(
-                ("ERROR", f"Block-attached entity at invalid position: {shown}")
+                ("ERROR", f"{profile.attached_log} at invalid position: {shown}")
             )
         else:
             self.attached = cand
         item = c.get("Item")
         self.set_item(item if isinstance(item, nbt.Compound) and len(item) else None)
-        self.set_rotation(int(c.get("ItemRotation", 0)))
-        self.item_drop_chance = float(c.get("ItemDropChance", 1.0))
+        if self.item is not None or profile.frame_rotation_always_saved:
+            self.set_rotation(int(c.get("ItemRotation", 0)))
+            self.item_drop_chance = float(c.get("ItemDropChance", 1.0))
         facing = int(c.get("Facing", 0))
         self.invisible = bool(int(c.get("Invisible", 0)))
         self.fixed = bool(int(c.get("Fixed", 0)))
-        self.set_direction(facing if 0 <= facing < 6 else 0)
+        self.set_direction(abs(int(math.fmod(facing, 6))))  # Direction.from3DDataValue
 
     def tick(self, world: Any) -> None:
         """BlockAttachedEntity.tick: every 100 ticks a non-fixed frame checks survives()."""
@@ -572,6 +619,12 @@ class Player(Entity):
     def score_name(self) -> str:
         """Players are scored by name."""
         return self.name
+
+
+def _int_or_zero(c: nbt.Compound, key: str) -> int:
+    """CompoundTag.getInt before 1.21.5: any number's int value, else 0."""
+    value = c.get(key)
+    return int(value) if isinstance(value, int | float) and not isinstance(value, str) else 0
 
 
 def item_entity(

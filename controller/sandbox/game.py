@@ -1,10 +1,12 @@
-"""The sandbox game: runs RCON commands against the world like a vanilla (or Paper) 26.1 server.
+"""The sandbox game: runs RCON commands against the world like a vanilla (or Paper) server of
+one supported release (26.1 unless told otherwise; ``controller.sandbox.profile``).
 
 ``Game.execute`` is ``Commands.performPrefixedCommand`` for the Rcon source
 (docs/server-behaviour.md, "The RCON command source" to "Empty replies"; sections are named below
 in quotes): strip one `/`, parse with the command tree, report parse errors (two messages on
 vanilla, one joined by ``\\n`` on Paper), then run the context chain. It is called only from the
-main thread.
+main thread. Every public method runs as the game's release (``profile.playing``), so strings,
+registries and NBT forms are that release's.
 """
 
 from __future__ import annotations
@@ -15,12 +17,17 @@ import json
 import logging
 import pathlib
 import uuid as uuidlib
-from typing import Any, Literal
+from collections.abc import Callable
+from typing import Any, Concatenate, Literal, ParamSpec, TypeVar
 
 import nbtlib
 from nbtlib import tag as nbt
 
+from controller import versions
+from controller.versions import Release
+
 from .commands import Ctx, Frame, Node, Source, flatten, get_parse_exception, lit, parse, run_chain
+from .current import CURRENT
 from .entities import (
     GAME_MODES,
     INTERACT_BUFFER,
@@ -31,11 +38,15 @@ from .entities import (
     uuid_from_ints,
 )
 from .packmanager import PackManager
+from .profile import DEFAULT_RELEASE, SandboxVersion, playing, profile_of
 from .reader import CommandSyntaxError
 from .registry import tr
 from .world import DIMENSIONS, Objective, World
 
 __all__ = ["Game", "Source", "offline_uuid"]
+
+P = ParamSpec("P")
+R = TypeVar("R")
 
 logger = logging.getLogger("controller.sandbox")
 
@@ -48,31 +59,50 @@ def offline_uuid(name: str) -> uuidlib.UUID:
     return uuidlib.UUID(bytes=digest, version=3)
 
 
-# The release the sandbox plays (docs/server-behaviour.md, "Feedback: version"): id, name,
-# protocol and DataVersion of 26.1 from PrismarineJS/minecraft-data; series "main" is the
-# default of DetectedVersion. build_time and the pack versions are unverified: no 26.1 release
-# version.json was found (the data pack version is the one controller/world/datapack.py uses).
-VANILLA_VERSION: dict[str, str | int | bool] = {
-    "id": "26.1",
-    "name": "26.1",
-    "data": 4786,
-    "series": "main",
-    "protocol": 775,
-    "build_time": "Tue Mar 24 12:00:00 UTC 2026",  # unverified (Date.toString of build_time)
-    "pack_resource": "84.0",  # unverified
-    "pack_data": "101.1",  # unverified
-    "stable": True,
-}
+def _as_release(method: Callable[Concatenate[Game, P], R]) -> Callable[Concatenate[Game, P], R]:
+    """Run a Game method as the game's release (see ``controller.sandbox.current``)."""
+
+    def run(game: Game, /, *args: P.args, **kwargs: P.kwargs) -> R:
+        token = CURRENT.set(game.profile)
+        try:
+            return method(game, *args, **kwargs)
+        finally:
+            CURRENT.reset(token)
+
+    run.__name__, run.__doc__ = method.__name__, method.__doc__
+    run.__qualname__ = method.__qualname__
+    return run
+
+
+def _release(version: Release | str | None) -> Release:
+    if version is None:
+        return DEFAULT_RELEASE
+    return version if isinstance(version, Release) else versions.release(version)
 
 
 class Game:
-    """World + command tree + per-command output and cost counters."""
+    """World + command tree + per-command output and cost counters, for one release.
 
-    def __init__(self, flavour: Literal["vanilla", "paper"] | str = "vanilla") -> None:
+    ``version``: a supported release (or its name; UnsupportedVersion otherwise), 26.1 when
+    None. Its profile is looked up once here.
+    """
+
+    def __init__(
+        self,
+        flavour: Literal["vanilla", "paper"] | str = "vanilla",
+        version: Release | str | None = None,
+    ) -> None:
         if flavour not in ("vanilla", "paper"):
             raise ValueError(f"unknown flavour {flavour!r}")
+        self.profile: SandboxVersion = profile_of(_release(version))
+        with playing(self.profile):
+            self._setup(flavour)
+
+    def _setup(self, flavour: str) -> None:
         self.flavour = flavour
         self.world = World(flavour=flavour)
+        self.world.gamerules = self.profile.default_rules()
+        self.world.rule_names = self.profile.rule_names
         self.out: list[str] = []
         self.cost: dict[str, int] = dict.fromkeys(_COST_KEYS, 0)
         self.last_cost: dict[str, int] = dict.fromkeys(_COST_KEYS, 0)
@@ -91,7 +121,7 @@ class Game:
         for module in (blocks, chat, data, entity, packs, scoreboard):
             module.register(root, self)
         execute.register(root, self)
-        if self.flavour == "vanilla":
+        if self.flavour == "vanilla" and self.profile.has_version_command:
             root.then(lit("version", run=self._vanilla_version))
         if self.flavour == "paper":
             for name, node in list(root.children.items()):
@@ -105,30 +135,24 @@ class Game:
         return root
 
     def _vanilla_version(self, ctx: Ctx, source: Source) -> int:
-        """VersionCommand: the header, then one line per field of the running version
-        (docs/server-behaviour.md, "Feedback: version"); sendSystemMessage, result 1."""
-        v = VANILLA_VERSION
+        """VersionCommand (from 1.21.6): the header, then one line per field of the running
+        version (docs/server-behaviour.md, "Feedback: version"); sendSystemMessage, result 1."""
         self.send(tr("commands.version.header"))
-        self.send(tr("commands.version.id", v["id"]))
-        self.send(tr("commands.version.name", v["name"]))
-        self.send(tr("commands.version.data", v["data"]))
-        self.send(tr("commands.version.series", v["series"]))
-        protocol = int(v["protocol"])
-        self.send(tr("commands.version.protocol", protocol, f"0x{protocol:x}"))
-        self.send(tr("commands.version.build_time", v["build_time"]))
-        self.send(tr("commands.version.pack.resource", v["pack_resource"]))
-        self.send(tr("commands.version.pack.data", v["pack_data"]))
-        self.send(
-            tr("commands.version.stable.yes" if v["stable"] else "commands.version.stable.no")
-        )
+        for key, args in self.profile.version_fields:
+            self.send(tr(key, *args))
         return 1
 
     def _paper_version(self, ctx: Ctx, source: Source) -> int:
         """Paper's PaperVersionCommand ("Paper: plugin command output")."""
         # A Bukkit-sender message: legacy `§` codes and a trailing newline. The version text
         # itself comes later from another thread and never reaches the RCON reply.
-        self.send("§f§oChecking version, please wait...\n")
+        self.send(self.profile.paper_version_text)
         return 1
+
+    @property
+    def release(self) -> Release:
+        """The release this game plays."""
+        return self.profile.release
 
     # ------------------------------------------------------------------ properties
     @property
@@ -181,6 +205,7 @@ class Game:
         return c
 
     # ------------------------------------------------------------------ execution
+    @_as_release
     def execute(self, command: str) -> list[str]:
         """Run one command as the Rcon source and return its feedback messages in order."""
         self.out = []
@@ -218,6 +243,7 @@ class Game:
         assert chain is not None
         run_chain(self, chain, self.rcon_source())
 
+    @_as_release
     def tick(self) -> None:
         """Advance one game tick (20 per second).
 
@@ -236,6 +262,7 @@ class Game:
         finally:
             self._end_background(saved)
 
+    @_as_release
     def configure_datapacks(self, datapack_dir: pathlib.Path | None) -> None:
         """Server start: discover `<world>/datapacks`, select packs, load them (blocking)."""
         self.packs.configure(datapack_dir)
@@ -253,6 +280,7 @@ class Game:
         self.cost = saved
 
     # ------------------------------------------------------------------ players
+    @_as_release
     def join(
         self,
         name: str,
@@ -271,18 +299,21 @@ class Game:
         self.world.add_entity(p)
         self.world.levels_dirty = True
 
+    @_as_release
     def set_team_affixes(self, name: str, prefix: str = "", suffix: str = "") -> None:
         """The player's team prefix and suffix (shown around the name in display names)."""
         p = self.world.players[name]
         p.team_prefix, p.team_suffix = prefix, suffix
         p.nbt_cache = None
 
+    @_as_release
     def trigger(self, name: str, objective: str, value: int | None = None) -> str:
         """The player runs `/trigger` (vanilla TriggerCommand); the message the player sees."""
         from .commands.scoreboard import player_trigger
 
         return player_trigger(self, name, objective, value)
 
+    @_as_release
     def leave(self, name: str) -> None:
         """A player leaves."""
         p = self.world.players.pop(name, None)
@@ -290,16 +321,19 @@ class Game:
             self.world.remove_entity(p)
             self.world.levels_dirty = True
 
+    @_as_release
     def move(self, name: str, pos: tuple[float, float, float]) -> None:
         """Move a player (ticket changes apply at the next tick)."""
         p = self.world.players[name]
         self.world.move_entity(p, (float(pos[0]), float(pos[1]), float(pos[2])))
         self.world.levels_dirty = True
 
+    @_as_release
     def give(self, name: str, item: nbt.Compound | None) -> None:
         """Put an item (an NBT item stack) in a player's hand."""
         self.world.players[name].held_item = item
 
+    @_as_release
     def set_game_mode(self, name: str, mode: str) -> None:
         """A player's game mode (survival, creative, adventure, spectator); the creative reach
         bonus follows at the player's next tick (`Player.update_attributes`)."""
@@ -307,12 +341,14 @@ class Game:
             raise ValueError(f"unknown game mode {mode!r} ({', '.join(GAME_MODES)})")
         self.world.players[name].game_mode = mode
 
+    @_as_release
     def set_entity_interaction_range(self, name: str, base: float) -> None:
         """The base of a player's `minecraft:entity_interaction_range` attribute, as
         `attribute <player> minecraft:entity_interaction_range base set <base>` sets it (the
         sandbox has no `attribute` command)."""
         self.world.players[name].interaction_range_base = float(base)
 
+    @_as_release
     def interact(self, name: str, uid: uuidlib.UUID) -> str:
         """ServerGamePacketListenerImpl.handleInteract, then Player.interactOn +
         ItemFrame.interact: `success`, `pass` or `fail`; `ignored` when the server drops the
@@ -359,6 +395,7 @@ class Game:
         "Item frames: ItemRotation")."""
         return self.interact(name, uid) == "success"
 
+    @_as_release
     def attack_entity(self, name: str, uid: uuidlib.UUID) -> bool:
         """Left-click an entity: Player.attack → ItemFrame.hurtServer; True when it took damage.
 
@@ -382,6 +419,7 @@ class Game:
         self.world.break_frame(e, p)
         return True
 
+    @_as_release
     def frame_at(self, x: int, y: int, z: int) -> uuidlib.UUID | None:
         """The item frame hanging in block (x, y, z), if any loaded one does."""
         for e in self.world.entities.values():
@@ -389,22 +427,26 @@ class Game:
                 return e.uuid
         return None
 
+    @_as_release
     def inbox(self, name: str) -> list[dict[str, object]]:
         """What a player received (titles, action bars, tellraw, sounds, chat)."""
         p = self.world.players.get(name)
         return list(p.inbox) if p is not None else []
 
     # ------------------------------------------------------------------ views
+    @_as_release
     def block(self, x: int, y: int, z: int, dimension: str = "minecraft:overworld") -> str:
         """The block state string at a position."""
         return self.world.get_block(dimension, (x, y, z))
 
+    @_as_release
     def entity_nbt(self, uid: uuidlib.UUID) -> nbt.Compound | None:
         """The full NBT of an entity (loaded or not), without counting a serialization."""
         e = self.world.entities.get(uid)
         return e.to_nbt() if e is not None else None
 
     # ------------------------------------------------------------------ save / load
+    @_as_release
     def save(self, directory: pathlib.Path) -> None:
         """Write the whole world to a folder (JSON + one NBT file of entities)."""
         directory = pathlib.Path(directory)
@@ -412,6 +454,7 @@ class Game:
         w = self.world
         state: dict[str, Any] = {
             "flavour": self.flavour,
+            "version": self.profile.name,
             "tick_count": w.tick_count,
             "spawn": list(w.spawn),
             "blocks": {
@@ -444,11 +487,32 @@ class Game:
         root.save(str(directory / "entities.dat"), gzipped=True)
 
     @classmethod
-    def load(cls, directory: pathlib.Path, flavour: str = "vanilla") -> Game:
-        """Read a folder written by :meth:`save` (players are not saved: they re-join)."""
+    def load(
+        cls,
+        directory: pathlib.Path,
+        flavour: str = "vanilla",
+        version: Release | str | None = None,
+    ) -> Game:
+        """Read a folder written by :meth:`save` (players are not saved: they re-join).
+
+        The world plays the release it was saved by (26.1 for saves that do not say);
+        ``version``, when given, must be that release: ValueError otherwise (the sandbox has
+        no data fixers).
+        """
         directory = pathlib.Path(directory)
         state = json.loads((directory / "world.json").read_text(encoding="utf-8"))
-        game = cls(flavour)
+        saved = _release(state.get("version"))
+        if version is not None and _release(version) != saved:
+            raise ValueError(
+                f"the world in {directory} was saved by Minecraft {saved}, not {_release(version)}"
+            )
+        game = cls(flavour, saved)
+        with playing(game.profile):
+            game._restore(directory, state)
+        return game
+
+    def _restore(self, directory: pathlib.Path, state: dict[str, Any]) -> None:
+        game = self
         w = game.world
         w.tick_count = int(state["tick_count"])
         sx, sy, sz = state["spawn"]
@@ -482,7 +546,6 @@ class Game:
         for k, v in root["storage"].items():
             w.storage[k] = v
         w.update_levels()
-        return game
 
     @staticmethod
     def dimensions() -> tuple[str, ...]:

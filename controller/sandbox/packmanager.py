@@ -120,7 +120,7 @@ class PackManager:
     # ------------------------------------------------------------------ repository
     def rescan(self) -> None:
         """PackRepository.reload: rediscover; selected packs that vanished drop out."""
-        self.available = discover(self.datapack_dir)
+        self.available = discover(self.datapack_dir, self.game.release)
         self.selected = [p for p in self.selected if p in self.available]
 
     def configure(self, datapack_dir: pathlib.Path | None) -> None:
@@ -175,7 +175,7 @@ class PackManager:
         self.config_enabled = list(selected)
         self.config_disabled = [p for p in self.available if p not in selected]
         packs = [self.available[p] for p in selected]
-        self.content = load_content(packs, self._check_line)
+        self.content = load_content(packs, self._check_line, self.game.profile.pack_folders)
         self.post_reload = True
         known = self.content.advancements
         for progress in self.game.world.advancements.values():

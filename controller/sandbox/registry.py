@@ -1,23 +1,32 @@
 """Game data of Minecraft 26.1 (blocks, entities, items, en_us strings) and its lookups.
 
 Everything comes from ``data/registry-26.1.json`` (PrismarineJS/minecraft-data 26.1 plus the 26.1
-decompile), so that block states, entity names and feedback strings are never hand-typed.
+decompile), so that block states, entity names and feedback strings are never hand-typed. An
+older release plays with the same data minus the ids it does not have and with its own strings
+(:meth:`Registry.restricted`, built once per release by ``controller.sandbox.profile``).
+:func:`registry` and :func:`tr` answer for the release the running game plays
+(``controller.sandbox.current``), 26.1 outside a game.
 """
 
 from __future__ import annotations
 
+import copy
 import functools
 import json
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 from controller.lang import translate
 
+from .current import CURRENT
+
 __all__ = [
     "BlockType",
     "EntityType",
     "Registry",
+    "base_registry",
     "registry",
     "tr",
     "strip_namespace",
@@ -82,6 +91,23 @@ class Registry:
             for name, e in data["entities"].items()
         }
 
+    def restricted(
+        self,
+        lang: Mapping[str, str],
+        blocks: Iterable[str] = (),
+        entities: Iterable[str] = (),
+        particles: Iterable[str] = (),
+    ) -> Registry:
+        """This data without the given block, entity and particle ids, with another table."""
+        other = copy.copy(self)
+        other.lang = dict(lang)
+        gone = set(blocks)
+        other.blocks = {k: v for k, v in self.blocks.items() if k not in gone}
+        gone = set(entities)
+        other.entities = {k: v for k, v in self.entities.items() if k not in gone}
+        other.particles = self.particles - frozenset(particles)
+        return other
+
     def tr(self, key: str, *args: object) -> str:
         """Translate a lang key like vanilla (``controller.lang.translate``)."""
         return translate(self.lang, key, *args)
@@ -109,10 +135,16 @@ def _decode_default(
 
 
 @functools.cache
-def registry() -> Registry:
-    """The process-wide registry, loaded once."""
+def base_registry() -> Registry:
+    """The 26.1 registry, loaded once."""
     with _DATA.open(encoding="utf-8") as fh:
         return Registry(json.load(fh))
+
+
+def registry() -> Registry:
+    """The registry of the release being played (26.1 when no game is running a call)."""
+    playing = CURRENT.get()
+    return playing.registry if playing is not None else base_registry()
 
 
 def tr(key: str, *args: object) -> str:

@@ -20,8 +20,11 @@ from collections.abc import Callable
 from types import TracebackType
 from typing import Any, Literal, Protocol, TypeVar
 
+from controller import versions
 from controller.sandbox.mainthread import MainThread
+from controller.sandbox.profile import playing
 from controller.sandbox.server import CommandLog, CommandLogEntry, RconServer
+from controller.versions import Release
 
 __all__ = ["GameFactory", "GameLike", "Sandbox", "SandboxGame"]
 
@@ -49,12 +52,15 @@ class GameLike(Protocol):
 
 
 class GameFactory(Protocol):
-    """Creates games: a class with ``__init__(flavour=...)`` and ``load(directory, flavour)``."""
+    """Creates games: a class with ``__init__(flavour=..., version=...)`` and
+    ``load(directory, flavour, version)`` (``version`` is passed only when one was asked for)."""
 
-    def __call__(self, flavour: Flavour = ...) -> GameLike:
+    def __call__(self, flavour: Flavour = ..., version: Release | None = ...) -> GameLike:
         """A fresh game."""
 
-    def load(self, directory: pathlib.Path, flavour: str = ...) -> GameLike:
+    def load(
+        self, directory: pathlib.Path, flavour: str = ..., version: Release | None = ...
+    ) -> GameLike:
         """A game read back from a saved folder."""
 
 
@@ -79,6 +85,9 @@ class Sandbox:
     saved there on ``stop()`` and by ``restart()``. Without it, ``restart()`` goes through a
     temporary folder. Data packs are read from ``<world_dir>/datapacks/`` at every start (new
     ones are enabled, as vanilla does) and on ``reload`` (docs/sandbox-datapacks.md).
+
+    ``version``: the release to play (a ``Release`` or its name; UnsupportedVersion for any
+    other); None plays 26.1, or the release a saved world was saved by.
     """
 
     def __init__(
@@ -90,9 +99,13 @@ class Sandbox:
         log_commands: pathlib.Path | str | None = None,
         host: str = "127.0.0.1",
         game_factory: GameFactory | None = None,
+        version: Release | str | None = None,
     ) -> None:
         if flavour not in ("vanilla", "paper"):
             raise ValueError(f"unknown flavour {flavour!r} (vanilla or paper)")
+        self.version: Release | None = (
+            versions.release(version) if isinstance(version, str) else version
+        )
         self.port = port
         self.password = password if password else secrets.token_urlsafe(12)
         self.flavour: Flavour = flavour
@@ -149,11 +162,19 @@ class Sandbox:
             raise RuntimeError("sandbox already started")
         factory = self._factory_or_default()
         if self.world_dir is not None and _has_save(self.world_dir):
-            game = factory.load(self.world_dir, self.flavour)
+            game = self._load(factory, self.world_dir)
+        elif self.version is not None:
+            game = factory(flavour=self.flavour, version=self.version)
         else:
             game = factory(flavour=self.flavour)
         self._boot(game)
         return self
+
+    def _load(self, factory: GameFactory, directory: pathlib.Path) -> SandboxGame:
+        """A saved game, checked against the asked-for release when there is one."""
+        if self.version is not None:
+            return factory.load(directory, self.flavour, self.version)
+        return factory.load(directory, self.flavour)
 
     def _halt(self) -> SandboxGame:
         """Stop RCON (dropping connections) and the main thread; returns the game."""
@@ -186,12 +207,12 @@ class Sandbox:
         factory = self._factory_or_default()
         if self.world_dir is not None:
             self._save_game(game, self.world_dir)
-            loaded = factory.load(self.world_dir, self.flavour)
+            loaded = self._load(factory, self.world_dir)
         else:
             with tempfile.TemporaryDirectory(prefix="sandbox-world-") as tmp:
                 folder = pathlib.Path(tmp) / "world"
                 self._save_game(game, folder)
-                loaded = factory.load(folder, self.flavour)
+                loaded = self._load(factory, folder)
         self._boot(loaded)
 
     def go_down(self) -> None:
@@ -265,9 +286,18 @@ class Sandbox:
     # -- running things on the main thread ---------------------------------------------------
 
     def call(self, fn: Callable[[SandboxGame], T], timeout: float | None = 30.0) -> T:
-        """Run ``fn(game)`` on the main thread (between ticks) and return its result."""
+        """Run ``fn(game)`` on the main thread (between ticks) and return its result, as the
+        game's release (``controller.sandbox.current``)."""
         game = self.game
-        return self.main_thread.call(lambda: fn(game), timeout)
+        profile = getattr(game, "profile", None)
+        if profile is None:  # a fake game
+            return self.main_thread.call(lambda: fn(game), timeout)
+
+        def run() -> T:
+            with playing(profile):
+                return fn(game)
+
+        return self.main_thread.call(run, timeout)
 
     def tick(self, n: int = 1, timeout: float | None = 60.0) -> int:
         """Wait until ``n`` more ticks have passed; returns the main thread's tick count."""

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import math
 import uuid as uuidlib
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -155,6 +155,8 @@ class World:
     unlocked: dict[str, set[str]] = field(default_factory=dict)
     display_slots: dict[str, str] = field(default_factory=dict)
     gamerules: dict[str, bool | int] = field(default_factory=lambda: dict(GAMERULES))
+    # the sandbox's rule keys (1.21.11 names) → the release's names, for releases before 1.21.11
+    rule_names: Mapping[str, str] = field(default_factory=dict)
     storage: dict[str, nbt.Compound] = field(default_factory=dict)
     events: list[dict[str, object]] = field(default_factory=list)
     # per player name: advancement id -> criterion -> tick obtained (players/advancements/*.json)
@@ -176,6 +178,11 @@ class World:
     # Paper chunks.delay-chunk-unloads-by (10 s): dropped chunks stay loaded (level 33) a while.
     unload_delay_ticks: int = 200
     delayed_unloads: dict[tuple[str, int, int], int] = field(default_factory=dict)
+
+    def rule(self, key: str, default: bool | int) -> bool | int:
+        """A gamerule by the sandbox's key, under whatever name the release gives it (the
+        default when the release has no such rule)."""
+        return self.gamerules.get(self.rule_names.get(key, key), default)
 
     # ------------------------------------------------------------------ blocks
     def height(self, dimension: str) -> tuple[int, int]:
@@ -470,9 +477,10 @@ class World:
     def flush_sounds(self, e: Entity) -> None:
         """Play the sounds an entity queued while loading NBT (setItem while reading its data),
         and write the log lines its loading produced to the server log."""
-        if isinstance(e, ItemFrame):
+        if e.pending_log:
             logged, e.pending_log = e.pending_log, []
             self.server_log += logged
+        if isinstance(e, ItemFrame):
             pending, e.pending_sounds = e.pending_sounds, []
             for sound, pos in pending:
                 self.play_sound(e.dimension, pos, sound, entity=e)
@@ -569,7 +577,7 @@ class World:
             return []
         held = frame.item
         frame.item = None
-        if not self.gamerules.get("entity_drops", True):
+        if not self.rule("entity_drops", True):
             return []
         if caused_by is not None and caused_by.infinite_materials:
             return []

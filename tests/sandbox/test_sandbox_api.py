@@ -372,3 +372,23 @@ def test_a_team_decorated_display_name_shows_in_feedback_but_not_in_selectors() 
     assert g.execute("scoreboard players set Steve t 3") == ["Set [t] for Steve ✦ to 3"]
     assert g.execute('execute if entity @a[name="Steve"]') == ["Test passed. Count: 1"]
     assert g.execute('execute if entity @a[name="Steve ✦"]') == ["Test failed"]
+
+
+def test_a_sandbox_plays_its_release_across_restarts(tmp_path: pathlib.Path) -> None:
+    """Sandbox(version=…): the game, its saves and every restart play that release."""
+    from mcrcon import MCRcon
+
+    from controller.versions import UnsupportedVersion
+
+    with pytest.raises(UnsupportedVersion):
+        Sandbox(version="1.20.4")
+    with Sandbox(password="pw", version="1.21.4", world_dir=tmp_path / "w") as sb:
+        assert sb.call(lambda g: g.release.name) == "1.21.4"
+        sb.restart()
+        assert sb.call(lambda g: g.release.name) == "1.21.4"
+        with MCRcon(sb.host, "pw", sb.port, timeout=10) as mcr:
+            assert mcr.command("foo") == (
+                "Unknown or incomplete command, see below for errorfoo<--[HERE]"
+            )
+    with Sandbox(password="pw", world_dir=tmp_path / "w") as sb:  # the saved world's release
+        assert sb.call(lambda g: g.release.name) == "1.21.4"

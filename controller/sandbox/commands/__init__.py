@@ -390,8 +390,9 @@ def _run_stages(
                     game.send(ex.message)
                     return
         sources = nxt
-        if len(sources) > int(game.world.gamerules.get("max_command_forks", 65536)):
-            game.send(tr("command.forkLimit", game.world.gamerules.get("max_command_forks")))
+        forks = int(game.world.rule("max_command_forks", 65536))
+        if len(sources) > forks:
+            game.send(tr("command.forkLimit", forks))
             return
     last = chain[-1]
     assert last.command is not None

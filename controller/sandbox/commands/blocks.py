@@ -90,7 +90,7 @@ def _fill(game: Game, mode: str, filtered: bool) -> Callable[[Ctx, Source], int]
         lo = tuple(min(a[i], b[i]) for i in range(3))
         hi = tuple(max(a[i], b[i]) for i in range(3))
         volume = (hi[0] - lo[0] + 1) * (hi[1] - lo[1] + 1) * (hi[2] - lo[2] + 1)
-        limit = int(game.world.gamerules["max_block_modifications"])
+        limit = int(game.world.rule("max_block_modifications", 32768))
         if volume > limit:
             raise _fail("commands.fill.toobig", limit, volume)
         block: BlockInput = ctx["block"]
@@ -211,7 +211,7 @@ def _clone(game: Game, mask: str, mode: str, strict: bool) -> Callable[[Ctx, Sou
         ):
             raise _fail("commands.clone.overlap")
         area = _java_int((hi[0] - lo[0] + 1) * (hi[1] - lo[1] + 1) * (hi[2] - lo[2] + 1))
-        limit = int(world.gamerules["max_block_modifications"])
+        limit = int(world.rule("max_block_modifications", 32768))
         if area > limit:
             raise _fail("commands.clone.toobig", limit, area)
         if not _has_chunks_at(world, from_dim, begin, end) or not _has_chunks_at(
@@ -281,11 +281,13 @@ def _clone_masks(game: Game, strict: bool) -> list[Node]:
 
 
 def _clone_destination(game: Game) -> Node:
-    """destinationAndStrictSuffix: `<destination> [strict] [mask [mode]]`."""
+    """destinationAndStrictSuffix: `<destination> [strict] [mask [mode]]` (`strict` from
+    1.21.5: docs/server-behaviour.md, "Versions: commands")."""
+    strict = lit("strict", *_clone_masks(game, True), run=_clone(game, "replace", "normal", True))
     return arg(
         "destination",
         parse_block_pos,
-        lit("strict", *_clone_masks(game, True), run=_clone(game, "replace", "normal", True)),
+        *([strict] if game.profile.block_strict_mode else []),
         *_clone_masks(game, False),
         run=_clone(game, "replace", "normal", False),
     )
@@ -416,7 +418,10 @@ def _forceload_remove_all(game: Game) -> Callable[[Ctx, Source], int]:
 
 
 def register(root: Node, game: Game) -> None:
-    """Add setblock, fill, clone and forceload to the tree."""
+    """Add setblock, fill, clone and forceload to the tree (the release's modes: `strict`, and
+    fill's modes after `replace <filter>`, from 1.21.5; "Versions: commands")."""
+    profile = game.profile
+    strict = ("strict",) if profile.block_strict_mode else ()
     root.then(
         lit(
             "setblock",
@@ -429,7 +434,7 @@ def register(root: Node, game: Game) -> None:
                     lit("destroy", run=_setblock(game, "destroy")),
                     lit("keep", run=_setblock(game, "keep")),
                     lit("replace", run=_setblock(game, "replace")),
-                    lit("strict", run=_setblock(game, "strict")),
+                    *[lit(m, run=_setblock(game, m)) for m in strict],
                     run=_setblock(game, "replace"),
                 ),
             ),
@@ -437,8 +442,10 @@ def register(root: Node, game: Game) -> None:
     )
 
     def modes(filtered: bool) -> list[Node]:
+        if filtered and not profile.fill_mode_after_filter:
+            return []
         return [
-            lit(m, run=_fill(game, m, filtered)) for m in ("destroy", "hollow", "outline", "strict")
+            lit(m, run=_fill(game, m, filtered)) for m in ("destroy", "hollow", "outline", *strict)
         ]
 
     root.then(

@@ -12,7 +12,6 @@ from ..arguments import Coordinates, nbt_to_json, parse_component, parse_identif
 from ..entities import plain_text
 from ..reader import CommandSyntaxError, StringReader
 from ..registry import registry, strip_namespace, tr
-from ..world import GAMERULE_BOUNDS, GAMERULES
 from . import Ctx, Custom, Node, Source, arg, lit
 from .entity import entities_parser, get_players
 
@@ -285,7 +284,11 @@ def _time_query(game: Game, what: str) -> Callable[[Ctx, Source], int]:
         t = game.world.tick_count
         if what == "gametime":
             value = t
-            game.send(tr("commands.time.query.gametime", value))  # 26.1 key (unverified live)
+            # TimeCommand: its own key in 26.1, `commands.time.query` in releases without it
+            key = "commands.time.query.gametime"
+            game.send(
+                tr(key if key in game.profile.registry.lang else "commands.time.query", value)
+            )
         elif what == "daytime":
             value = t % 24000
             game.send(tr("commands.time.query", value))
@@ -399,10 +402,12 @@ def register(root: Node, game: Game) -> None:
     root.then(lit("say", arg("message", _greedy, run=_say(game))))
     root.then(lit("list", lit("uuids", run=_list(game, True)), run=_list(game, False)))
     rules = lit("gamerule")
-    for name, default in GAMERULES.items():
-        low, high = GAMERULE_BOUNDS.get(name, (0, 2**31 - 1))
-        parser = _bool if isinstance(default, bool) else _int_range(low, high)
-        for literal in (name, "minecraft:" + name):
+    profile = game.profile
+    for rule in profile.gamerules:  # the release's rules ("Versions: gamerule names")
+        name = rule.name
+        parser = _bool if isinstance(rule.default, bool) else _int_range(rule.low, rule.high)
+        literals = (name, "minecraft:" + name) if profile.namespaced_gamerules else (name,)
+        for literal in literals:
             rules.then(
                 lit(
                     literal,

@@ -13,6 +13,7 @@ from nbtlib import tag as nbt
 
 from ..arguments import Coordinates, parse_compound, parse_identifier, parse_vec3
 from ..entities import Entity, Player, create_entity, uuid_from_ints
+from ..profile import current_profile
 from ..reader import CommandSyntaxError, StringReader
 from ..registry import registry, strip_namespace, tr
 from ..selectors import EntitySelector, parse_selector
@@ -83,9 +84,11 @@ def get_players(game: Game, source: Source, sel: EntitySelector) -> list[Player]
 
 
 def normalize_entity_nbt(c: nbt.Compound) -> nbt.Compound:
-    """Codec round trips on load: plain names become strings, items get an Int count."""
+    """Codec round trips on load: plain names become strings (from 1.21.5, where a name is
+    SNBT), items get an Int count."""
     name = c.get("CustomName")
-    if isinstance(name, nbt.Compound) and set(name.keys()) == {"text"}:
+    snbt_names = current_profile().text_form == "snbt"
+    if snbt_names and isinstance(name, nbt.Compound) and set(name.keys()) == {"text"}:
         c["CustomName"] = nbt.String(str(name["text"]))
     item = c.get("Item")
     if isinstance(item, nbt.Compound) and "id" in item:

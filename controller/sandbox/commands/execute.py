@@ -378,7 +378,7 @@ def check_regions(game: Game, ctx: Ctx, source: Source, masked: bool) -> int | N
     lo = [min(a[i], b[i]) for i in range(3)]
     hi = [max(a[i], b[i]) for i in range(3)]
     area = (hi[0] - lo[0] + 1) * (hi[1] - lo[1] + 1) * (hi[2] - lo[2] + 1)
-    limit = int(game.world.gamerules["max_block_modifications"])  # 1.21.11+ (unverified)
+    limit = int(game.world.rule("max_block_modifications", 32768))
     if area > limit:
         raise CommandSyntaxError(tr("commands.execute.blocks.toobig", limit, area))
     world = game.world
