@@ -5,7 +5,8 @@ for the room's chunks that were not force-loaded), and it removes exactly those 
 facts each check relies on are in docs/admin-checks.md.
 
 Command budget per room (C = chunks of the room, L = layers of its box, ≤ 2 per layer when a
-layer is larger than `max_block_modifications`): 1 flavour probe, 3 gamerules, C queries,
+layer is larger than `max_block_modifications`): 1 flavour probe, 1 version probe (up to 3
+before 1.21.6: docs/server-behaviour.md, "Versions: detecting the version"), 3 gamerules, C queries,
 ≤ 2 C forceloads, ≤ C·k `execute if loaded` (k polls while chunks load), 1 entity count,
 L (or 2 L) block comparisons. A 15×15 room: about 25 commands.
 """
@@ -21,11 +22,12 @@ from typing import Any, Literal
 from controller.config import BUILD_MAX_Y, Config, ServerConfig
 from controller.errors import ExitCode, RconAuthError, RconError
 from controller.runtime.clock import SYSTEM_CLOCK, Clock, utc_iso
-from controller.runtime.control import is_running, read_health
+from controller.runtime.control import Health, is_running, read_health
 from controller.runtime.link import CommandClient, Link
 from controller.runtime.paint_room import PaintRoom
 from controller.runtime.pipes_room import PipesRoom, picture_ids
 from controller.runtime.state import state_path
+from controller.versions import SUPPORTED_RANGE
 from controller.world import commands as cmd
 from controller.world.mapids import BRUSH_PICTURES, brush_map_id
 from controller.world.replies import forceload_marked, parse_count, parse_gamerule
@@ -136,13 +138,14 @@ def diagnose(
         return report
     try:
         report.add("rcon", "pass", f"{server.host}:{server.port} answers, password accepted")
-        link = Link(client, room_cfg.server)
+        link = _check_version(report, client, room_cfg.server, server)
+        if link is None:
+            return report
         room: AnyRoom = (
             PaintRoom(world, room_cfg, state_dir, clock=clock)
             if room_cfg.kind == "paint"
             else PipesRoom(world, room_cfg, state_dir, clock=clock)
         )
-        _check_flavour(report, client, server)
         _check_data_pack(report, link, server)
         _check_gamerules(report, room, link, props)
         with _loaded(report, room, link, clock) as loaded:
@@ -164,6 +167,8 @@ def _check_daemon_health(
     health = read_health(state_dir, world)
     name = report.server
     fresh = health is not None and clock.time() - health.at < HEALTH_FRESH_S
+    if health is not None and fresh:
+        _version_from_health(report, health, name)
     if health is None or (health.reachable and not fresh):  # a last word "down" still counts
         report.add(
             "rcon",
@@ -183,6 +188,27 @@ def _check_daemon_health(
         f"start the server, with enable-rcon=true and rcon.port={server.port}, and "
         f"{server.host}:{server.port} reachable from here; the daemon reconnects by itself",
     )
+
+
+def _version_from_health(report: Report, health: Health, name: str) -> None:
+    """The release the daemon settled for the server (or why it refused it)."""
+    if health.refused is not None:
+        report.add("version", "fail", health.refused, f"run a release from {SUPPORTED_RANGE}")
+        return
+    version = health.version
+    if version is None:
+        return
+    detail = f"the daemon reports Minecraft {version.get('release')}: {version.get('how')}"
+    if version.get("disagrees"):
+        says = version.get("server_says")
+        report.add(
+            "version",
+            "fail",
+            detail,
+            f"set servers.{name}.version to {says!r} (or remove it), then restart the daemon",
+        )
+    else:
+        report.add("version", "pass", detail)
 
 
 def _check_properties(report: Report, server_dir: Path | None) -> dict[str, str] | None:
@@ -244,7 +270,8 @@ def _check_map_files(report: Report, cfg: Config, world: str, world_dir: Path | 
     from controller.maps.layout import map_path
     from controller.maps.probe import resolve_target
 
-    version = cfg.servers[room_cfg.server].minecraft_version
+    configured = cfg.servers[room_cfg.server].release
+    version = configured.name if configured is not None else "26.1"  # the maps' default
     try:
         target = resolve_target(world_dir, version)
     except PipesError as exc:
@@ -293,17 +320,39 @@ def _check_map_files(report: Report, cfg: Config, world: str, world_dir: Path | 
         )
 
 
-def _check_flavour(report: Report, client: CommandClient, server: ServerConfig) -> None:
-    flavour = getattr(client, "flavour", None)
-    if flavour is None:
-        from controller.rcon.flavour import FLAVOUR_PROBE, detect_flavour
+def _check_version(
+    report: Report, client: CommandClient, name: str, server: ServerConfig
+) -> Link | None:
+    """The server's flavour and release, and where the release came from; a configured
+    `version` the server's replies contradict fails (the configured one is used). None when
+    the release is not served: the other server checks need its commands."""
+    from controller.runtime.serverversion import VersionUndetected, server_link
+    from controller.versions import UnsupportedVersion
 
-        flavour = detect_flavour(client.command(FLAVOUR_PROBE))
-    report.add(
-        "server",
-        "pass",
-        f"{flavour}; configured minecraft_version {server.minecraft_version}",
-    )
+    try:
+        link, version = server_link(client, name, server.release)
+    except (UnsupportedVersion, VersionUndetected) as exc:
+        report.add(
+            "server",
+            "fail",
+            str(exc),
+            f"run a release from {SUPPORTED_RANGE}"
+            if isinstance(exc, UnsupportedVersion)
+            else f"set `version:` under servers.{name}",
+        )
+        return None
+    detail = f"{version.flavour}, Minecraft {version.release.name}: {version.how}"
+    if version.disagrees:
+        says = version.detected.span if version.detected is not None else "?"
+        report.add(
+            "server",
+            "fail",
+            detail,
+            f"set servers.{name}.version to {says!r} (or remove it to use what the server says)",
+        )
+    else:
+        report.add("server", "pass", detail)
+    return link
 
 
 def _check_data_pack(report: Report, link: Link, server: ServerConfig) -> None:
