@@ -211,6 +211,7 @@ class Daemon:
         try:
             now = self.learn_version(server, link)
         except (UnsupportedVersion, VersionUndetected) as exc:
+            self.generations[server] = count
             self.refuse(server, exc)
             return
         if before is None or before.release == now.release:
@@ -434,7 +435,7 @@ class Daemon:
     def _step_rooms(self, server: str) -> None:
         """The rooms' part of a step; a room given up meanwhile is skipped, and once none is
         left the server is sent nothing more."""
-        if not self.active(server):
+        if not self.active(server) or server in self.refused:
             return
         self.recheck_version(server)
         if server in self.refused:
