@@ -139,7 +139,8 @@ def test_other_servers_keep_going_when_one_is_refused(
             assert refused is not None and refused.refused is not None
             assert "older than 1.20.5" in refused.refused
             assert {e.command for e in old.log_entries()} <= {
-                "minecraft:list", *(sv.command_for(s, "vanilla") for s in sv.Step)
+                "minecraft:list",
+                *(sv.command_for(s, "vanilla") for s in sv.Step),
             }
         finally:
             daemon.close()

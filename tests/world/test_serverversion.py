@@ -172,6 +172,10 @@ def test_the_probe_strings_are_the_same_in_every_language_file() -> None:
         assert lang["command.unknown.command"] in sv.UNKNOWN_COMMAND
         if r.has_version_command:
             assert lang["commands.version.header"] == sv.VERSION_HEADER
+            version_keys = {k: v for k, v in lang.items() if k.startswith("commands.version.")}
+            assert version_keys == {
+                k: v for k, v in language("26.1").items() if k.startswith("commands.version.")
+            }
 
 
 def test_the_unknown_command_wording_changes_in_1_21_9() -> None:
