@@ -200,7 +200,7 @@ class Daemon:
         detection chosen again and its rooms reconciled under the new release; one whose new
         release is not served is refused. Once per connection, never per poll."""
         link = self.links[server]
-        if server in self.down:
+        if server in self.down and not self.stop.is_set():
             reconnect = getattr(link.client, "connect", None)
             if callable(reconnect):
                 reconnect()  # RconUnavailable while the server is still down
@@ -520,8 +520,8 @@ class Daemon:
         next poll. A stop in the middle of a step (a build, a repair) ends it at its next
         command."""
         try:
-            if server not in self.started and not self.reach(server):
-                return
+            if server not in self.started and not self.reach(server) and server not in self.refused:
+                return  # (a refused server's thread stays, idle, so the watchdog sees it alive)
             while not self.stop.is_set():
                 self.beats[server] = self.clock.monotonic()
                 if server in self.refused:  # its release is not served: send nothing more

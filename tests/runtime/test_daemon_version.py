@@ -146,14 +146,18 @@ def test_other_servers_keep_going_when_one_is_refused(
             daemon.close()
 
 
-def wait_until_back(daemon: Daemon, server: str = "main") -> None:
+def connects(daemon: Daemon, server: str = "main") -> int:
+    count: int = daemon.links[server].client.connects  # type: ignore[attr-defined]
+    return count
+
+
+def wait_until_back(daemon: Daemon, before: int, server: str = "main") -> None:
+    """Step the daemon until it has a connection newer than `before` and has looked at it."""
     for _ in range(100):
         daemon.step()
-        if server not in daemon.down and daemon.versions[server].release is not None:
-            if server in daemon.refused or daemon.generations[server] == getattr(
-                daemon.links[server].client, "connects", None
-            ):
-                return
+        now = connects(daemon, server)
+        if now > before and (server in daemon.refused or daemon.generations[server] == now):
+            return
         time.sleep(0.05)
     raise AssertionError("the server did not come back")
 
@@ -169,10 +173,11 @@ def test_a_server_back_on_another_release_is_followed(
             daemon.start()
             room = daemon.rooms["lobby"]
             factory.name = "26.2"
+            before = connects(daemon)
             sb.restart()
             sb.call(lambda g: g.execute(f"kill {room.uuids[3]}"))  # repaired by the reconcile
             with caplog.at_level(logging.INFO, "controller.runtime"):
-                wait_until_back(daemon)
+                wait_until_back(daemon, before)
             assert daemon.links["main"].release == release("26.2")
             lines = [r.getMessage() for r in caplog.records]
             changed = "server main: Minecraft 26.1 -> 26.2 since the last connection"
@@ -197,8 +202,9 @@ def test_a_server_back_on_the_same_release_costs_one_probe(
             for _ in range(5):
                 daemon.step()  # polls: no probe
             assert factory.games[-1].probes == ["version"]
+            before = connects(daemon)
             sb.restart()
-            wait_until_back(daemon)
+            wait_until_back(daemon, before)
             assert factory.games[-1].probes == ["version"]  # once on the new connection
             assert daemon.links["main"].release == release("1.21.9")
         finally:
@@ -215,12 +221,33 @@ def test_a_server_back_on_an_unsupported_release_is_refused(
         try:
             daemon.start()
             factory.name = FLOOR_OLDER
+            before = connects(daemon)
             sb.restart()
-            wait_until_back(daemon)
+            wait_until_back(daemon, before)
             assert "main" in daemon.refused
             before = len(sb.log_entries())
             for _ in range(3):
                 daemon.step_server("main")
             assert len(sb.log_entries()) == before  # nothing more is sent
+        finally:
+            daemon.close()
+
+
+def test_a_server_reached_late_on_an_unsupported_release_is_refused(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    factory = ReleaseFactory("26.1")
+    with Sandbox(game_factory=factory) as late, Sandbox() as good:
+        monkeypatch.setenv("OLD_PW", late.password)
+        monkeypatch.setenv("NEW_PW", good.password)
+        late.go_down()
+        cfg = two_servers(late, good, tmp_path)
+        daemon = Daemon(cfg, ["lobby", "hall"], connect=connect_server)
+        try:
+            assert "old" in daemon.unreachable and not daemon.refused
+            factory.games[-1].name = FLOOR_OLDER  # it comes back on a release not served
+            late.come_back()
+            assert daemon.reach("old") is False
+            assert "old" in daemon.refused and not daemon.rooms["lobby"].path.exists()
         finally:
             daemon.close()
