@@ -37,7 +37,6 @@ __all__ = [
     "UnrecognisedReply",
     "VersionReply",
     "command_for",
-    "expected_reply",
     "first_step",
     "group",
     "parse_error_context",
@@ -215,29 +214,21 @@ def _release_of(reply: VersionReply) -> Release:
     )
 
 
-def expected_reply(step: Step, flavour: Flavour, releases: tuple[Release, ...]) -> str | None:
-    """The whole reply a fingerprint probe gets from the releases of one group (None for the
-    `version` probe, whose reply carries the server's own values, and for a group that never
-    gets this probe)."""
-    command = command_for(step, flavour)
-    first = releases[0].number
-    if step is Step.TREE:
-        if first < (1, 21, 0):
-            at = command.index("@n") + 1
-            return UNKNOWN_SELECTOR.format("@n") + parse_error_context(command, at)
-        if first < (1, 21, 2):
-            at = command.index(_ATTRIBUTE) + len(_ATTRIBUTE)
-            message = RESOURCE_NOT_FOUND.format(_ATTRIBUTE, "minecraft:attribute")
-            return message + parse_error_context(command, at)
-        if first < (1, 21, 4):
-            at = command.index(" reset") + 1
-            return INCORRECT_ARGUMENT + parse_error_context(command, at)
-        return NO_ENTITY
-    if step is Step.TEST:
-        return HELP_FAILED if first < (1, 21, 5) else None  # 1.21.5: the usage lines
-    if step is Step.FLOOR:
-        return NO_ENTITY
-    return None
+def _tree_reply(flavour: Flavour, first: tuple[int, int, int]) -> str:
+    """The whole reply to the attribute probe from the group whose oldest release is `first`
+    (docs/server-behaviour.md, "Versions: detecting the version": the table)."""
+    command = command_for(Step.TREE, flavour)
+    if first < (1, 21, 0):
+        at = command.index("@n") + 1
+        return UNKNOWN_SELECTOR.format("@n") + parse_error_context(command, at)
+    if first < (1, 21, 2):
+        at = command.index(_ATTRIBUTE) + len(_ATTRIBUTE)
+        message = RESOURCE_NOT_FOUND.format(_ATTRIBUTE, "minecraft:attribute")
+        return message + parse_error_context(command, at)
+    if first < (1, 21, 4):
+        at = command.index(" reset") + 1
+        return INCORRECT_ARGUMENT + parse_error_context(command, at)
+    return NO_ENTITY
 
 
 _G20_5 = ("1.20.5", "1.20.6")
@@ -269,10 +260,10 @@ def read_reply(step: Step, flavour: Flavour, reply: str) -> Outcome:
         raise UnrecognisedReply(command, reply)
     if step is Step.TREE:
         outcomes = {
-            _expected(step, flavour, _G20_5): Outcome(next=Step.FLOOR),
-            _expected(step, flavour, _G21): _found(_G21),
-            _expected(step, flavour, _G21_2): _found(_G21_2),
-            NO_ENTITY: Outcome(next=Step.TEST),
+            _tree_reply(flavour, (1, 20, 5)): Outcome(next=Step.FLOOR),  # or older
+            _tree_reply(flavour, (1, 21, 0)): _found(_G21),
+            _tree_reply(flavour, (1, 21, 2)): _found(_G21_2),
+            _tree_reply(flavour, (1, 21, 4)): Outcome(next=Step.TEST),
         }
         if text in outcomes:
             return outcomes[text]
@@ -292,9 +283,3 @@ def read_reply(step: Step, flavour: Flavour, reply: str) -> Outcome:
             f"{SUPPORTED_RANGE}"
         )
     raise UnrecognisedReply(command, reply)
-
-
-def _expected(step: Step, flavour: Flavour, span: tuple[str, str]) -> str:
-    text = expected_reply(step, flavour, group(*span))
-    assert text is not None
-    return text
