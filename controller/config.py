@@ -21,9 +21,11 @@ from pydantic import (
     ValidationError,
     ValidationInfo,
     field_validator,
+    model_validator,
 )
 
 from controller.errors import ConfigError, UsageError
+from controller.versions import Release, UnsupportedVersion, release
 
 __all__ = [
     "default_config",
@@ -89,9 +91,41 @@ class ServerConfig(_Model):
     password_env: str | None = None
     password_file: str | None = None
     password: str | None = Field(None, repr=False)
-    minecraft_version: str = "26.1"
+    version: str | None = None
+    minecraft_version: str | None = None  # the old name of `version` (a warning says so)
     timeout: float = Field(5.0, gt=0, le=120)
     detect: Literal["auto", "trigger", "scan"] = "auto"
+
+    @field_validator("version", "minecraft_version", mode="before")
+    @classmethod
+    def _supported_release(cls, value: object) -> object:
+        """A release pipesctl serves, written as a string (YAML reads `1.20` as 1.2)."""
+        if value is None:
+            return None
+        if not isinstance(value, str):
+            raise ValueError(f'write the release in quotes, e.g. "1.21.4" (got {value!r})')
+        try:
+            release(value)
+        except UnsupportedVersion as exc:  # its message names the supported range
+            raise ValueError(str(exc)) from None
+        return value.strip()
+
+    @model_validator(mode="after")
+    def _one_version(self) -> ServerConfig:
+        if self.version and self.minecraft_version:
+            if release(self.version) != release(self.minecraft_version):
+                raise ValueError(
+                    f"version {self.version!r} and minecraft_version {self.minecraft_version!r} "
+                    "disagree; keep `version` (minecraft_version is its old name)"
+                )
+        return self
+
+    @property
+    def release(self) -> Release | None:
+        """The configured release (`version`, or the old `minecraft_version`); None: detect it
+        on connect (docs/server-behaviour.md, "Versions: detecting the version")."""
+        name = self.version or self.minecraft_version
+        return None if name is None else release(name)
 
     def resolve_password(self, name: str = "") -> str:
         """The password from the environment, a file or (discouraged) inline; never logged."""
@@ -508,9 +542,15 @@ def _boxes_overlap(a: WorldConfig, b: WorldConfig) -> bool:
 
 
 def _warnings(servers: dict[str, ServerConfig]) -> list[str]:
-    """One line per inline or weak password (the password itself is never shown)."""
+    """One line per inline or weak password (the password itself is never shown) and per
+    server configured with the old key `minecraft_version`."""
     out = []
     for name, server in servers.items():
+        if server.minecraft_version is not None:
+            out.append(
+                f"servers.{name}.minecraft_version: the old name of `version`; rename it (or "
+                "drop it: the version is detected on connect)"
+            )
         if server.password and not (server.password_env or server.password_file):
             out.append(
                 f"servers.{name}.password: an inline password is readable by anyone who can "

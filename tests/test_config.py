@@ -261,3 +261,33 @@ def test_on_win_command_is_validated_at_load(command: str, problem: str) -> None
 def test_on_win_command_drops_one_leading_slash() -> None:
     cfg = parse_config(_cfg(lobby=_world(on_win={"command": " /setblock 1 2 3 stone"})))
     assert cfg.worlds["lobby"].on_win.command == "setblock 1 2 3 stone"
+
+
+def _server(**server: object) -> dict[str, object]:
+    return {"servers": {"main": {"password_env": "X", **server}}, "worlds": {"lobby": _world()}}
+
+
+def test_the_server_version_is_detected_unless_configured() -> None:
+    assert parse_config(_server()).servers["main"].release is None
+    pinned = parse_config(_server(version=" 1.21.4 ")).servers["main"]
+    assert pinned.release is not None and pinned.release.name == "1.21.4"
+    assert pinned.version == "1.21.4"
+
+
+def test_the_old_version_key_still_pins_with_a_warning() -> None:
+    cfg = parse_config(_server(minecraft_version="26.1"))
+    release = cfg.servers["main"].release
+    assert release is not None and release.name == "26.1"
+    assert any(w.startswith("servers.main.minecraft_version: the old name") for w in cfg.warnings)
+    same = parse_config(_server(version="26.1.0", minecraft_version="26.1")).servers["main"]
+    assert same.release == release
+
+
+def test_two_version_keys_that_disagree_are_refused() -> None:
+    with pytest.raises(ConfigError) as bad:
+        parse_config(_server(version="26.1", minecraft_version="1.21.4"))
+    assert bad.value.exit_code == ExitCode.CONFIG
+    assert bad.value.problems == [
+        "servers.main: version '26.1' and minecraft_version '1.21.4' disagree; keep `version` "
+        "(minecraft_version is its old name)"
+    ]

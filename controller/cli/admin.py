@@ -87,6 +87,8 @@ def status(
         for r in rooms:
             line = f"{r.world}: {'ok' if r.healthy else 'UNHEALTHY'}  server {r.server} "
             line += "reachable" if r.server_reachable else f"unreachable ({r.server_error})"
+            if r.version is not None:
+                line += f"  Minecraft {r.version} ({r.version_source})"
             line += "  daemon " + ("running" if r.daemon_running else "stopped")
             if r.built:
                 last = r.last_solve
@@ -105,6 +107,10 @@ def status(
             else:
                 line += "  not built"
             typer.echo(line)
+            if r.version_refused:
+                typer.echo(f"  {r.version_refused}")
+            elif r.version_how is not None and r.version_source == "configured":
+                typer.echo(f"  version: {r.version_how}")
             if r.state_error:
                 typer.echo(f"  {r.state_error}")
     worst = max((r.exit_code for r in rooms), default=ExitCode.OK)

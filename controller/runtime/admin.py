@@ -33,7 +33,7 @@ from controller.runtime.control import (
 from controller.runtime.control import write_request as leave_request
 from controller.runtime.journal import journal_path
 from controller.runtime.lease import Fence, holding
-from controller.runtime.link import CommandClient, Link
+from controller.runtime.link import CommandClient
 from controller.runtime.repairs import Repairs
 from controller.runtime.requests import (
     REQUEST_TIMEOUT_S,
@@ -44,6 +44,7 @@ from controller.runtime.requests import (
     ShowRequest,
 )
 from controller.runtime.room import make_room
+from controller.runtime.serverversion import server_link
 from controller.runtime.state import archive_state, state_path
 
 __all__ = [
@@ -128,7 +129,7 @@ def carry_out(
         ensure_writable(state_dir)  # the room's state is saved, its lease recorded
     client = connect(room_cfg.server, cfg.servers[room_cfg.server])
     try:
-        link = Link(client, room_cfg.server)
+        link, _ = server_link(client, room_cfg.server, cfg.servers[room_cfg.server].release)
         if isinstance(request, ShowRequest):
             room.load()
             return Outcome(room.handle_request(link, request), by_daemon=False)
@@ -182,7 +183,7 @@ def repair_room(
     room = make_room(world, room_cfg, state_dir, clock)
     client = connect(room_cfg.server, cfg.servers[room_cfg.server])
     try:
-        link = Link(client, room_cfg.server)
+        link, _ = server_link(client, room_cfg.server, cfg.servers[room_cfg.server].release)
         notes: list[str] = []
         with holding(link, world, state_dir) as lease:
             room.fence = Fence(lease)
@@ -241,7 +242,7 @@ def remove_room(
     ensure_writable(state_dir)  # the state is archived, the control files deleted
     client = connect(room_cfg.server, cfg.servers[room_cfg.server])
     try:
-        link = Link(client, room_cfg.server)
+        link, _ = server_link(client, room_cfg.server, cfg.servers[room_cfg.server].release)
         with holding(link, world, state_dir) as lease:
             room.fence = fence = Fence(lease)
             archived = room.remove(link)

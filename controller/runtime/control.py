@@ -315,7 +315,10 @@ class Health:
     `at`: when it was written; `since`: when `reachable` last changed while this daemon ran
     (the time the server went down, or came back or was first reached), kept across rewrites;
     None in a file from before it was recorded. `owner`: the daemon's lease owner id, which
-    tells the same daemon's earlier reports from another's.
+    tells the same daemon's earlier reports from another's. `version`: the server's release as
+    the daemon settled it (`ServerVersion.to_json`: `release`, `source`, `how`, `server_says`,
+    `disagrees`, `flavour`), None before it connected; `refused`: why the daemon runs nothing
+    on the server (a release it does not serve).
     """
 
     at: float
@@ -323,6 +326,8 @@ class Health:
     reachable: bool
     since: float | None = None
     owner: int | None = None
+    version: dict[str, Any] | None = None
+    refused: str | None = None
 
 
 def _number(value: object) -> float | None:
@@ -341,27 +346,49 @@ def read_health(state_dir: Path, room: str) -> Health | None:
     if at is None or not isinstance(reachable, bool):
         return None
     owner = data.get("owner")
+    version, refused = data.get("version"), data.get("refused")
     return Health(
         at,
         str(data.get("server", "")),
         reachable,
         _number(data.get("since")),
         owner if isinstance(owner, int) and not isinstance(owner, bool) else None,
+        version if isinstance(version, dict) and isinstance(version.get("release"), str) else None,
+        refused if isinstance(refused, str) else None,
     )
 
 
 def health_record(
-    previous: Health | None, *, at: float, server: str, reachable: bool, owner: int
+    previous: Health | None,
+    *,
+    at: float,
+    server: str,
+    reachable: bool,
+    owner: int,
+    version: dict[str, Any] | None = None,
+    refused: str | None = None,
 ) -> dict[str, Any]:
     """The health file's next content: `since` stays as it was while the same daemon (`owner`)
-    reports the same reachability of the same server, and is `at` otherwise."""
+    reports the same reachability of the same server, and is `at` otherwise; the server's
+    release (`version`) and a refusal go along when known."""
     same = (
         previous is not None
         and previous.since is not None
         and (previous.owner, previous.server, previous.reachable) == (owner, server, reachable)
     )
     since = previous.since if same and previous is not None else at
-    return {"at": at, "server": server, "reachable": reachable, "since": since, "owner": owner}
+    out: dict[str, Any] = {
+        "at": at,
+        "server": server,
+        "reachable": reachable,
+        "since": since,
+        "owner": owner,
+    }
+    if version is not None:
+        out["version"] = version
+    if refused is not None:
+        out["refused"] = refused
+    return out
 
 
 def write_json(path: Path, data: dict[str, Any]) -> None:

@@ -16,7 +16,7 @@ from pathlib import Path
 from typing import Protocol
 
 from controller.config import Config, ServerConfig
-from controller.errors import RconError, RconUnavailable, RoomError
+from controller.errors import PipesError, RconError, RconUnavailable, RoomError
 from controller.runtime.clock import SYSTEM_CLOCK, Clock, utc_iso
 from controller.runtime.control import (
     RoomLock,
@@ -44,7 +44,9 @@ from controller.runtime.lease import (
 from controller.runtime.link import CommandClient, Link
 from controller.runtime.requests import Request, ResetDone, ResetRequest
 from controller.runtime.room import Progress, Room, RoomStatus, make_room
+from controller.runtime.serverversion import ServerVersion, VersionUndetected, learn
 from controller.stopping import Stop, Stopping, worker
+from controller.versions import UnsupportedVersion
 
 __all__ = ["Daemon", "Connect", "Notifier"]
 
@@ -113,14 +115,22 @@ class Daemon:
         self._connect, self.record = connect, record
         self.links: dict[str, Link] = {}
         self.unreachable: dict[str, RconUnavailable] = {}
+        self.versions: dict[str, ServerVersion] = {}
+        self.generations: dict[str, object] = {}  # the client's connection count at detection
+        self.refused: dict[str, PipesError] = {}  # servers whose version is not served
         try:
             for server in self.by_server:
                 try:
                     self.connect(server)
                 except RconUnavailable as exc:
                     self.unreachable[server] = exc
-            if len(self.unreachable) == len(self.by_server):
-                raise next(iter(self.unreachable.values()))
+                except (UnsupportedVersion, VersionUndetected) as exc:
+                    self.refuse(server, exc)
+            serving = [s for s in self.by_server if s not in self.refused]
+            if not serving:
+                raise next(iter(self.refused.values()))
+            if all(s in self.unreachable for s in serving):
+                raise self.unreachable[serving[0]]
         except BaseException:
             self._close_links()
             for lock in self.locks:
@@ -151,18 +161,75 @@ class Daemon:
         return min(r.cfg.poll_interval_ms for r in self.rooms.values()) / 1000.0
 
     def connect(self, server: str) -> Link:
-        """Open a server's connection (RconUnavailable when it cannot be reached)."""
+        """Open a server's connection and learn its release (RconUnavailable when it cannot be
+        reached; UnsupportedVersion or VersionUndetected, with the connection closed, when its
+        release is not one pipesctl serves)."""
         client = self._connect(server, self.config.servers[server])
         link = Link(client, server, self.record, stop=self.stop)
+        try:
+            self.learn_version(server, link)
+        except BaseException:
+            _close(link)
+            raise
         self.links[server] = link
         self.unreachable.pop(server, None)
         return link
+
+    def learn_version(self, server: str, link: Link) -> ServerVersion:
+        """Detect the server's release on this connection (docs/server-behaviour.md, "Versions:
+        detecting the version"); the link follows it from now on."""
+        version = learn(link, self.config.servers[server].release)
+        self.versions[server] = version
+        self.generations[server] = getattr(link.client, "connects", None)
+        return version
+
+    def refuse(self, server: str, exc: PipesError) -> None:
+        """Run nothing on a server whose release pipesctl does not serve: one error line; the
+        other servers keep going."""
+        text = str(exc)
+        lead = f"server {server}: "
+        if not text.startswith(lead):
+            text = lead + text
+            exc = type(exc)(text)
+        self.refused[server] = exc
+        log.error("%s; its rooms are not run", text)
+
+    def recheck_version(self, server: str) -> None:
+        """After a reconnect (the client's connection count moved), learn the release again: a
+        server that changed version between restarts is logged (old -> new), its turn
+        detection chosen again and its rooms reconciled under the new release; one whose new
+        release is not served is refused. Once per connection, never per poll."""
+        link = self.links[server]
+        if server in self.down and not self.stop.is_set():
+            reconnect = getattr(link.client, "connect", None)
+            if callable(reconnect):
+                reconnect()  # RconUnavailable while the server is still down
+        count = getattr(link.client, "connects", None)
+        if count is None or count == self.generations.get(server):
+            return
+        before = self.versions.get(server)
+        try:
+            now = self.learn_version(server, link)
+        except (UnsupportedVersion, VersionUndetected) as exc:
+            self.generations[server] = count
+            self.refuse(server, exc)
+            return
+        if before is None or before.release == now.release:
+            return
+        log.warning(
+            "server %s: Minecraft %s -> %s since the last connection; its rooms follow %s now",
+            server, before.release, now.release, now.release,
+        )  # fmt: skip
+        self.detectors.pop(server, None)  # the data pack and its detection are chosen again
+        if server not in self.down:  # (a server coming back is reconciled in any case)
+            for room in self.active(server):
+                self._guarded(room, "reconcile", room.reconcile, link)
 
     def start(self, progress: Progress | None = None) -> None:
         """Start every server reached so far (a server unreachable at construction is started by
         its thread in `run` once it answers)."""
         for server in self.by_server:
-            if server in self.links:
+            if server in self.links and server not in self.refused:
                 self.start_server(server, progress)
         self.write_health(every=0.0)
 
@@ -368,9 +435,12 @@ class Daemon:
     def _step_rooms(self, server: str) -> None:
         """The rooms' part of a step; a room given up meanwhile is skipped, and once none is
         left the server is sent nothing more."""
-        link = self.links[server]
-        if not self.active(server):
+        if not self.active(server) or server in self.refused:
             return
+        self.recheck_version(server)
+        if server in self.refused:
+            return
+        link = self.links[server]
         self.renew_leases(server)
         if server in self.down:
             for room in self.active(server):
@@ -390,7 +460,7 @@ class Daemon:
     def step(self) -> None:
         """One round over every started server, one after another (tests and the demo)."""
         for server in self.by_server:
-            if server in self.started:
+            if server in self.started and server not in self.refused:
                 self.step_server(server)
 
     def write_health(self, server: str | None = None, every: float = 1.0) -> None:
@@ -402,6 +472,8 @@ class Daemon:
             if now - self.last_health.get(name, 0.0) < every:
                 continue
             self.last_health[name] = now
+            version = self.versions.get(name)
+            refused = self.refused.get(name)
             for room in self.by_server[name]:
                 previous = read_health(self.state_dir, room.name)
                 write_json(
@@ -412,6 +484,8 @@ class Daemon:
                         server=name,
                         reachable=name not in self.down,
                         owner=self.owner,
+                        version=None if version is None else version.to_json(),
+                        refused=None if refused is None else str(refused),
                     ),
                 )
 
@@ -429,6 +503,10 @@ class Daemon:
                 return True
             except RconUnavailable as exc:
                 log.warning("server %s: unreachable (%s); next try in %.0f s", server, exc, delay)
+            except (UnsupportedVersion, VersionUndetected) as exc:
+                self.refuse(server, exc)
+                self.write_health(server, every=0.0)
+                return False
             except RoomError as exc:
                 log.error("server %s: %s", server, exc)
                 return False
@@ -442,10 +520,14 @@ class Daemon:
         next poll. A stop in the middle of a step (a build, a repair) ends it at its next
         command."""
         try:
-            if server not in self.started and not self.reach(server):
-                return
+            if server not in self.started and not self.reach(server) and server not in self.refused:
+                return  # (a refused server's thread stays, idle, so the watchdog sees it alive)
             while not self.stop.is_set():
                 self.beats[server] = self.clock.monotonic()
+                if server in self.refused:  # its release is not served: send nothing more
+                    self.write_health(server)
+                    self.stop.wait(1.0)
+                    continue
                 if not self.active(server):  # every room given up: send nothing, until the stop
                     self.write_health(server)
                     self.stop.wait(1.0)
@@ -474,6 +556,7 @@ class Daemon:
         threads = {
             server: worker(functools.partial(self.serve, server), f"pipesctl-{server}")
             for server in self.by_server
+            if server not in self.refused  # refused at start: nothing to serve
         }
         interval = self.notifier.watchdog_interval if self.notifier is not None else None
         while not self.stop.wait(min(interval or 1.0, 1.0)):
@@ -532,9 +615,14 @@ class Daemon:
 
     def _close_links(self) -> None:
         for link in self.links.values():
-            close = getattr(link.client, "close", None)
-            if callable(close):
-                close()
+            _close(link)
+
+
+def _close(link: Link) -> None:
+    """Close the link's client (a fake without `close`: nothing)."""
+    close = getattr(link.client, "close", None)
+    if callable(close):
+        close()
 
 
 def _connected(link: Link) -> bool:

@@ -5,7 +5,8 @@ for the room's chunks that were not force-loaded), and it removes exactly those 
 facts each check relies on are in docs/admin-checks.md.
 
 Command budget per room (C = chunks of the room, L = layers of its box, ≤ 2 per layer when a
-layer is larger than `max_block_modifications`): 1 flavour probe, 3 gamerules, C queries,
+layer is larger than `max_block_modifications`): 1 flavour probe, 1 version probe (up to 3
+before 1.21.6: docs/server-behaviour.md, "Versions: detecting the version"), 3 gamerules, C queries,
 ≤ 2 C forceloads, ≤ C·k `execute if loaded` (k polls while chunks load), 1 entity count,
 L (or 2 L) block comparisons. A 15×15 room: about 25 commands.
 """
@@ -18,15 +19,15 @@ from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any, Literal
 
-from controller.config import BUILD_MAX_Y, Config, ServerConfig
-from controller.errors import ExitCode, RconAuthError, RconError
+from controller.config import BUILD_MAX_Y, Config, ServerConfig, WorldConfig
+from controller.errors import ExitCode, PipesError, RconAuthError, RconError
 from controller.runtime.clock import SYSTEM_CLOCK, Clock, utc_iso
-from controller.runtime.control import is_running, read_health
+from controller.runtime.control import Health, is_running, read_health
 from controller.runtime.link import CommandClient, Link
 from controller.runtime.paint_room import PaintRoom
 from controller.runtime.pipes_room import PipesRoom, picture_ids
 from controller.runtime.state import state_path
-from controller.versions import Release, UnsupportedVersion, release
+from controller.versions import SUPPORTED_RANGE, Release
 from controller.world import commands as cmd
 from controller.world.mapids import BRUSH_PICTURES, brush_map_id
 from controller.world.replies import forceload_marked, parse_count, parse_gamerule
@@ -117,18 +118,10 @@ def diagnose(
     server = cfg.servers[room_cfg.server]
     report = Report(world, room_cfg.server)
     props = _check_properties(report, server_dir)
-    server_release = _configured_release(report, server)
-    if server_release is not None:
-        wanted = (
-            [brush_map_id(room_cfg.map_id_base, axis) for axis in BRUSH_PICTURES]
-            if room_cfg.kind == "paint"
-            else picture_ids(room_cfg.map_id_base, room_cfg.mode)
-        )
-        check_map_files(report, world_dir, server_release, wanted)
-        check_pack_files(report, world_dir, server_release)
     state_dir = Path(cfg.state_dir)
     if is_running(state_dir, world):
         _check_daemon_health(report, state_dir, world, server, clock)
+        _check_installed(report, room_cfg, world_dir, _offline_release(report, server, world_dir))
         report.add(
             "server",
             "skip",
@@ -150,16 +143,24 @@ def diagnose(
             f"{server.host}:{server.port} reachable from here",
         )
         report.code = ExitCode.AUTH if auth else ExitCode.UNREACHABLE
+        _check_installed(report, room_cfg, world_dir, _offline_release(report, server, world_dir))
         return report
     try:
         report.add("rcon", "pass", f"{server.host}:{server.port} answers, password accepted")
-        link = Link(client, room_cfg.server)
+        link = _check_version(report, client, room_cfg.server, server)
+        _check_installed(
+            report,
+            room_cfg,
+            world_dir,
+            link.release if link is not None else _offline_release(report, server, world_dir),
+        )
+        if link is None:
+            return report
         room: AnyRoom = (
             PaintRoom(world, room_cfg, state_dir, clock=clock)
             if room_cfg.kind == "paint"
             else PipesRoom(world, room_cfg, state_dir, clock=clock)
         )
-        _check_flavour(report, client, server)
         _check_data_pack(report, link, server)
         _check_gamerules(report, room, link, props)
         with _loaded(report, room, link, clock) as loaded:
@@ -181,6 +182,8 @@ def _check_daemon_health(
     health = read_health(state_dir, world)
     name = report.server
     fresh = health is not None and clock.time() - health.at < HEALTH_FRESH_S
+    if health is not None and fresh:
+        _version_from_health(report, health, name)
     if health is None or (health.reachable and not fresh):  # a last word "down" still counts
         report.add(
             "rcon",
@@ -250,15 +253,70 @@ def _check_properties(report: Report, server_dir: Path | None) -> dict[str, str]
     return props
 
 
-def _configured_release(report: Report, server: ServerConfig) -> Release | None:
-    """The release the configuration names for the server; a failed check if unsupported."""
-    try:
-        return release(server.minecraft_version)
-    except UnsupportedVersion as exc:
-        fix = f"set servers.{report.server}.minecraft_version to the server's release"
-        for name in ("map files", "pack files"):
-            report.add(name, "fail", f"minecraft_version: {exc}", fix)
+def _offline_release(
+    report: Report, server: ServerConfig, world_dir: Path | None
+) -> Release | None:
+    """The release to check installed files against without the server's word: the configured
+    one, else the one that last saved the world's level.dat; None when neither says."""
+    if server.release is not None:
+        return server.release
+    if world_dir is None:
         return None
+    from controller.maps.probe import level_release, read_level_info
+
+    level = read_level_info(world_dir)
+    if level is None:
+        return None
+    try:
+        return level_release(world_dir, level)
+    except PipesError as exc:
+        for name in ("map files", "pack files"):
+            report.add(name, "fail", str(exc), f"set servers.{report.server}.version")
+        return None
+
+
+def _check_installed(
+    report: Report, room_cfg: WorldConfig, world_dir: Path | None, server_release: Release | None
+) -> None:
+    """The map files and the data pack installed in the world, for the server's release."""
+    if server_release is None:
+        if not any(c.name == "map files" for c in report.checks):
+            for name in ("map files", "pack files"):
+                report.add(
+                    name,
+                    "skip",
+                    "the server's release is not known",
+                    f"set servers.{report.server}.version, or let doctor reach the server",
+                )
+        return
+    wanted = (
+        [brush_map_id(room_cfg.map_id_base, axis) for axis in BRUSH_PICTURES]
+        if room_cfg.kind == "paint"
+        else picture_ids(room_cfg.map_id_base, room_cfg.mode)
+    )
+    check_map_files(report, world_dir, server_release, wanted)
+    check_pack_files(report, world_dir, server_release)
+
+
+def _version_from_health(report: Report, health: Health, name: str) -> None:
+    """The release the daemon settled for the server (or why it refused it)."""
+    if health.refused is not None:
+        report.add("version", "fail", health.refused, f"run a release from {SUPPORTED_RANGE}")
+        return
+    version = health.version
+    if version is None:
+        return
+    detail = f"the daemon reports Minecraft {version.get('release')}: {version.get('how')}"
+    if version.get("disagrees"):
+        says = version.get("server_says")
+        report.add(
+            "version",
+            "fail",
+            detail,
+            f"set servers.{name}.version to {says!r} (or remove it), then restart the daemon",
+        )
+    else:
+        report.add("version", "pass", detail)
 
 
 def _install_fix(world_dir: Path, server_release: Release) -> str:
@@ -398,17 +456,39 @@ def check_pack_files(report: Report, world_dir: Path | None, server_release: Rel
     )
 
 
-def _check_flavour(report: Report, client: CommandClient, server: ServerConfig) -> None:
-    flavour = getattr(client, "flavour", None)
-    if flavour is None:
-        from controller.rcon.flavour import FLAVOUR_PROBE, detect_flavour
+def _check_version(
+    report: Report, client: CommandClient, name: str, server: ServerConfig
+) -> Link | None:
+    """The server's flavour and release, and where the release came from; a configured
+    `version` the server's replies contradict fails (the configured one is used). None when
+    the release is not served: the other server checks need its commands."""
+    from controller.runtime.serverversion import VersionUndetected, server_link
+    from controller.versions import UnsupportedVersion
 
-        flavour = detect_flavour(client.command(FLAVOUR_PROBE))
-    report.add(
-        "server",
-        "pass",
-        f"{flavour}; configured minecraft_version {server.minecraft_version}",
-    )
+    try:
+        link, version = server_link(client, name, server.release)
+    except (UnsupportedVersion, VersionUndetected) as exc:
+        report.add(
+            "server",
+            "fail",
+            str(exc),
+            f"run a release from {SUPPORTED_RANGE}"
+            if isinstance(exc, UnsupportedVersion)
+            else f"set `version:` under servers.{name}",
+        )
+        return None
+    detail = f"{version.flavour}, Minecraft {version.release.name}: {version.how}"
+    if version.disagrees:
+        says = version.detected.span if version.detected is not None else "?"
+        report.add(
+            "server",
+            "fail",
+            detail,
+            f"set servers.{name}.version to {says!r} (or remove it to use what the server says)",
+        )
+    else:
+        report.add("server", "pass", detail)
+    return link
 
 
 def _check_data_pack(report: Report, link: Link, server: ServerConfig) -> None:

@@ -16,9 +16,11 @@ from controller.config import Config, ServerConfig, WorldConfig
 from controller.errors import ExitCode, RconAuthError, RconError
 from controller.runtime.clock import SYSTEM_CLOCK, Clock, utc_iso
 from controller.runtime.control import Health, is_running, read_health
-from controller.runtime.link import CommandClient, Link
+from controller.runtime.link import CommandClient
 from controller.runtime.room import make_room
+from controller.runtime.serverversion import VersionUndetected, server_link
 from controller.runtime.state import RoomState, StateError, state_path
+from controller.versions import UnsupportedVersion
 from controller.world.replies import parse_count
 
 __all__ = ["RoomHealth", "room_health", "HEALTH_FRESH_S"]
@@ -52,16 +54,29 @@ class RoomHealth:
     cells_right: int | None = None  # paint rooms: canvas cells that show the target
     par: int | None = None  # paint rooms: the fewest strokes of the current puzzle
     frames_expected: int | None = None  # paint rooms: brush frames (pipes: one per tile)
+    version: str | None = None  # the server's release the room follows
+    version_source: str | None = None  # `detected` or `configured`
+    version_how: str | None = None  # e.g. "from `version`", "configured, the server agrees"
+    version_refused: str | None = None  # why the daemon runs nothing on the server
 
     @property
     def healthy(self) -> bool:
-        """Reachable, built, run by a daemon, every frame present."""
+        """Reachable, built, run by a daemon, every frame present, on a release it serves."""
         return bool(
             self.server_reachable
             and self.built
             and self.daemon_running
+            and self.version_refused is None
             and self.frames == (self.frames_expected or self.total)
         )
+
+    def take_version(self, version: dict[str, Any] | None) -> None:
+        """Fill in the release from a `ServerVersion.to_json` record."""
+        if version is None:
+            return
+        self.version = str(version.get("release"))
+        self.version_source = str(version.get("source"))
+        self.version_how = str(version.get("how"))
 
     @property
     def exit_code(self) -> ExitCode:
@@ -162,6 +177,9 @@ def _reach_server(
         report = read_health(state_dir, name)
         fresh = report is not None and clock.time() - report.at < HEALTH_FRESH_S
         health.server_reachable = bool(fresh and report is not None and report.reachable)
+        if fresh and report is not None:
+            health.take_version(report.version)
+            health.version_refused = report.refused
         expected = health.frames_expected or health.total
         health.frames = expected if health.server_reachable else None
         if not health.server_reachable:
@@ -171,7 +189,13 @@ def _reach_server(
     try:
         client = connect(world.server, cfg.servers[world.server])
         try:
-            reply = Link(client, world.server).send(room.frame_count_command())
+            try:
+                link, version = server_link(client, world.server, cfg.servers[world.server].release)
+            except (UnsupportedVersion, VersionUndetected) as exc:
+                health.server_reachable, health.version_refused = True, str(exc)
+                return health
+            health.take_version(version.to_json())
+            reply = link.send(room.frame_count_command())
         finally:
             close = getattr(client, "close", None)
             if callable(close):
