@@ -64,7 +64,7 @@ VersionOpt = Annotated[
         "--version",
         metavar="V",
         help=f"The server's release, {SUPPORTED_RANGE} (default: the one that last saved "
-        f"level.dat, else the room's server's minecraft_version, else {DEFAULT_VERSION}).",
+        f"level.dat, else the room's server's `version`, else {DEFAULT_VERSION}).",
     ),
 ]
 ForceOpt = Annotated[
@@ -146,8 +146,8 @@ def _settings(base: int | None, world: str | None, config: Path | None) -> tuple
         if base is None:
             base = room.map_id_base
         server = cfg.servers.get(room.server)
-        if server is not None:
-            version = server.minecraft_version
+        if server is not None and server.release is not None:
+            version = server.release.name
     if base is None:
         base = DEFAULT_MAP_ID_BASE
     if not 0 <= base <= MAX_MAP_ID - LAST_OFFSET:
@@ -256,7 +256,7 @@ def export(
 ) -> None:
     """Write the map files under DIR/data/... and the data pack under DIR/datapacks/, for
     copying into a remote server's world folder; both for --version (else the room's server's
-    minecraft_version)."""
+    `version`)."""
     from controller.maps.probe import resolve_target
 
     with _reported("map files"):

@@ -231,26 +231,42 @@ def _check_properties(report: Report, server_dir: Path | None) -> dict[str, str]
             f"{broadcast}: every command the room sends is shown to ops and logged",
             "set broadcast-rcon-to-ops=false in server.properties and restart",
         )
-    pause = props.get("pause-when-empty-seconds", "60")
-    try:
-        paused = int(pause) > 0
-    except ValueError:
-        paused = True
-    if not paused:
-        report.add("pause-when-empty-seconds", "pass", pause)
-    else:
-        report.add(
-            "pause-when-empty-seconds",
-            "fail",
-            f"{pause}: an empty server pauses and never loads the room's entities",
-            "set pause-when-empty-seconds=-1 in server.properties and restart",
-        )
+    _check_pause(report, props.get("pause-when-empty-seconds"))
     report.add(
         "enable-command-block",
         "pass",
         f"{props.get('enable-command-block', 'false')} (pipesctl needs no command blocks)",
     )
     return props
+
+
+def _check_pause(report: Report, pause: str | None) -> None:
+    """`pause-when-empty-seconds`: a paused empty server never loads the room's entities. The
+    key is absent before 1.21.2, whose servers never pause (docs/server-behaviour.md,
+    "Versions: pausing when empty")."""
+    name = "pause-when-empty-seconds"
+    if pause is None:
+        report.add(
+            name,
+            "skip",
+            "not in server.properties: releases before 1.21.2 never pause, and 1.21.2 and later "
+            "write it (60) at their first start",
+            "on 1.21.2 or later, set pause-when-empty-seconds=-1 in server.properties",
+        )
+        return
+    try:
+        paused = int(pause) > 0
+    except ValueError:
+        paused = True
+    if not paused:
+        report.add(name, "pass", pause)
+        return
+    report.add(
+        name,
+        "fail",
+        f"{pause}: an empty server pauses and never loads the room's entities",
+        "set pause-when-empty-seconds=-1 in server.properties and restart",
+    )
 
 
 def _offline_release(

@@ -112,6 +112,18 @@ def test_server_properties_faults(setup: tuple[Sandbox, Path]) -> None:
     )
 
 
+def test_a_server_properties_without_the_pause_key_is_not_failed(
+    setup: tuple[Sandbox, Path],
+) -> None:
+    """Releases before 1.21.2 have no `pause-when-empty-seconds` and never pause."""
+    _, cfg = setup
+    (cfg.parent / "server" / "server.properties").write_text("broadcast-rcon-to-ops=false\n")
+    code, checks = _doctor(cfg)
+    assert code == ExitCode.OK, checks
+    assert checks["pause-when-empty-seconds"]["status"] == "skip"
+    assert "before 1.21.2 never pause" in str(checks["pause-when-empty-seconds"]["detail"])
+
+
 def test_without_folders_those_checks_are_skipped_not_failed(setup: tuple[Sandbox, Path]) -> None:
     _, cfg = setup
     result = runner.invoke(app, ["doctor", "-c", str(cfg), "--json"])
@@ -138,14 +150,14 @@ def test_files_installed_for_another_release_than_the_configured_one(
     setup: tuple[Sandbox, Path],
 ) -> None:
     """The world holds what `install` wrote for 26.1; a server configured as 1.21.4 reads
-    neither those map files nor that pack.mcmeta."""
+    neither those map files nor that pack.mcmeta (and the 26.1 sandbox contradicts the pin)."""
     _, cfg = setup
     text = cfg.read_text().replace(
         "password_env: PIPES_PW}", 'password_env: PIPES_PW, minecraft_version: "1.21.4"}'
     )
     cfg.write_text(text)
     code, checks = _doctor(cfg)
-    assert code == ExitCode.ERROR and _failed(checks) == ["map files", "pack files"]
+    assert code == ExitCode.ERROR and _failed(checks) == ["server", "map files", "pack files"]
     assert checks["map files"]["detail"] == (
         "18 of 18 pictures missing from data/map_<id>.dat (first: map id 1000000); "
         "18 at data/minecraft/maps/<id>.dat, where 1.21.4 does not look"

@@ -70,7 +70,7 @@ def test_inline_pipesctl_config_is_valid(compose: dict[str, Any]) -> None:
     lobby = config.worlds["lobby"]
     server = config.servers[lobby.server]
     assert server.host == "minecraft" and server.password_env == "RCON_PASSWORD"
-    assert server.minecraft_version == with_defaults(
+    assert server.version == with_defaults(
         compose["services"]["minecraft"]["environment"]["VERSION"]
     )
     assert config.state_dir == "/state"

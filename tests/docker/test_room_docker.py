@@ -31,7 +31,7 @@ def daemon(mc_server: McServer, tmp_path_factory: pytest.TempPathFactory) -> Ite
                     "host": mc_server.host,
                     "port": mc_server.rcon_port,
                     "password_env": "PIPESCTL_TEST_RCON",
-                    "minecraft_version": mc_server.version,
+                    "version": mc_server.version,
                     "timeout": 10.0,
                 }
             },

@@ -34,7 +34,7 @@ def _setup(folder: Path, mc: McServer) -> RoomSetup:
     config.write_text(
         f"state_dir: {state_dir}\n"
         f"servers:\n  mc: {{host: {mc.host}, port: {mc.rcon_port}, password_env: PIPES_PW, "
-        f"minecraft_version: '{mc.version}', timeout: 10.0}}\n"
+        f"version: '{mc.version}', timeout: 10.0}}\n"
         f"worlds:\n  {ROOM}:\n    origin: [48, 100, 48]\n    size: [15, 15]\n    seed: 5\n"
         f"    map_id_base: {mc.map_id_base}\n    audit_interval_s: 0\n",
         encoding="utf-8",

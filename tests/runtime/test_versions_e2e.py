@@ -9,6 +9,7 @@ The same matrix runs against real servers in tests/docker (``PIPESCTL_TEST_MC_MA
 from __future__ import annotations
 
 from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 
 import pytest
@@ -28,7 +29,8 @@ FLAVOURS = ["vanilla", "paper"]
 SIZE = 4
 
 
-def _start(
+@contextmanager
+def _started(
     version: str, flavour: str, detect: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> Iterator[Harness]:
     world = tmp_path / "world"
@@ -38,10 +40,12 @@ def _start(
         monkeypatch.setenv("SANDBOX_PW", sb.password)
         cfg = make_config(sb, tmp_path / "state", size=SIZE, seed=11)
         daemon = Daemon(cfg, ["lobby"], connect=connect_server, record=True)
-        daemon.start()
-        sb.join("Alex", (1.5, 101, 1.5))
-        yield Harness(sb, cfg, daemon)
-        daemon.close()
+        try:
+            daemon.start()
+            sb.join("Alex", (1.5, 101, 1.5))
+            yield Harness(sb, cfg, daemon)
+        finally:
+            daemon.close()
 
 
 @pytest.fixture(params=RELEASES)
@@ -84,8 +88,7 @@ def _solve(harness: Harness) -> None:
 def test_build_click_win_resume_and_repair(
     version: str, flavour: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    harness = next(gen := _start(version, flavour, "trigger", tmp_path, monkeypatch))
-    try:
+    with _started(version, flavour, "trigger", tmp_path, monkeypatch) as harness:
         room, daemon, sb = harness.room, harness.daemon, harness.sb
         link = daemon.links["main"]
         assert link.release == release(version)
@@ -126,15 +129,12 @@ def test_build_click_win_resume_and_repair(
         assert world_mismatches(sb, room) == []
         assert _display_names(Harness(sb, harness.cfg, again))[5] == frame_name("lobby", 1, 1)
         again.close()
-    finally:
-        gen.close()
 
 
 def test_a_scan_mode_click_is_applied(
     version: str, flavour: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    harness = next(gen := _start(version, flavour, "scan", tmp_path, monkeypatch))
-    try:
+    with _started(version, flavour, "scan", tmp_path, monkeypatch) as harness:
         room, daemon = harness.room, harness.daemon
         assert daemon.links["main"].release == release(version)
         assert daemon.detectors["main"].mode == "scan"
@@ -144,5 +144,3 @@ def test_a_scan_mode_click_is_applied(
         w = room.board.width
         assert room.board.rotations[w + 2] == (before[w + 2] + 2) % 4
         assert world_mismatches(harness.sb, room) == []
-    finally:
-        gen.close()
