@@ -113,10 +113,12 @@ class SinkRules(Rules):
         return sink_hint(board)
 
     def par(self, board: Board) -> int | None:
-        """The fewest clicks until water reaches the sink (`sink.sink_par`)."""
-        from controller.puzzle.sink import sink_par
+        """The fewest clicks until water reaches the sink, when the search proved it within its
+        budget (`sink.sink_par_report`); a bound is never announced as par."""
+        from controller.puzzle.sink import sink_par_report
 
-        return sink_par(board)
+        report = sink_par_report(board)
+        return report.clicks if report.exact else None
 
     def map_id(self, board: Board, idx: int, cls: int) -> int:
         """The fixed source and sink show their own pictures; the others the pipe pictures."""
