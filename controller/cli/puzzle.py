@@ -21,7 +21,7 @@ from controller.cli.common import guarded
 from controller.cli.ui import CLASS_STYLE, PIPE_GLYPHS
 from controller.errors import ExitCode
 from controller.puzzle import solver
-from controller.puzzle.flow import Flow, compute_flow
+from controller.puzzle.flow import Flow, compute_flow, sink_reached
 from controller.puzzle.generators import (
     DEFAULT_BRANCHING,
     DEFAULT_COVERAGE,
@@ -134,6 +134,11 @@ def render_rows(board: Board, rotations: list[int] | None = None) -> list[str]:
     ]
 
 
+def solved(board: Board, flow: Flow) -> bool:
+    """The board's win: every tile wet (tree), the water at the sink (sink mode)."""
+    return sink_reached(board) if board.mode == "sink" else flow.solved
+
+
 def flow_to_dict(board: Board, flow: Flow) -> dict[str, Any]:
     """The ``puzzle flow --json`` object: wet and ring tiles as [i, j], parents, solved."""
     wet = [list(board.coords(t)) for t in range(board.size) if flow.wet[t]]
@@ -143,7 +148,7 @@ def flow_to_dict(board: Board, flow: Flow) -> dict[str, Any]:
         for t in range(board.size)
         if flow.wet[t] and flow.parent[t] >= 0
     }
-    return {"wet": wet, "rings": rings, "parent": parent, "solved": flow.solved}
+    return {"wet": wet, "rings": rings, "parent": parent, "solved": solved(board, flow)}
 
 
 def _hint_object(board: Board, tip: tuple[int, int] | None) -> dict[str, Any] | None:
@@ -337,7 +342,7 @@ def flow(
     rings = sum(state.ring)
     typer.echo(
         f"wet {state.wet_count}/{board.size}, ring tiles {rings}, "
-        f"solved: {'yes' if state.solved else 'no'}"
+        f"solved: {'yes' if solved(board, state) else 'no'}"
     )
 
 

@@ -333,3 +333,18 @@ def test_solve_net_id_of_a_corpus_board() -> None:
     assert report["solutions"] == 1 and report["deduced"] is True and report["par"] > 0
     result = run("solve", "--net-id", net_id, "board.json")
     assert result.exit_code == 2 and result.stderr.startswith("error: board: give either")
+
+
+def test_flow_of_a_sink_board_is_solved_once_the_water_reaches_the_sink(tmp_path: Path) -> None:
+    from controller.puzzle.flow import compute_flow, sink_reached
+    from controller.puzzle.sink import sink_route
+
+    board = generate(10, 7, seed=4, params=GeneratorParams(mode="sink"))
+    before = json.loads(run("flow", write(tmp_path, board), "--json").stdout)
+    assert before["solved"] is sink_reached(board) is False
+    for tile, rotation in sink_route(board):
+        board.rotations[tile] = rotation
+    assert sink_reached(board) and not compute_flow(board).solved  # decoys stay dry
+    path = write(tmp_path, board, "reached.json")
+    assert json.loads(run("flow", path, "--json").stdout)["solved"] is True
+    assert run("flow", path).stdout.rstrip().endswith("solved: yes")
