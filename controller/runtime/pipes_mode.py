@@ -35,6 +35,9 @@ def picture_ids(base: int, mode: str = "tree") -> list[int]:
     return ids
 
 
+HINT_WORK = 40_000  # search nodes × tiles a room's hint may spend looking for the nearest solution
+
+
 class Rules:
     """The tree room: solved when every tile is wet; no fixed frames, no extra block."""
 
@@ -50,10 +53,15 @@ class Rules:
         return play.solved
 
     def hint(self, board: Board) -> tuple[int, int] | None:
-        """The next tile to turn and its rotation, None when solved."""
-        from controller.puzzle.solver import hint
+        """The next tile to turn and its rotation towards the nearest solution found, None when
+        solved. On a board with several solutions that is not always the generating one: the
+        search for the fewest clicks (`solver.par_report`) gets `HINT_WORK` tiles' worth of
+        nodes, so a hint costs about the same at every size (docs/in-game.md, "Hints towards
+        the nearest solution")."""
+        from controller.puzzle.solver import hint, par_report
 
-        return hint(board)
+        nearest = par_report(board, budget=max(8, HINT_WORK // board.size))
+        return hint(board, nearest.masks)
 
     def par(self, board: Board) -> int | None:
         """The fewest clicks from here, when the room tells players (tree rooms do not)."""
