@@ -324,6 +324,7 @@ class WorldConfig(_Model):
     branching: float = Field(0.5, ge=0, le=1)
     coverage: float = Field(0.6, ge=0, le=1)
     unique: bool = True
+    difficulty: Literal["easy", "normal", "hard", "expert"] = "normal"
     seed: int | Literal["daily"] | None = None
     map_id_base: int = Field(DEFAULT_MAP_ID_BASE, ge=0, le=2_000_000_000)
     frame: Literal["item_frame", "glow_item_frame"] = "item_frame"
@@ -345,6 +346,19 @@ class WorldConfig(_Model):
     hint: HintConfig = HintConfig()
     stats: bool = True
     leaderboard: Literal["solves", "best_time"] = "solves"
+
+    @model_validator(mode="after")
+    def _difficulty(self) -> WorldConfig:
+        """A level other than normal grades unique tree boards (docs/puzzle.md, "Difficulty
+        levels (`difficulty: easy | normal | hard | expert`)")."""
+        if self.difficulty != "normal":
+            if self.mode == "sink":
+                raise ValueError(
+                    f"difficulty {self.difficulty} applies to tree rooms, not sink rooms"
+                )
+            if not self.unique:
+                raise ValueError(f"difficulty {self.difficulty} needs unique: true")
+        return self
 
     def turn_sound(self) -> str | None:
         """The sound played at a turned frame: `sounds.turn` when given, else the one vanilla

@@ -291,3 +291,24 @@ def test_two_version_keys_that_disagree_are_refused() -> None:
         "servers.main: version '26.1' and minecraft_version '1.21.4' disagree; keep `version` "
         "(minecraft_version is its old name)"
     ]
+
+
+@pytest.mark.parametrize("level", ["easy", "normal", "hard", "expert"])
+def test_a_room_takes_a_difficulty_level(level: str) -> None:
+    room = parse_config(_cfg(a={"origin": [0, 64, 0], "difficulty": level})).worlds["a"]
+    assert room.difficulty == level
+
+
+@pytest.mark.parametrize(
+    ("keys", "says"),
+    [
+        ({"difficulty": "impossible"}, "difficulty"),
+        ({"difficulty": "hard", "unique": False}, "difficulty hard needs unique: true"),
+        ({"difficulty": "expert", "mode": "sink"}, "applies to tree rooms, not sink rooms"),
+    ],
+)
+def test_a_difficulty_a_room_cannot_have_is_a_config_error(
+    keys: dict[str, object], says: str
+) -> None:
+    with pytest.raises(ConfigError, match=says):
+        parse_config(_cfg(a={"origin": [0, 64, 0], **keys}))

@@ -147,6 +147,7 @@ class PipesRoom(PlacedRoom):
                 branching=self.cfg.branching,
                 coverage=self.cfg.coverage,
                 unique=self.cfg.unique,
+                difficulty=self.cfg.difficulty,
                 mode=self.cfg.mode,
             ),
         )

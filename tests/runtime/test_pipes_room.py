@@ -132,3 +132,14 @@ def test_chunks_that_never_load_are_explained_for_the_release(
     with pytest.raises(RoomError) as err:
         room.wait_loaded(Link(NeverLoaded(0, 0), "main", release=release(name)), timeout=0)
     assert ("pause-when-empty-seconds" in str(err.value)) is pauses
+
+
+@pytest.mark.parametrize("level", ["easy", "hard", "expert"])
+def test_a_room_generates_its_puzzles_at_its_difficulty(level: str, tmp_path: Path) -> None:
+    from controller.puzzle.generators import GeneratorParams, generate
+
+    room = PipesRoom("lobby", _config(size=[7, 7], difficulty=level).worlds["lobby"], tmp_path)
+    board = room.new_board(1)
+    want = generate(7, 7, seed=3, params=GeneratorParams(difficulty=level))
+    assert board.meta.get("difficulty") == level
+    assert (board.shapes, board.rotations) == (want.shapes, want.rotations)
