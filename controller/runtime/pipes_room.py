@@ -44,7 +44,7 @@ from controller.runtime.room import Progress, Room, RoomStatus
 from controller.runtime.rounds import record_win
 from controller.runtime.state import RoomState, archive_state, state_path
 from controller.versions import Release
-from controller.world import blockcheck
+from controller.world import blockcheck, turns
 from controller.world import commands as cmd
 from controller.world.geometry import (
     EDGE_OFF,
@@ -408,7 +408,10 @@ class PipesRoom(PlacedRoom):
     ) -> bool:
         """Apply one turn to the engine and write back only what changed; False when the tile's
         frame (by UUID) does not show `seen` (it moved on since it was read, or the read came
-        from a look-alike): then nothing was written, no move counted, the engine unchanged."""
+        from a look-alike): then nothing was written, no move counted, the engine unchanged.
+
+        Moves are clicks: a frame showing ItemRotation `seen` was clicked `clicks(before, seen)`
+        times since it was settled at `before` (docs/in-game.md, "Moves are clicks")."""
         state, board, play = self.current_state, self.board, self.play_state
         before = board.rotations[idx]
         moved = rotation != before
@@ -430,8 +433,7 @@ class PipesRoom(PlacedRoom):
                 if change is not None:
                     play.apply_rotation(idx, before)
                 return False
-        if moved:
-            state.moves += 1
+        state.moves += turns.clicks(before, seen) if seen >= 0 else int(moved)
         if write:
             wetted = self._newly_wet(change)
             if change is not None:

@@ -14,7 +14,7 @@ from controller.puzzle.model import Direction
 from controller.runtime.link import Link
 from controller.runtime.repairs import Repairs
 from controller.runtime.state import SHADOW_FORMAT, SILENT_FORMAT
-from controller.world import blockcheck
+from controller.world import blockcheck, turns
 from controller.world import commands as cmd
 from controller.world.geometry import EDGE_OFF, EDGE_ON, SHADOW_DROP, state_block
 from controller.world.replies import (
@@ -72,9 +72,9 @@ class PipesReconciler:
         maps = self.read_all(link, cmd.read_map_ids(geom, kind), False, expect)
         # Turns made while the daemon was away are moves: adopt them.
         for idx, value in sorted(rotations.items()):
-            if value % 4 != board.rotations[idx] and idx not in board.fixed:
-                room.apply(link, idx, value % 4, write=False)
-                rep.adopted_moves += 1
+            if value != board.rotations[idx] and idx not in board.fixed:
+                rep.adopted_moves += turns.clicks(board.rotations[idx], value)
+                room.apply(link, idx, value % 4, seen=value, write=False)
         fixes: list[str] = []
         for idx in range(board.size):
             if idx not in rotations:
@@ -132,9 +132,10 @@ class PipesReconciler:
         maps = self.read_values(link, cmd.read_map_ids(geom, kind, rows), byte=False)
         fixes: list[str] = []
         for idx, value in sorted(rotations.items()):
-            if value % 4 != board.rotations[idx] and idx not in board.fixed:
-                room.apply(link, idx, value % 4, seen=value)
-                rep.adopted_moves += 1
+            if value != board.rotations[idx] and idx not in board.fixed:
+                moves = turns.clicks(board.rotations[idx], value)
+                if room.apply(link, idx, value % 4, seen=value):
+                    rep.adopted_moves += moves
             elif value != board.rotations[idx] or maps.get(idx) != room.map_id(idx):
                 fixes.append(room.settle(idx, value))
                 rep.frames_fixed += 1

@@ -26,6 +26,7 @@ from controller.world.geometry import Pos
 from controller.world.reach import Marks
 
 __all__ = [
+    "clicks",
     "CLICKED",
     "NEAR",
     "FRAME_TAG",
@@ -204,3 +205,10 @@ def tagged_count(reply: str) -> int | None:
     if _REMOVED_ONE.fullmatch(reply):
         return 1
     return 0 if reply == "No entity was found" else None
+
+
+def clicks(settled: int, seen: int) -> int:
+    """How many times a frame settled at rotation `settled` (0..3) was clicked to show
+    ItemRotation `seen`: the server keeps a frame's rotation modulo 8, so up to 7 clicks
+    between two reads are told apart (docs/in-game.md, "Moves are clicks")."""
+    return (seen - settled) % 8

@@ -180,8 +180,9 @@ def test_the_rolling_audit_adopts_an_unseen_turn_and_reads_no_more_than_a_slice_
         sb.leave("Alex")
         step(daemon, clock, 3.0)
         idx = 30 * 31 + 30  # the far corner: the last slice
-        turned = (room.board.rotations[idx] + 1) % 4
-        run(sb, f"data merge entity {room.uuids[idx]} {{ItemRotation:{turned}b}}")
+        seen = room.board.rotations[idx] + 1  # what one click shows (the server counts mod 8)
+        turned = seen % 4
+        run(sb, f"data merge entity {room.uuids[idx]} {{ItemRotation:{seen}b}}")
         moves = room.current_state.moves
         worst = 0
         for _ in range(int(41 / 0.05)):

@@ -272,13 +272,15 @@ def test_turns_made_while_the_daemon_was_down_are_adopted(harness: Harness) -> N
     harness.daemon.close()
     harness.click(2, 2, times=1)
     harness.click(4, 5, times=2)
+    harness.click(1, 0, times=4)  # a full turn: the same rotation, four moves
     again = Daemon(harness.cfg, ["lobby"], connect=connect_server)
     again.start()
     w = room.board.width
     new_room = again.rooms["lobby"]
     assert new_room.board.rotations[2 * w + 2] == (before[2 * w + 2] + 1) % 4
     assert new_room.board.rotations[5 * w + 4] == (before[5 * w + 4] + 2) % 4
-    assert new_room.state is not None and new_room.state.moves == 2
+    assert new_room.board.rotations[1] == before[1]
+    assert new_room.state is not None and new_room.state.moves == 1 + 2 + 4  # moves are clicks
     assert world_mismatches(harness.sb, new_room) == []
     again.close()
 
