@@ -129,9 +129,14 @@ class Feedback:
             *([cmd.score_add(near, SOLVES, 1), self.best_time(best)] if scores else []),
         ]
 
-    def action_bar(self, wet: int, total: int) -> str:
-        """The water count shown above the hotbar."""
-        return cmd.title(self.near, "actionbar", f"Water: {wet}/{total}")
+    def action_bar(
+        self, wet: int, total: int, seconds: float, moves: int, par: int | None = None
+    ) -> str:
+        """Above the hotbar: the water count, the puzzle's clock and its moves (clicks), with
+        par when the room knows it exactly (docs/in-game.md, "The action bar")."""
+        against = "" if par is None else f" (par {par})"
+        text = f"Water: {wet}/{total} · {duration(seconds)} · {moves} moves{against}"
+        return cmd.title(self.near, "actionbar", text)
 
     def hint(self, i: int, j: int, clicks: int) -> list[str]:
         """Tell the players which tile to turn and make it sparkle."""

@@ -64,8 +64,13 @@ class Rules:
         return hint(board, nearest.masks)
 
     def par(self, board: Board) -> int | None:
-        """The fewest clicks from here, when the room tells players (tree rooms do not)."""
-        return None
+        """The fewest clicks from the start, when the search proves it with `HINT_WORK` tiles'
+        worth of nodes (always on unique boards, which deduction solves); None otherwise: a
+        bound is never announced as par."""
+        from controller.puzzle.solver import par_report
+
+        report = par_report(board, budget=max(8, HINT_WORK // board.size))
+        return report.clicks if report.exact else None
 
     def map_id(self, board: Board, idx: int, cls: int) -> int:
         """The picture of tile `idx` in class `cls`."""

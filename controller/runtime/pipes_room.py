@@ -58,12 +58,16 @@ from controller.world.geometry import (
 from controller.world.geometry import Room as Geometry
 from controller.world.replies import merge_applied, parse_count, parse_frame_values
 
-__all__ = ["PipesRoom", "picture_ids"]  # picture_ids: from pipes_mode, kept importable here
+# picture_ids: from pipes_mode, kept importable here
+__all__ = ["ACTION_BAR_EVERY_S", "PipesRoom", "picture_ids"]
 
 log = logging.getLogger("controller.runtime")
 
 # The rolling audit reads at most this many frames in one step (two commands).
 AUDIT_SLICE_TILES = 256
+
+
+ACTION_BAR_EVERY_S = 1.0  # the action bar's clock ticks once a second with players near
 
 
 class PipesRoom(PlacedRoom):
@@ -348,6 +352,12 @@ class PipesRoom(PlacedRoom):
         )
 
     # -- playing --------------------------------------------------------------------------
+    @property
+    def par(self) -> int | None:
+        """The puzzle's par (the fewest clicks from its start) when the room knows it exactly."""
+        par = self.board.meta.get("par")
+        return par if isinstance(par, int) else None
+
     def settled(self, i: int, j: int) -> int | None:
         """Tile (i, j)'s settled rotation (0..3); None outside the board or before a puzzle."""
         if self.state is None:
@@ -507,8 +517,10 @@ class PipesRoom(PlacedRoom):
         state.win_phase = "recorded"
         self.save()
         self.pay_win(link)
-        par = self.board.meta.get("par")
-        subtitle = None if par is None else f"{duration(seconds)} · {state.moves} moves (par {par})"
+        par = self.par
+        subtitle = f"{duration(seconds)} · {state.moves} moves" + (
+            "" if par is None else f" (par {par})"
+        )
         try:
             ceremony = self.feedback.celebration(
                 seconds, state.moves, best, scores=False, subtitle=subtitle
@@ -651,11 +663,23 @@ class PipesRoom(PlacedRoom):
         if self.cfg.seed == "daily" and now - self.last_daily_check >= 60.0:
             self.last_daily_check = now
             self.check_daily(link)
-        if players_near and now - self.last_actionbar >= 2.0 and self.play is not None:
+        state = self.state
+        if (
+            players_near
+            and now - self.last_actionbar >= ACTION_BAR_EVERY_S
+            and self.play is not None
+            and state is not None
+            and state.solved_at is None
+        ):
             self.last_actionbar = now
-            self.send_feedback(
-                link, [self.feedback.action_bar(self.play.wet_count, self.board.size)]
+            bar = self.feedback.action_bar(
+                self.play.wet_count,
+                self.board.size,
+                now - state.started_at,
+                state.moves,
+                self.par,
             )
+            self.send_feedback(link, [bar])
         if players_near and self.cfg.reset_by and now - self.last_reset_check >= 1.0:
             self.last_reset_check = now
             self.check_reset_requests(link)

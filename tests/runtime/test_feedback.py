@@ -27,7 +27,8 @@ def test_every_feedback_command_is_vanilla_grammar() -> None:
         fb.mark_winners(),
         fb.pay_winners(),
         fb.best_time(61.0),
-        fb.action_bar(3, 49),
+        fb.action_bar(3, 49, 83.0, 12),
+        fb.action_bar(3, 49, 4000.0, 7, 5),
         *fb.hint(2, 5, 3),
         fb.any_reset_request(),
         fb.allowed_asker("Steve"),
@@ -106,3 +107,11 @@ def test_turn_sounds_are_the_frame_kinds_in_the_neutral_source() -> None:
     ]
     assert _feedback(frame="glow_item_frame", sounds={"turn": None}).turn_sounds((0, 0), []) == []
     assert_valid_commands([*item, *glow])
+
+
+def test_the_action_bar_shows_water_clock_moves_and_par() -> None:
+    fb = _feedback()
+    assert fb.action_bar(3, 49, 83.4, 12).endswith(' actionbar "Water: 3/49 · 1:23 · 12 moves"')
+    assert fb.action_bar(49, 49, 3725, 60, 58).endswith(
+        ' actionbar "Water: 49/49 · 1:02:05 · 60 moves (par 58)"'
+    )

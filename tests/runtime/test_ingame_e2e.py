@@ -16,6 +16,7 @@ from controller.puzzle.model import TileClass, map_id
 from controller.runtime.connect import connect_server
 from controller.runtime.daemon import Daemon
 from controller.runtime.demo import next_click, solution_order
+from controller.runtime.feedback import duration
 from controller.runtime.ingame import HINT, STATS, wave_levels
 from controller.runtime.pipes_room import PipesRoom
 from controller.runtime.state import RoomState
@@ -151,8 +152,8 @@ def test_one_hint_costs_six_commands_and_two_serializations(game: Game) -> None:
     g.tick()
     after = g.sb.total_cost
     # read the asker, re-arm (set 0, enable), read again (nobody), the hint, the glow; plus the
-    # stats read (nobody)
-    assert g.link.sent - before == 7
+    # stats read (nobody) and the action bar's clock (once a second)
+    assert g.link.sent - before == 7 + 1
     # the asker's UUID (one player serialized) and the glow's data merge (one frame)
     assert after["nbt_serializations"] - cost["nbt_serializations"] == 2
 
@@ -360,3 +361,25 @@ def test_a_listed_floodgate_player_resets_by_account_name_not_display_text(
         assert g.room.current_state.puzzle_number == 2
         assert ".Steve started a new puzzle" in g.chat("Mallory")
         g.daemon.close()
+
+
+def test_the_action_bar_ticks_once_a_second_with_the_moves_and_par(game: Game) -> None:
+    g = game
+    par = g.room.par
+    assert isinstance(par, int)
+    started = g.room.current_state.started_at
+
+    def bars() -> list[str]:
+        return [str(m["text"]) for m in g.sb.inbox("Alex") if m.get("type") == "actionbar"]
+
+    g.click(0)
+    g.click(0)
+    seen = len(bars())
+    g.tick()
+    g.tick()
+    shown = bars()[seen:]
+    assert len(shown) == 2
+    wet = g.room.play_state.wet_count
+    for text, at in zip(shown, (g.clock.time() - 1, g.clock.time()), strict=True):
+        clock = duration(at - started)
+        assert text == f"Water: {wet}/25 · {clock} · 2 moves (par {par})"

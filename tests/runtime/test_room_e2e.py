@@ -13,6 +13,7 @@ from controller.runtime.connect import connect_server
 from controller.runtime.daemon import Daemon
 from controller.runtime.demo import next_click, solution_order
 from controller.runtime.detection import SLOW_INTERVAL_S
+from controller.puzzle.solver import par as solver_par
 from controller.runtime.state import RoomState
 from controller.sandbox import Sandbox
 from controller.world.replies import parse_count
@@ -197,6 +198,7 @@ def test_nobody_near_costs_one_command_every_two_seconds_and_no_serialization(
 
 def test_solving_triggers_the_win_flow_and_a_new_puzzle(harness: Harness) -> None:
     room, daemon, sb = harness.room, harness.daemon, harness.sb
+    start_par = solver_par(room.board)
     order = solution_order(room.board)
     for _ in range(4 * room.board.size):
         idx = next_click(room.board, order)
@@ -208,6 +210,11 @@ def test_solving_triggers_the_win_flow_and_a_new_puzzle(harness: Harness) -> Non
     assert room.state is not None and len(room.state.solves) == 1
     titles = [m for m in sb.inbox("Alex") if m.get("type") == "title"]
     assert any("Solved!" in json.dumps(m) for m in titles)
+    # the win names the time, the moves (clicks) and par, in clicks too
+    par = room.board.meta.get("par")
+    assert isinstance(par, int) and par == start_par
+    subtitles = [str(m["text"]) for m in sb.inbox("Alex") if m.get("type") == "subtitle"]
+    assert any(t.endswith(f" · {room.state.moves} moves (par {par})") for t in subtitles)
     sounds = [m for m in sb.inbox("Alex") if m.get("type") == "sound"]
     assert sounds, sb.inbox("Alex")
     assert all(room.play.classes[k] != TileClass.DRY for k in range(room.board.size))
