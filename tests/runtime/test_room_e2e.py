@@ -9,11 +9,11 @@ from pathlib import Path
 import pytest
 
 from controller.puzzle.model import TileClass
+from controller.puzzle.solver import par as solver_par
 from controller.runtime.connect import connect_server
 from controller.runtime.daemon import Daemon
 from controller.runtime.demo import next_click, solution_order
 from controller.runtime.detection import SLOW_INTERVAL_S
-from controller.puzzle.solver import par as solver_par
 from controller.runtime.state import RoomState
 from controller.sandbox import Sandbox
 from controller.world.replies import parse_count
