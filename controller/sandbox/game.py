@@ -115,13 +115,23 @@ class Game:
 
     # ------------------------------------------------------------------ tree
     def _build_tree(self) -> Node:
-        from .commands import blocks, chat, data, entity, execute, packs, scoreboard
+        from .commands import (
+            attribute,
+            blocks,
+            chat,
+            data,
+            entity,
+            execute,
+            help,
+            packs,
+            scoreboard,
+        )
 
         root = Node("")
-        for module in (blocks, chat, data, entity, packs, scoreboard):
+        for module in (attribute, blocks, chat, data, entity, help, packs, scoreboard):
             module.register(root, self)
         execute.register(root, self)
-        if self.flavour == "vanilla" and self.profile.has_version_command:
+        if self.profile.has_version_command:  # on Paper `minecraft:version` ("Feedback: version")
             root.then(lit("version", run=self._vanilla_version))
         if self.flavour == "paper":
             for name, node in list(root.children.items()):
@@ -130,7 +140,7 @@ class Game:
                 alias.command = node.command
                 alias.redirect, alias.modifier, alias.fork = node.redirect, node.modifier, node.fork
                 root.children[alias.name] = alias
-            for name in ("version", "ver", "about"):
+            for name in ("version", "ver", "about"):  # Paper's own replaces the plain `version`
                 root.then(lit(name, run=self._paper_version))
         return root
 
@@ -344,8 +354,7 @@ class Game:
     @_as_release
     def set_entity_interaction_range(self, name: str, base: float) -> None:
         """The base of a player's `minecraft:entity_interaction_range` attribute, as
-        `attribute <player> minecraft:entity_interaction_range base set <base>` sets it (the
-        sandbox has no `attribute` command)."""
+        `attribute <player> minecraft:entity_interaction_range base set <base>` sets it."""
         self.world.players[name].interaction_range_base = float(base)
 
     @_as_release

@@ -24,8 +24,10 @@ from controller import versions
 from controller.lang import lang_table_for
 from controller.versions import Release
 
+from .attributes import AttributeType, attribute_names, attributes_of
 from .current import CURRENT
 from .registry import Registry, base_registry
+from .slots import slot_ranges
 
 __all__ = [
     "DEFAULT_RELEASE",
@@ -85,6 +87,12 @@ class SandboxVersion:
     pack_folders: PackFolders
     version_fields: tuple[tuple[str, tuple[str, ...]], ...]  # `version`: (key, args) per line
     paper_version_text: str
+    nearest_selector: bool  # the `@n` selector
+    attribute_base_reset: bool  # `attribute … base reset`
+    test_command: bool  # the `test` command (registered only as far as `help test` needs)
+    attributes: Mapping[str, AttributeType]  # the attribute registry, by id
+    player_attributes: Mapping[str, float]  # a player's attributes and their base values
+    slot_ranges: Mapping[str, tuple[int, ...]]  # SlotRanges: name → slot indices
 
     @property
     def name(self) -> str:
@@ -191,8 +199,12 @@ def profile_of(release: Release) -> SandboxVersion:
     """The sandbox's profile of a supported release (built once)."""
     paths = _game_data()["releases"][release.name]
     data = _game_data()["data"]
+    attributes, player_attributes = attributes_of(release)
+    names = attribute_names()
+    lang = dict(lang_table_for(release))
+    lang.update({a.description: names[a.description] for a in attributes.values()})
     registry = base_registry().restricted(
-        lang_table_for(release),
+        lang,
         data[paths["blocks"]]["blocks"],
         data[paths["entities"]]["entities"],
         data[paths["particles"]]["particles"],
@@ -212,6 +224,15 @@ def profile_of(release: Release) -> SandboxVersion:
         pack_folders=_SINGULAR if release.singular_pack_folders else _PLURAL,
         version_fields=_version_fields(release),
         paper_version_text=str(_facts()["paper_version"]["text"]),
+        nearest_selector=_from(release, "nearest_selector"),
+        attribute_base_reset=_from(release, "attribute_base_reset"),
+        test_command=_from(release, "test_command"),
+        attributes=attributes,
+        player_attributes=player_attributes,
+        slot_ranges=slot_ranges(
+            saddle=_from(release, "saddle_slot"),
+            mob_inventory=_from(release, "mob_inventory_slots"),
+        ),
     )
 
 
