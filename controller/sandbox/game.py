@@ -38,7 +38,7 @@ from .entities import (
     uuid_from_ints,
 )
 from .packmanager import PackManager
-from .profile import DEFAULT_RELEASE, SandboxVersion, playing, profile_of
+from .profile import DEFAULT_RELEASE, SandboxVersion, playing, profile_of, upgrades
 from .reader import CommandSyntaxError
 from .registry import tr
 from .world import DIMENSIONS, Objective, World
@@ -505,17 +505,19 @@ class Game:
         """Read a folder written by :meth:`save` (players are not saved: they re-join).
 
         The world plays the release it was saved by (26.1 for saves that do not say);
-        ``version``, when given, must be that release: ValueError otherwise (the sandbox has
-        no data fixers).
+        ``version``, when given, must be that release or a newer one that saves the world in
+        the same forms (an upgrade that needs no data fixer, such as 26.1 to 26.2): ValueError
+        otherwise (the sandbox has no data fixers).
         """
         directory = pathlib.Path(directory)
         state = json.loads((directory / "world.json").read_text(encoding="utf-8"))
         saved = _release(state.get("version"))
-        if version is not None and _release(version) != saved:
+        playing_as = saved if version is None else _release(version)
+        if playing_as != saved and not upgrades(saved, playing_as):
             raise ValueError(
-                f"the world in {directory} was saved by Minecraft {saved}, not {_release(version)}"
+                f"the world in {directory} was saved by Minecraft {saved}, not {playing_as}"
             )
-        game = cls(flavour, saved)
+        game = cls(flavour, playing_as)
         with playing(game.profile):
             game._restore(directory, state)
         return game

@@ -38,6 +38,7 @@ __all__ = [
     "default_profile",
     "playing",
     "profile_of",
+    "upgrades",
 ]
 
 _DATA = Path(__file__).with_name("data")
@@ -113,6 +114,21 @@ class SandboxVersion:
     def has_version_command(self) -> bool:
         """Whether vanilla has `version` (Release.has_version_command)."""
         return self.release.has_version_command
+
+    @property
+    def save_form(self) -> tuple[object, ...]:
+        """Everything that decides how a saved world is written and read back: two releases
+        with the same form can load each other's saves without a data fixer."""
+        return (
+            self.text_form,
+            self.attached_position,
+            self.fall_distance_double,
+            self.frame_rotation_always_saved,
+            self.pack_folders,
+            self.gamerules,
+            frozenset(self.registry.blocks),
+            frozenset(self.registry.entities),
+        )
 
     @functools.cached_property
     def rule_names(self) -> Mapping[str, str]:
@@ -234,6 +250,13 @@ def profile_of(release: Release) -> SandboxVersion:
             mob_inventory=_from(release, "mob_inventory_slots"),
         ),
     )
+
+
+def upgrades(saved: Release, newer: Release) -> bool:
+    """Whether a world saved by `saved` loads unchanged in `newer`, a release no older."""
+    if newer.number < saved.number:
+        return False
+    return profile_of(saved).save_form == profile_of(newer).save_form
 
 
 def default_profile() -> SandboxVersion:
