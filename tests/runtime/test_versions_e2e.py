@@ -38,10 +38,12 @@ def _start(
         monkeypatch.setenv("SANDBOX_PW", sb.password)
         cfg = make_config(sb, tmp_path / "state", size=SIZE, seed=11)
         daemon = Daemon(cfg, ["lobby"], connect=connect_server, record=True)
-        daemon.start()
-        sb.join("Alex", (1.5, 101, 1.5))
-        yield Harness(sb, cfg, daemon)
-        daemon.close()
+        try:
+            daemon.start()
+            sb.join("Alex", (1.5, 101, 1.5))
+            yield Harness(sb, cfg, daemon)
+        finally:  # also when the test closes the generator early
+            daemon.close()
 
 
 @pytest.fixture(params=RELEASES)
