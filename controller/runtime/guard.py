@@ -245,8 +245,8 @@ class RoomGuard:
         commands = self.liveness_commands()
         for k, command in enumerate(commands):
             reply = self._send(link, command)
-            pictured = k == len(commands) - 1  # `execute if items`: none in the box is an error
-            counts.append(whole_item_count(reply) if pictured else whole_count(reply))
+            last = k == len(commands) - 1  # `execute if items`: none in the box is an error
+            counts.append(whole_item_count(reply) if last else whole_count(reply))
             yield
         if None in counts:
             return None
