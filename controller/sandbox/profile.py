@@ -3,7 +3,8 @@
 Built once per release from ``controller.versions.Release`` (the switches every part of
 pipesctl shares) and the sandbox's data files: ``data/versions.json`` (the game data that
 differs from 26.1: strings, missing block, entity and particle ids; written by
-``tools/sandbox_versions.py``) and ``data/release-facts.json`` (gamerules, the first release of
+``tools/sandbox_versions.py``), ``data/attributes.json`` (the attribute registry and a
+player's attributes) and ``data/release-facts.json`` (gamerules, the first release of
 the forms only the sandbox cares about, the `version` reply). docs/sandbox-datapacks.md,
 "Release profiles", says how they are made and how to add a release; the behaviour of each
 difference is in docs/server-behaviour.md, "Versions: frame position" to "Versions: block and
