@@ -26,7 +26,7 @@ from .entity import entities_parser, get_entity
 if TYPE_CHECKING:
     from ..game import Game
 
-__all__ = ["register"]
+__all__ = ["base_value", "java_int", "register", "value_of"]
 
 CREATIVE_BLOCK_RANGE_BONUS = 0.5  # ServerPlayer.CREATIVE_BLOCK_INTERACTION_RANGE_MODIFIER
 _INT_MIN, _INT_MAX = -(2**31), 2**31 - 1
