@@ -31,6 +31,7 @@ from controller.world.replies import (
     summoned,
     tag_added,
     whole_count,
+    whole_item_count,
 )
 
 if TYPE_CHECKING:
@@ -241,8 +242,11 @@ class RoomGuard:
         picture frames' count (and any summoned again)."""
         size = self.room.board.size
         counts: list[int | None] = []
-        for command in self.liveness_commands():
-            counts.append(whole_count(self._send(link, command)))
+        commands = self.liveness_commands()
+        for k, command in enumerate(commands):
+            reply = self._send(link, command)
+            last = k == len(commands) - 1  # `execute if items`: none in the box is an error
+            counts.append(whole_item_count(reply) if last else whole_count(reply))
             yield
         if None in counts:
             return None

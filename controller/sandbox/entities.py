@@ -65,6 +65,7 @@ _NOT_NBT = frozenset(
         "held_item",
         "interaction_range_base",
         "creative_range",
+        "attribute_bases",
     }
 )
 _YAW_2D = {"south": 0.0, "west": 90.0, "north": 180.0, "east": 270.0}
@@ -568,6 +569,8 @@ class Player(Entity):
     # whether the transient creative_mode_entity_range modifier (+2.0) is on
     interaction_range_base: float = 3.0
     creative_range: bool = False
+    # the base of every other attribute `attribute … base set` changed (id → value)
+    attribute_bases: dict[str, float] = field(default_factory=dict)
 
     @property
     def infinite_materials(self) -> bool:

@@ -38,7 +38,7 @@ from .entities import (
     uuid_from_ints,
 )
 from .packmanager import PackManager
-from .profile import DEFAULT_RELEASE, SandboxVersion, playing, profile_of
+from .profile import DEFAULT_RELEASE, SandboxVersion, playing, profile_of, upgrades
 from .reader import CommandSyntaxError
 from .registry import tr
 from .world import DIMENSIONS, Objective, World
@@ -115,13 +115,23 @@ class Game:
 
     # ------------------------------------------------------------------ tree
     def _build_tree(self) -> Node:
-        from .commands import blocks, chat, data, entity, execute, packs, scoreboard
+        from .commands import (
+            attribute,
+            blocks,
+            chat,
+            data,
+            entity,
+            execute,
+            help,
+            packs,
+            scoreboard,
+        )
 
         root = Node("")
-        for module in (blocks, chat, data, entity, packs, scoreboard):
+        for module in (attribute, blocks, chat, data, entity, help, packs, scoreboard):
             module.register(root, self)
         execute.register(root, self)
-        if self.flavour == "vanilla" and self.profile.has_version_command:
+        if self.profile.has_version_command:  # on Paper `minecraft:version` ("Feedback: version")
             root.then(lit("version", run=self._vanilla_version))
         if self.flavour == "paper":
             for name, node in list(root.children.items()):
@@ -130,7 +140,7 @@ class Game:
                 alias.command = node.command
                 alias.redirect, alias.modifier, alias.fork = node.redirect, node.modifier, node.fork
                 root.children[alias.name] = alias
-            for name in ("version", "ver", "about"):
+            for name in ("version", "ver", "about"):  # Paper's own replaces the plain `version`
                 root.then(lit(name, run=self._paper_version))
         return root
 
@@ -344,8 +354,7 @@ class Game:
     @_as_release
     def set_entity_interaction_range(self, name: str, base: float) -> None:
         """The base of a player's `minecraft:entity_interaction_range` attribute, as
-        `attribute <player> minecraft:entity_interaction_range base set <base>` sets it (the
-        sandbox has no `attribute` command)."""
+        `attribute <player> minecraft:entity_interaction_range base set <base>` sets it."""
         self.world.players[name].interaction_range_base = float(base)
 
     @_as_release
@@ -496,17 +505,19 @@ class Game:
         """Read a folder written by :meth:`save` (players are not saved: they re-join).
 
         The world plays the release it was saved by (26.1 for saves that do not say);
-        ``version``, when given, must be that release: ValueError otherwise (the sandbox has
-        no data fixers).
+        ``version``, when given, must be that release or a newer one that saves the world in
+        the same forms (an upgrade that needs no data fixer, such as 26.1 to 26.2): ValueError
+        otherwise (the sandbox has no data fixers).
         """
         directory = pathlib.Path(directory)
         state = json.loads((directory / "world.json").read_text(encoding="utf-8"))
         saved = _release(state.get("version"))
-        if version is not None and _release(version) != saved:
+        playing_as = saved if version is None else _release(version)
+        if playing_as != saved and not upgrades(saved, playing_as):
             raise ValueError(
-                f"the world in {directory} was saved by Minecraft {saved}, not {_release(version)}"
+                f"the world in {directory} was saved by Minecraft {saved}, not {playing_as}"
             )
-        game = cls(flavour, saved)
+        game = cls(flavour, playing_as)
         with playing(game.profile):
             game._restore(directory, state)
         return game

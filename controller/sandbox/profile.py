@@ -3,7 +3,8 @@
 Built once per release from ``controller.versions.Release`` (the switches every part of
 pipesctl shares) and the sandbox's data files: ``data/versions.json`` (the game data that
 differs from 26.1: strings, missing block, entity and particle ids; written by
-``tools/sandbox_versions.py``) and ``data/release-facts.json`` (gamerules, the first release of
+``tools/sandbox_versions.py``), ``data/attributes.json`` (the attribute registry and a
+player's attributes) and ``data/release-facts.json`` (gamerules, the first release of
 the forms only the sandbox cares about, the `version` reply). docs/sandbox-datapacks.md,
 "Release profiles", says how they are made and how to add a release; the behaviour of each
 difference is in docs/server-behaviour.md, "Versions: frame position" to "Versions: block and
@@ -24,8 +25,10 @@ from controller import versions
 from controller.lang import lang_table_for
 from controller.versions import Release
 
+from .attributes import AttributeType, attribute_names, attributes_of
 from .current import CURRENT
 from .registry import Registry, base_registry
+from .slots import slot_ranges
 
 __all__ = [
     "DEFAULT_RELEASE",
@@ -36,6 +39,7 @@ __all__ = [
     "default_profile",
     "playing",
     "profile_of",
+    "upgrades",
 ]
 
 _DATA = Path(__file__).with_name("data")
@@ -85,6 +89,12 @@ class SandboxVersion:
     pack_folders: PackFolders
     version_fields: tuple[tuple[str, tuple[str, ...]], ...]  # `version`: (key, args) per line
     paper_version_text: str
+    nearest_selector: bool  # the `@n` selector
+    attribute_base_reset: bool  # `attribute … base reset`
+    test_command: bool  # the `test` command (registered only as far as `help test` needs)
+    attributes: Mapping[str, AttributeType]  # the attribute registry, by id
+    player_attributes: Mapping[str, float]  # a player's attributes and their base values
+    slot_ranges: Mapping[str, tuple[int, ...]]  # SlotRanges: name → slot indices
 
     @property
     def name(self) -> str:
@@ -105,6 +115,21 @@ class SandboxVersion:
     def has_version_command(self) -> bool:
         """Whether vanilla has `version` (Release.has_version_command)."""
         return self.release.has_version_command
+
+    @property
+    def save_form(self) -> tuple[object, ...]:
+        """Everything that decides how a saved world is written and read back: two releases
+        with the same form can load each other's saves without a data fixer."""
+        return (
+            self.text_form,
+            self.attached_position,
+            self.fall_distance_double,
+            self.frame_rotation_always_saved,
+            self.pack_folders,
+            self.gamerules,
+            frozenset(self.registry.blocks),
+            frozenset(self.registry.entities),
+        )
 
     @functools.cached_property
     def rule_names(self) -> Mapping[str, str]:
@@ -191,8 +216,12 @@ def profile_of(release: Release) -> SandboxVersion:
     """The sandbox's profile of a supported release (built once)."""
     paths = _game_data()["releases"][release.name]
     data = _game_data()["data"]
+    attributes, player_attributes = attributes_of(release)
+    names = attribute_names()
+    lang = dict(lang_table_for(release))
+    lang.update({a.description: names[a.description] for a in attributes.values()})
     registry = base_registry().restricted(
-        lang_table_for(release),
+        lang,
         data[paths["blocks"]]["blocks"],
         data[paths["entities"]]["entities"],
         data[paths["particles"]]["particles"],
@@ -212,7 +241,23 @@ def profile_of(release: Release) -> SandboxVersion:
         pack_folders=_SINGULAR if release.singular_pack_folders else _PLURAL,
         version_fields=_version_fields(release),
         paper_version_text=str(_facts()["paper_version"]["text"]),
+        nearest_selector=_from(release, "nearest_selector"),
+        attribute_base_reset=_from(release, "attribute_base_reset"),
+        test_command=_from(release, "test_command"),
+        attributes=attributes,
+        player_attributes=player_attributes,
+        slot_ranges=slot_ranges(
+            saddle=_from(release, "saddle_slot"),
+            mob_inventory=_from(release, "mob_inventory_slots"),
+        ),
     )
+
+
+def upgrades(saved: Release, newer: Release) -> bool:
+    """Whether a world saved by `saved` loads unchanged in `newer`, a release no older."""
+    if newer.number < saved.number:
+        return False
+    return profile_of(saved).save_form == profile_of(newer).save_form
 
 
 def default_profile() -> SandboxVersion:

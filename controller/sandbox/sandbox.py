@@ -22,7 +22,7 @@ from typing import Any, Literal, Protocol, TypeVar
 
 from controller import versions
 from controller.sandbox.mainthread import MainThread
-from controller.sandbox.profile import playing
+from controller.sandbox.profile import playing, upgrades
 from controller.sandbox.server import CommandLog, CommandLogEntry, RconServer
 from controller.versions import Release
 
@@ -201,8 +201,18 @@ class Sandbox:
         directory.mkdir(parents=True, exist_ok=True)
         game.save(directory)
 
-    def restart(self) -> None:
-        """Fault: stop (drop connections, save the world), then start again from disk, same port."""
+    def restart(self, version: Release | str | None = None) -> None:
+        """Fault: stop (drop connections, save the world), then start again from disk, same port.
+
+        ``version``: come back on that release, the server upgraded; only to a newer release
+        that saves the world in the same forms (``Game.load``), ValueError otherwise.
+        """
+        if version is not None:
+            newer = versions.release(version) if isinstance(version, str) else version
+            playing_now = getattr(self.game, "release", None)
+            if isinstance(playing_now, Release) and not upgrades(playing_now, newer):
+                raise ValueError(f"a world of Minecraft {playing_now} cannot come back as {newer}")
+            self.version = newer
         game = self._halt()
         factory = self._factory_or_default()
         if self.world_dir is not None:

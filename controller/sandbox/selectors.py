@@ -1,4 +1,4 @@
-"""Entity selectors (`@e[...]`, `@a`, `@p`, `@r`, `@s`, `@n`, names, UUIDs) as in 26.1.
+"""Entity selectors (`@e[...]`, `@a`, `@p`, `@r`, `@s`, `@n` from 1.21, names, UUIDs) as in 26.1.
 
 Parsing follows ``EntitySelectorParser`` / ``EntitySelectorOptions`` (messages and cursors);
 matching follows ``EntitySelector.findEntities``: position-bounded selectors only examine the
@@ -19,6 +19,7 @@ from controller.nbt.path import compare_nbt
 
 from .arguments import MinMax, parse_compound, parse_double_range, parse_identifier, parse_int_range
 from .entities import GAME_MODES, Entity, Player
+from .profile import current_profile
 from .reader import StringReader
 from .registry import registry, strip_namespace, tr
 
@@ -364,7 +365,7 @@ def parse_selector(reader: StringReader) -> EntitySelector:
             sel.type_id, sel.type_limited = "minecraft:player", True
         elif kind == "e":
             sel.max_results, alive = _MAX, True
-        elif kind == "n":
+        elif kind == "n" and current_profile().nearest_selector:  # from 1.21
             sel.max_results, sel.order, alive = 1, "nearest", True
         elif kind == "p":
             sel.max_results, sel.includes_entities, sel.order = 1, False, "nearest"

@@ -20,6 +20,7 @@ from controller.world.names import is_player_name
 __all__ = [
     "REPLY_KEYS",
     "whole_count",
+    "whole_item_count",
     "FrameValue",
     "parse_frame_values",
     "parse_count",
@@ -46,6 +47,7 @@ _FRAME_VALUE = re.compile(
 # "Versions: reply texts").
 _COUNT = re.compile(r"Test passed(?:\. Count|, count): (\d+)")
 _FILLED = re.compile(r"Successfully filled (\d+) block\(s\)")
+_NO_ENTITY = "No entity was found"  # argument.entity.notfound.entity
 
 
 @dataclass(frozen=True)
@@ -87,6 +89,13 @@ def whole_count(reply: str) -> int | None:
     if m:
         return int(m.group(1))
     return 0 if reply == "Test failed" else None
+
+
+def whole_item_count(reply: str) -> int | None:
+    """`whole_count` of an `execute if items entity <targets> …`, whose targets are read with
+    EntityArgument.getEntities: `No entity was found` when none matches counts 0
+    (docs/server-behaviour.md, "execute if items, scores and game time")."""
+    return 0 if reply == _NO_ENTITY else whole_count(reply)
 
 
 def fill_changed(reply: str) -> int:
@@ -247,7 +256,7 @@ REPLY_KEYS: dict[str, str] = {
     "commands.tag.add.success.multiple": "tag_added",
     "commands.tag.remove.success.single": "turns.tagged_count",
     "commands.tag.remove.success.multiple": "turns.tagged_count",
-    "argument.entity.notfound.entity": "turns.tagged_count",
+    "argument.entity.notfound.entity": "turns.tagged_count, whole_item_count",
     "commands.kill.success.single": "killed_count",
     "commands.kill.success.multiple": "killed_count",
     "commands.summon.success": "summoned",

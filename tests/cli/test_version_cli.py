@@ -13,6 +13,7 @@ from typer.testing import CliRunner
 
 from controller.cli import app
 from controller.errors import ExitCode
+from controller.rcon.client import RconClient
 from controller.runtime.control import RoomLock, health_path, health_record, write_json
 from controller.runtime.link import Link
 from controller.runtime.serverversion import learn
@@ -97,18 +98,11 @@ def test_the_old_key_is_read_with_a_warning(
     assert room["version_how"] == "configured, the server agrees (from `version`)"
 
 
-class Reply:
-    """A client that answers `version` as 1.21.8 does (to build a daemon's health record)."""
-
-    def command(self, command: str, *, prefix: bool = False) -> str:
-        from tests.support.version_replies import answer
-
-        return answer("1.21.8", "vanilla", command) or ""
-
-
 def daemon_health(cfg: Path, configured: str | None) -> None:
     """The health file a daemon on a 1.21.8 server writes (with `configured` as `version:`)."""
-    version = learn(Link(Reply(), "main"), None if configured is None else release(configured))
+    wanted = None if configured is None else release(configured)
+    with Sandbox(version="1.21.8") as sb, RconClient("127.0.0.1", sb.port, sb.password) as client:
+        version = learn(Link(client, "main"), wanted)
     record = health_record(
         None, at=time.time(), server="main", reachable=True, owner=7, version=version.to_json()
     )

@@ -1,20 +1,18 @@
 """The daemon learns each server's release on connect, refuses one it does not serve before
 building anything, and follows a server that comes back on another release.
 
-Against the sandbox over real RCON. The sandbox plays 26.1; `ReleaseFactory` puts the probe
-answers of another release in front of it (tests/support/version_replies.py). Where the
-sandbox itself can play a release (`Sandbox(version=...)`), the releases with a `version`
-command are tested on it directly.
+Against the sandbox over real RCON, playing each release itself (`Sandbox(version=...)`). Only
+a release older than the oldest served, which the sandbox cannot play, is met through
+`ReleaseFactory` (tests/support/version_replies.py), the probe answers of that release in front
+of the sandbox's game.
 """
 
 from __future__ import annotations
 
-import inspect
 import json
 import logging
 import time
 from pathlib import Path
-from typing import Any
 
 import pytest
 
@@ -24,32 +22,54 @@ from controller.runtime.connect import connect_server
 from controller.runtime.control import health_path, read_health
 from controller.runtime.daemon import Daemon
 from controller.sandbox import Sandbox
+from controller.sandbox.sandbox import Flavour
 from controller.versions import RELEASES, UnsupportedVersion, release
 from controller.world import serverversion as sv
 from tests.support.harness import make_config, world_mismatches
 from tests.support.version_replies import FLOOR_OLDER, ReleaseFactory
 
-PLAYS_RELEASES = "version" in inspect.signature(Sandbox.__init__).parameters
-ON_SANDBOX = [r.name for r in RELEASES if r.has_version_command] if PLAYS_RELEASES else ["26.1"]
+WITH_VERSION = [r.name for r in RELEASES if r.has_version_command]
 
 
-def sandbox_for(name: str) -> Sandbox:
-    """The sandbox playing release `name` itself (26.1 is what it plays by default)."""
-    kwargs: dict[str, Any] = {} if name == "26.1" else {"version": name}
-    return Sandbox(**kwargs)
+def probes_sent(sb: Sandbox) -> list[str]:
+    """The version probes the sandbox received (its command log), in order."""
+    probes = {sv.command_for(step, flavour) for step in sv.Step for flavour in ("vanilla", "paper")}
+    return [e.command for e in sb.log_entries() if e.command in probes]
 
 
-@pytest.mark.parametrize("name", ON_SANDBOX)
+@pytest.mark.parametrize("name", WITH_VERSION)
 def test_the_daemon_follows_the_sandbox_release(
     name: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    with sandbox_for(name) as sb:
+    with Sandbox(version=name) as sb:
         monkeypatch.setenv("SANDBOX_PW", sb.password)
         daemon = Daemon(make_config(sb, tmp_path), ["lobby"], connect=connect_server)
         try:
             assert daemon.links["main"].release == release(name)
             assert daemon.versions["main"].source == "detected"
             assert [e.command for e in sb.log_entries()] == ["minecraft:list", "version"]
+        finally:
+            daemon.close()
+
+
+GROUP_OLDEST = {"1.20.6": "1.20.5", "1.21.1": "1.21", "1.21.3": "1.21.2"}  # the docs' groups
+
+
+@pytest.mark.parametrize("flavour", ["vanilla", "paper"])
+@pytest.mark.parametrize("name", [r.name for r in RELEASES])
+def test_every_release_is_learned_from_the_sandbox_playing_it(
+    name: str, flavour: Flavour, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Exactly the release, or the oldest of a group its commands cannot tell apart
+    (docs/server-behaviour.md, "Versions: detecting the version")."""
+    with Sandbox(flavour=flavour, version=name) as sb:
+        monkeypatch.setenv("SANDBOX_PW", sb.password)
+        daemon = Daemon(make_config(sb, tmp_path), ["lobby"], connect=connect_server)
+        try:
+            learned = daemon.versions["main"]
+            assert learned.flavour == flavour and learned.source == "detected"
+            assert daemon.links["main"].release == release(GROUP_OLDEST.get(name, name))
+            assert learned.detected is not None and learned.detected.fits(release(name))
         finally:
             daemon.close()
 
@@ -61,13 +81,13 @@ def test_the_daemon_follows_the_sandbox_release(
 def test_an_older_release_is_detected_from_its_commands(
     name: str, acted_on: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    factory = ReleaseFactory(name)
-    with Sandbox(game_factory=factory) as sb:
+    with Sandbox(version=name) as sb:
         monkeypatch.setenv("SANDBOX_PW", sb.password)
         daemon = Daemon(make_config(sb, tmp_path), ["lobby"], connect=connect_server)
         try:
             assert daemon.links["main"].release == release(acted_on)
-            assert factory.games[0].probes[0] == "version" and len(factory.games[0].probes) <= 3
+            probes = probes_sent(sb)
+            assert probes[0] == "version" and len(probes) <= 3
         finally:
             daemon.close()
 
@@ -165,16 +185,14 @@ def wait_until_back(daemon: Daemon, before: int, server: str = "main") -> None:
 def test_a_server_back_on_another_release_is_followed(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture
 ) -> None:
-    factory = ReleaseFactory("26.1")
-    with Sandbox(game_factory=factory) as sb:
+    with Sandbox(version="26.1") as sb:
         monkeypatch.setenv("SANDBOX_PW", sb.password)
         daemon = Daemon(make_config(sb, tmp_path), ["lobby"], connect=connect_server)
         try:
             daemon.start()
             room = daemon.rooms["lobby"]
-            factory.name = "26.2"
             before = connects(daemon)
-            sb.restart()
+            sb.restart(version="26.2")  # the server upgraded
             sb.call(lambda g: g.execute(f"kill {room.uuids[3]}"))  # repaired by the reconcile
             with caplog.at_level(logging.INFO, "controller.runtime"):
                 wait_until_back(daemon, before)
@@ -193,19 +211,18 @@ def test_a_server_back_on_another_release_is_followed(
 def test_a_server_back_on_the_same_release_costs_one_probe(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    factory = ReleaseFactory("1.21.9")
-    with Sandbox(game_factory=factory) as sb:
+    with Sandbox(version="1.21.9") as sb:
         monkeypatch.setenv("SANDBOX_PW", sb.password)
         daemon = Daemon(make_config(sb, tmp_path), ["lobby"], connect=connect_server)
         try:
             daemon.start()
             for _ in range(5):
                 daemon.step()  # polls: no probe
-            assert factory.games[-1].probes == ["version"]
+            assert probes_sent(sb) == ["version"]
             before = connects(daemon)
             sb.restart()
             wait_until_back(daemon, before)
-            assert factory.games[-1].probes == ["version"]  # once on the new connection
+            assert probes_sent(sb) == ["version", "version"]  # once on the new connection
             assert daemon.links["main"].release == release("1.21.9")
         finally:
             daemon.close()

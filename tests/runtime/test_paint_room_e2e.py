@@ -28,7 +28,6 @@ from tests.support.fence import unfenced
 from tests.support.grammar import assert_valid_commands
 from tests.support.harness import make_config
 from tests.support.paint_harness import paint_config, paint_data, world_mismatches
-from tests.support.version_replies import ReleaseFactory
 
 WHITE, BLUE = "minecraft:white_concrete", "minecraft:blue_concrete"
 
@@ -389,9 +388,9 @@ def test_a_server_restart_loses_no_stroke(paint: PaintHarness) -> None:
 def test_paper_flavour_builds_and_paints_with_prefixed_commands(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    # ReleaseFactory answers `minecraft:version`, which real Paper copies from vanilla and the
-    # sandbox's Paper mode lacks (docs/server-behaviour.md, "Versions: detecting the version")
-    with Sandbox(flavour="paper", game_factory=ReleaseFactory("26.1")) as sb:
+    # the sandbox's Paper answers `minecraft:version` as vanilla does, like real Paper
+    # (docs/server-behaviour.md, "Versions: detecting the version")
+    with Sandbox(flavour="paper", version="26.1") as sb:
         monkeypatch.setenv("SANDBOX_PW", sb.password)
         harness = start(sb, paint_config(sb, tmp_path / "state"))
         try:

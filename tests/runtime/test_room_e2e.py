@@ -19,7 +19,6 @@ from controller.sandbox import Sandbox
 from controller.world.replies import parse_count
 from tests.support.grammar import assert_valid_commands
 from tests.support.harness import Harness, make_config, world_mismatches
-from tests.support.version_replies import ReleaseFactory
 
 
 def test_build_matches_the_engine_block_by_block(harness: Harness) -> None:
@@ -346,9 +345,9 @@ def test_build_cost_at_31x31_is_at_most_1_1_commands_per_tile(
 def test_paper_flavour_builds_and_plays_with_prefixed_commands(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    # ReleaseFactory answers `minecraft:version`, which real Paper copies from vanilla and the
-    # sandbox's Paper mode lacks (docs/server-behaviour.md, "Versions: detecting the version")
-    with Sandbox(flavour="paper", game_factory=ReleaseFactory("26.1")) as sb:
+    # the sandbox's Paper answers `minecraft:version` as vanilla does, like real Paper
+    # (docs/server-behaviour.md, "Versions: detecting the version")
+    with Sandbox(flavour="paper", version="26.1") as sb:
         monkeypatch.setenv("SANDBOX_PW", sb.password)
         daemon = Daemon(make_config(sb, tmp_path), ["lobby"], connect=connect_server)
         daemon.start()

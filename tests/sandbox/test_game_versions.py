@@ -363,3 +363,13 @@ def test_snbt_text_in_commands_from_1_21_5() -> None:
     g.join("Alex", (0.5, 64.0, 0.5))
     assert reply(g, 'tellraw Alex {text:"hi"}') == ""
     assert [m["text"] for m in g.inbox("Alex")] == ["hi"]
+
+
+def test_a_save_loads_in_a_newer_release_only_with_the_same_form(tmp_path: Path) -> None:
+    g = game("1.21.9")
+    g.save(tmp_path / "w")
+    assert Game.load(tmp_path / "w", version="1.21.10").release.name == "1.21.10"
+    with pytest.raises(ValueError, match="saved by Minecraft 1.21.9, not 1.21.11"):
+        Game.load(tmp_path / "w", version="1.21.11")  # gamerules renamed
+    with pytest.raises(ValueError, match="saved by Minecraft 1.21.9, not 1.21.8"):
+        Game.load(tmp_path / "w", version="1.21.8")  # never back to an older release

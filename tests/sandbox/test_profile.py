@@ -116,6 +116,9 @@ def test_a_form_once_introduced_stays(pair: tuple[versions.Release, versions.Rel
         "frame_rotation_always_saved",
         "namespaced_gamerules",
         "has_version_command",
+        "nearest_selector",
+        "attribute_base_reset",
+        "test_command",
     ):
         assert getattr(a, flag) <= getattr(b, flag), flag
     assert set(a.registry.blocks) <= set(b.registry.blocks)

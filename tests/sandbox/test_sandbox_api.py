@@ -392,3 +392,23 @@ def test_a_sandbox_plays_its_release_across_restarts(tmp_path: pathlib.Path) -> 
             )
     with Sandbox(password="pw", world_dir=tmp_path / "w") as sb:  # the saved world's release
         assert sb.call(lambda g: g.release.name) == "1.21.4"
+
+
+def test_a_sandbox_comes_back_upgraded_only_where_the_save_loads_unchanged(
+    tmp_path: pathlib.Path,
+) -> None:
+    """restart(version=…): a newer release whose saves have the same form (26.1 → 26.2); an
+    older or differently saving one is refused before the server goes down."""
+    with Sandbox(version="26.1", world_dir=tmp_path / "w") as sb:
+        sb.call(lambda g: g.execute("forceload add 0 0"))
+        assert sb.call(lambda g: g.execute("setblock 0 64 0 minecraft:melon"))[0].startswith(
+            "Changed the block"
+        )
+        sb.restart(version="26.2")
+        assert sb.call(lambda g: (g.release.name, g.block(0, 64, 0))) == ("26.2", "minecraft:melon")
+        with pytest.raises(ValueError, match="26.2 cannot come back as 26.1"):
+            sb.restart(version="26.1")
+        assert sb.running
+    with Sandbox(version="1.21.4") as old:
+        with pytest.raises(ValueError, match="1.21.4 cannot come back as 1.21.5"):
+            old.restart(version="1.21.5")  # the frame and text forms change at 1.21.5

@@ -4,8 +4,10 @@ Brigadier's parse-error context, independently of the controller's own reading.
 
 A release without its own language file there (1.21.2, 1.21.7, 26.1.1, 26.1.2, 26.2) takes the
 nearest older one; the probes' strings are the same in every file (tests/world check that).
-``ReleaseGame`` puts these answers in front of the sandbox's 26.1 game, so a whole daemon can
-meet an older (or newer) release over real RCON.
+``answer`` is the oracle the sandbox's own replies are checked against (tests/sandbox). The
+sandbox plays every supported release itself (``Sandbox(version=…)``); ``ReleaseGame`` puts
+these answers in front of its 26.1 game only for a release it cannot play, one older than the
+oldest served (``FLOOR_OLDER``), so a whole daemon can meet it over real RCON.
 """
 
 from __future__ import annotations
@@ -30,10 +32,31 @@ __all__ = [
 DATA = pathlib.Path(__file__).resolve().parents[1] / "world" / "data" / "probe-language.json"
 FLOOR_OLDER = "1.20.4"  # a release older than the oldest served (its strings: the 1.20.3 file)
 
-# The usage lines `help test` gives on 1.21.5 (getSmartUsage of the `test` literal; the tree:
-# PixiGeko/Minecraft-generated-data 1.21/snapshots/25w03a/custom-generated/commands/syntaxes/
-# test.txt). Only their start matters to the probe.
-TEST_USAGE = ("clearall [<radius>]", "clearthat", "clearthese", "create <id> [<width>]", "stop")
+# The usage lines `help test` gives from 1.21.5: getSmartUsage of the `test` literal, one per
+# child in the order TestCommand.register adds them (dill-lk/Minecraft
+# gametest/framework/TestCommand.java, 26.1; the same tree in
+# duollectis/minecraft-decompiled-1.21.11 server/command/TestCommand.java), worked out by hand
+# from that tree with Brigadier's CommandDispatcher.getSmartUsage. 1.21.5 to 1.21.10: unverified
+# (the controller reads only the `/test ` lead).
+TEST_USAGE = (
+    "run <tests> [<numberOfTimes>]",
+    "runmultiple <tests> [<amount>]",
+    "runthese [<numberOfTimes>]",
+    "runclosest [<numberOfTimes>]",
+    "runthat [<numberOfTimes>]",
+    "runfailed [<onlyRequiredTests>|<numberOfTimes>]",
+    "verify <tests>",
+    "locate <tests>",
+    "resetclosest",
+    "resetthese",
+    "resetthat",
+    "clearthat",
+    "clearthese",
+    "clearall [<radius>]",
+    "stop",
+    "pos [<var>]",
+    "create <id> [<width>]",
+)
 
 
 @cache

@@ -34,6 +34,7 @@ from controller.world.replies import (
     summoned,
     tag_added,
     whole_count,
+    whole_item_count,
 )
 
 
@@ -280,6 +281,11 @@ def _untagged(v: Release) -> None:
     assert turns.tagged_count(one) == 1
     assert turns.tagged_count(_fmt(v, "commands.tag.remove.success.multiple", "pipes.near", 3)) == 3
     assert turns.tagged_count(_text(v, "argument.entity.notfound.entity")) == 0
+    assert whole_item_count(_text(v, "argument.entity.notfound.entity")) == 0
+    assert whole_count(_text(v, "argument.entity.notfound.entity")) is None
+    reply = _fmt(v, "commands.execute.conditional.pass_count", 4)
+    assert whole_item_count(reply) == 4
+    assert whole_item_count(_text(v, "commands.execute.conditional.fail")) == 0
 
 
 @check("commands.kill.success.single", "commands.kill.success.multiple")

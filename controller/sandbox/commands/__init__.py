@@ -38,6 +38,7 @@ __all__ = [
     "parse",
     "return_run",
     "run_chain",
+    "smart_usage",
 ]
 
 
@@ -152,9 +153,15 @@ def return_run(ctx: Ctx, source: Source) -> list[Source]:
 class Node:
     """A command tree node: a literal when `parser` is None, else an argument."""
 
-    def __init__(self, name: str, parser: Callable[[StringReader], Any] | None = None) -> None:
+    def __init__(
+        self,
+        name: str,
+        parser: Callable[[StringReader], Any] | None = None,
+        label: str | None = None,
+    ) -> None:
         self.name = name
         self.parser = parser
+        self.label = label or name  # the argument's name in vanilla, when `name` differs
         self.children: dict[str, Node] = {}
         self.command: Command | Custom | None = None
         self.redirect: Node | None = None
@@ -165,6 +172,11 @@ class Node:
     def is_literal(self) -> bool:
         """Whether this is a literal node."""
         return self.parser is None
+
+    @property
+    def usage_text(self) -> str:
+        """CommandNode.getUsageText: a literal's name, `<name>` for an argument."""
+        return self.name if self.is_literal else f"<{self.label}>"
 
     def then(self, *nodes: Node) -> Node:
         """Add children (later ones with the same name replace earlier ones)."""
@@ -208,9 +220,10 @@ def arg(
     parser: Callable[[StringReader], Any],
     *children: Node,
     run: Command | Custom | None = None,
+    label: str | None = None,
 ) -> Node:
-    """An argument node."""
-    node = Node(name, parser).then(*children)
+    """An argument node (`label`: its name in vanilla when `name` differs)."""
+    node = Node(name, parser, label).then(*children)
     node.command = run
     return node
 
@@ -227,6 +240,7 @@ class Ctx:
     modifier: Modifier | None = None
     forks: bool = False
     child: Ctx | None = None
+    nodes: list[Node] = field(default_factory=list)  # the nodes parsed, one per range
 
     def copy(self) -> Ctx:
         """A shallow copy for trying a branch."""
@@ -239,6 +253,7 @@ class Ctx:
             self.modifier,
             self.forks,
             self.child,
+            list(self.nodes),
         )
 
     def __getitem__(self, key: str) -> Any:
@@ -281,6 +296,7 @@ def _parse_child(child: Node, reader: StringReader, ctx: Ctx) -> None:
             raise reader.error(f"Could not parse command: {exc}") from exc
         ctx.args[child.name] = value
     ctx.ranges.append((start, reader.cursor))
+    ctx.nodes.append(child)
     ctx.modifier = child.modifier
     ctx.forks = child.fork
 
@@ -334,6 +350,38 @@ def get_parse_exception(result: ParseResult) -> CommandSyntaxError | None:
     if not result.ctx.ranges:
         return result.reader.error(tr("command.unknown.command"))
     return result.reader.error(tr("command.unknown.argument"))
+
+
+def smart_usage(root: Node, node: Node) -> list[str]:
+    """CommandDispatcher.getSmartUsage(node): one usage line per child, in the children's order
+    (every node is usable by the Rcon source). docs/server-behaviour.md, "Versions: help"."""
+    optional = node.command is not None
+    lines = []
+    for child in node.children.values():
+        lines.append(_child_usage(root, child, optional, False))
+    return lines
+
+
+def _child_usage(root: Node, node: Node, optional: bool, deep: bool) -> str:
+    own = f"[{node.usage_text}]" if optional else node.usage_text
+    child_optional = node.command is not None
+    opening, closing = ("[", "]") if child_optional else ("(", ")")
+    if deep:
+        return own
+    if node.redirect is not None:
+        target = "..." if node.redirect is root else "-> " + node.redirect.usage_text
+        return f"{own} {target}"
+    children = list(node.children.values())
+    if len(children) == 1:
+        return f"{own} {_child_usage(root, children[0], child_optional, child_optional)}"
+    if len(children) > 1:
+        shown = dict.fromkeys(_child_usage(root, c, child_optional, True) for c in children)
+        if len(shown) == 1:
+            (only,) = shown
+            return f"{own} {f'[{only}]' if child_optional else only}"
+        names = "|".join(c.usage_text for c in children)
+        return f"{own} {opening}{names}{closing}"
+    return own
 
 
 def flatten(ctx: Ctx) -> list[Ctx] | None:

@@ -20,14 +20,17 @@ from ..arguments import (
     parse_int_range,
     parse_vec3,
 )
+from ..entities import Player
 from ..itempredicate import ItemPredicate, parse_item_predicate
 from ..packmanager import InstantiationError
+from ..profile import current_profile
 from ..reader import CommandSyntaxError, StringReader
 from ..registry import tr
+from ..slots import MAINHAND
 from . import Ctx, Frame, Node, Source, arg, lit
 from .blocks import get_dimension, loaded_block_pos, parse_dimension
 from .data import accessor_for, count_matching, data_sources, parse_path
-from .entity import entities_parser, get_optional_entities
+from .entity import entities_parser, get_entities, get_optional_entities
 from .packs import function_ids, function_name
 from .scoreboard import compare_scores, get_objective, holders, matches_score, score_holder_parser
 
@@ -164,25 +167,28 @@ def _function_condition(game: Game, expected: bool) -> Callable[[Ctx, Source], l
     return modifier
 
 
-def _slots(reader: StringReader) -> str:
-    """SlotsArgument, the one range pipesctl uses: `contents` (slot 0 of an item frame or a
-    dropped item). Other ranges are refused as unknown here (unverified: vanilla knows more)."""
+def _slots(reader: StringReader) -> tuple[int, ...]:
+    """SlotsArgument: a name of the release's SlotRanges (`contents`, `weapon.mainhand`, …);
+    an unknown name fails with the cursor after it (ParserUtils.readWhile)."""
     start = reader.cursor
-    while reader.can_read() and reader.peek() not in " ":
+    while reader.can_read() and reader.peek() != " ":
         reader.skip()
     name = reader.string[start : reader.cursor]
-    if name != "contents":
-        reader.cursor = start
-        raise reader.error(f"Unknown slot '{name}'")  # slot.unknown (unverified text)
-    return name
+    slots = current_profile().slot_ranges.get(name)
+    if slots is None:
+        raise reader.error(tr("slot.unknown", name))
+    return slots
 
 
-def _contents(e: Any) -> Any:
-    """The stack in an entity's `contents` slot (ItemFrame.getSlot(0), ItemEntity.getSlot(0))."""
-    if hasattr(e, "item_rotation"):
+def _slot_item(e: Any, slot: int) -> Any:
+    """Entity.getSlot(slot).get(): slot 0 of an item frame (its item) or a dropped item (its
+    stack), a player's main hand (98); every other slot is empty here (not modelled)."""
+    if slot == 0 and hasattr(e, "item_rotation"):
         return e.item
-    if e.type_id == "minecraft:item":
+    if slot == 0 and e.type_id == "minecraft:item":
         return e.extra.get("Item")
+    if slot == MAINHAND and isinstance(e, Player):
+        return e.held_item
     return None
 
 
@@ -203,11 +209,14 @@ def _if_branch(game: Game, execute: Node, expected: bool) -> Node:
         return 1 if game.world.is_loaded_for_execute(source.dimension, x, z) else 0
 
     def items_test(ctx: Ctx, source: Source) -> int:
-        # ExecuteCommand.countItems: the summed counts of matching stacks, no serialization
+        # ExecuteCommand.countItems over EntityArgument.getEntities (`No entity was found` when
+        # none matches): the summed counts of matching stacks, no serialization
         predicate: ItemPredicate = ctx["item_predicate"]
+        slots: tuple[int, ...] = ctx["slots"]
         return sum(
-            predicate.count(_contents(e))
-            for e in get_optional_entities(game, source, ctx["i_entities"])
+            predicate.count(_slot_item(e, slot))
+            for e in get_entities(game, source, ctx["i_entities"])
+            for slot in slots
         )
 
     def dimension_test(ctx: Ctx, source: Source) -> int:
@@ -289,6 +298,7 @@ def _if_branch(game: Game, execute: Node, expected: bool) -> Node:
                             True,
                         ),
                     ),
+                    label="entities",
                 ),
             ),
         ),
