@@ -475,8 +475,9 @@ def _entity_condition(value: Any, tags: dict[str, list[str]]) -> EntityCondition
 
 
 # EntityFlagsPredicate.CODEC's keys: 1.20.5 and 1.20.6 have five, 1.21 adds is_on_ground and
-# is_flying, 1.21.11 is_in_water and is_fall_flying (docs/sandbox-datapacks.md, "Player
-# conditions"); a key the release does not know is ignored, as a record codec ignores it
+# is_flying, 1.21.11 is_in_water and is_fall_flying (docs/sandbox-datapacks.md,
+# "§6a Player conditions"); a key the release does not know is ignored, as a record codec
+# ignores it
 _FLAGS_1205 = ("is_on_fire", "is_sneaking", "is_sprinting", "is_swimming", "is_baby")
 _FLAGS_121 = (*_FLAGS_1205, "is_on_ground", "is_flying")
 _FLAGS_12111 = (*_FLAGS_121, "is_in_water", "is_fall_flying")

@@ -7,7 +7,7 @@ The pose follows at the player's next tick: `Player.updatePlayerPose` makes a pl
 shift key is down and who is not flying `CROUCHING` (room permitting), and the advancement
 predicate's `flags.is_sneaking` tests that pose (`EntityFlagsPredicate.matches`:
 `entity.isCrouching()`, `hasPose(Pose.CROUCHING)`). Sources: docs/datapack.md, "The
-advancements". The sandbox models no flying and no ceiling: a spectator never crouches (it
+gestures". The sandbox models no flying and no ceiling: a spectator never crouches (it
 always flies), anyone else does one tick after pressing the key.
 """
 

@@ -117,7 +117,7 @@ def mcmeta(fmt: PackFormat, description: str) -> dict[str, object]:
 def _advancement(config: DatapackConfig, *, sneaking: bool, reward: str) -> dict[str, object]:
     """A click on a room frame by a player who is (`sneaking`) or is not crouching: the two
     advancements exclude each other, so exactly one reward runs per click (docs/datapack.md,
-    "The advancements")."""
+    "The gestures")."""
     snbt = '{Tags:["' + config.frame_tag + '"]}'
     return {
         "criteria": {
