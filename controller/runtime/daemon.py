@@ -29,7 +29,7 @@ from controller.runtime.control import (
     write_json,
     write_response,
 )
-from controller.runtime.detection import TurnDetector, choose_mode
+from controller.runtime.detection import TurnDetector, choose
 from controller.runtime.lease import (
     LEASE_TICKS,
     RENEW_EVERY_S,
@@ -272,8 +272,10 @@ class Daemon:
         chosen on first use, on the live server)."""
         if server not in self.detectors:
             wanted = self.config.servers[server].detect
-            mode = choose_mode(self.links[server], wanted, server)
-            self.detectors[server] = TurnDetector(self.active(server), mode, self.clock)
+            mode, protocol = choose(self.links[server], wanted, server)
+            self.detectors[server] = TurnDetector(
+                self.active(server), mode, self.clock, protocol=protocol
+            )
         return self.detectors[server]
 
     def active(self, server: str) -> list[Room]:
@@ -297,7 +299,9 @@ class Daemon:
         detector = self.detectors.get(server)
         rooms = self.active(server)
         if detector is not None and rooms:
-            self.detectors[server] = TurnDetector(rooms, detector.mode, self.clock)
+            self.detectors[server] = TurnDetector(
+                rooms, detector.mode, self.clock, protocol=detector.protocol
+            )
 
     def renew_leases(self, server: str) -> None:
         """Renew each room's lease every few seconds; a room whose lease another daemon took
@@ -352,6 +356,8 @@ class Daemon:
         for fv in detector.poll(link, everywhere=everywhere):
             seen[(fv.room, fv.i, fv.j)] = fv.value  # a frame may be named twice
         turned = 0
+        for each in rooms.values():
+            each.gestures = detector.gestures  # locks and anticlockwise need the pack's marks
         for (name, i, j), value in seen.items():
             room = rooms.get(name)
             if room is not None and self._guarded(

@@ -38,7 +38,7 @@ from controller.world.commands import poll_commands
 from controller.world.reach import marks
 from controller.world.replies import FrameValue, parse_count, parse_frame_values
 
-__all__ = ["Mode", "TurnDetector", "choose_mode", "PACK_ID"]
+__all__ = ["Mode", "TurnDetector", "choose", "choose_mode", "pack_protocol", "PACK_ID"]
 
 log = logging.getLogger("controller.runtime")
 
@@ -52,13 +52,32 @@ STUCK_ROUNDS = 4  # reads in a row the pack's `done` did not accept → clear th
 
 
 def choose_mode(link: Link, wanted: str, server: str) -> Mode:
-    """The detection mode for a server: `scan` as configured; for `trigger` and `auto` trigger
-    when the data pack answers with the current protocol (for `auto` also only when it is
-    enabled). A clear log line says why not otherwise."""
+    """The detection mode for a server (see `choose`)."""
+    return choose(link, wanted, server)[0]
+
+
+def choose(link: Link, wanted: str, server: str) -> tuple[Mode, int | None]:
+    """The detection mode for a server and the protocol its data pack speaks (None: no pack
+    answers). `scan` as configured, the pack asked once all the same: its marks carry the
+    gestures in either mode. For `trigger` and `auto`, trigger when the data pack answers with
+    a protocol the daemon reads (for `auto` also only when it is enabled). A clear log line says
+    why not otherwise, and what an older pack lacks (docs/in-game.md, "Gestures")."""
     if wanted == "scan":
-        return "scan"
+        protocol = pack_protocol(link)
+        if protocol is not None and protocol >= turns.GESTURE_PROTOCOL:
+            log.info(
+                "server %s: scan mode; data pack %s answers protocol %d: locks and "
+                "anticlockwise turns are read from its marks", server, PACK_ID, protocol,
+            )  # fmt: skip
+            return "scan", protocol
+        _no_gestures(server, protocol)
+        return "scan", None
     if wanted == "trigger" or f"[{PACK_ID}" in link.send("datapack list enabled"):
-        return "trigger" if _pack_ready(link, server) else "scan"
+        protocol = _pack_ready(link, server)
+        if protocol is None:
+            _no_gestures(server, None)
+            return "scan", None
+        return "trigger", protocol
     if f"[{PACK_ID}" in link.send("datapack list available"):
         log.warning(
             "server %s: data pack %s is installed but disabled; turns are detected by scanning "
@@ -72,27 +91,49 @@ def choose_mode(link: Link, wanted: str, server: str) -> Mode:
             "players. Install it with `pipesctl install --world-dir <world>` for near-zero cost",
             server, PACK_ID,
         )  # fmt: skip
-    return "scan"
+    _no_gestures(server, None)
+    return "scan", None
 
 
-def _pack_ready(link: Link, server: str) -> bool:
-    """Whether the enabled pack speaks the current protocol; makes sure its counter exists."""
+def _no_gestures(server: str, protocol: int | None) -> None:
+    """Log that players can only turn clockwise on this server, and why."""
+    found = "no data pack answers" if protocol is None else f"the data pack speaks {protocol}"
+    log.warning(
+        "server %s: locking tiles and anticlockwise turns need data pack %s protocol %d (%s); "
+        "every click turns clockwise. Run `pipesctl install --world-dir <world>` and `reload`",
+        server, PACK_ID, turns.GESTURE_PROTOCOL, found,
+    )  # fmt: skip
+
+
+def pack_protocol(link: Link) -> int | None:
+    """The protocol the pack's `version` function returns; None when it does not answer (a
+    spoiled reply is asked once more)."""
     reply = link.send(turns.pack_version())
     version = turns.function_result(reply, "version")
     if version is None and not turns.function_unknown(reply, "version"):
         version = turns.function_result(link.send(turns.pack_version()), "version")  # spoiled
-    if version != turns.PACK_PROTOCOL:
+    return version
+
+
+def _pack_ready(link: Link, server: str) -> int | None:
+    """The protocol of the enabled pack when the daemon reads it (it makes sure the counter
+    exists), else None."""
+    version = pack_protocol(link)
+    if version not in turns.PACK_PROTOCOLS:
         found = "no answer" if version is None else f"protocol {version}"
         log.warning(
             "server %s: data pack %s does not speak protocol %s (`%s`: %s; not installed, "
             "disabled, or from an older pipesctl); turns are detected by scanning frames near "
             "players. Run `pipesctl install --world-dir <world>` and `reload`",
-            server, PACK_ID, turns.PACK_PROTOCOL, turns.pack_version(), found,
+            server, PACK_ID, " or ".join(map(str, turns.PACK_PROTOCOLS)), turns.pack_version(),
+            found,
         )  # fmt: skip
-        return False
+        return None
     ensure_counter(link)
     log.info("server %s: data pack %s enabled: turns detected by trigger", server, PACK_ID)
-    return True
+    if version < turns.GESTURE_PROTOCOL:
+        _no_gestures(server, version)
+    return version
 
 
 def ensure_counter(link: Link) -> None:
@@ -106,9 +147,16 @@ def ensure_counter(link: Link) -> None:
 class TurnDetector:
     """Finds the frames players turned on one server."""
 
-    def __init__(self, rooms: Sequence[Room], mode: Mode, clock: Clock = SYSTEM_CLOCK) -> None:
+    def __init__(
+        self,
+        rooms: Sequence[Room],
+        mode: Mode,
+        clock: Clock = SYSTEM_CLOCK,
+        protocol: int | None = None,
+    ) -> None:
         self.rooms = list(rooms)
         self.mode = mode
+        self.protocol = protocol  # the data pack's protocol; None: no pack answers
         self.clock = clock
         self.kinds = [r.frame_kind for r in self.rooms]
         self.by_name = {r.name: r for r in self.rooms}
@@ -137,6 +185,16 @@ class TurnDetector:
         self.stuck = 0
         self.server = self.rooms[0].cfg.server if self.rooms else ""
         self.pack_lost = False  # trigger mode fell back to scan because the pack stopped answering
+
+    @property
+    def gestures(self) -> bool:
+        """Whether the server's pack leaves locks and anticlockwise turns on the frames (its
+        protocol has them and it still answers); docs/in-game.md, "Gestures"."""
+        return (
+            not self.pack_lost
+            and self.protocol is not None
+            and self.protocol >= turns.GESTURE_PROTOCOL
+        )
 
     @property
     def interval(self) -> float:
@@ -212,7 +270,9 @@ class TurnDetector:
             room = self.by_name.get(name)
             rest = room.settled(i, j) if room is not None else None
             if rest is not None:
-                total += (value - rest) % 8
+                steps = turns.clicks(rest, value)
+                gesture = self.gestures and steps in (turns.LOCK_STEPS, turns.ANTICLOCKWISE_STEPS)
+                total += 1 if gesture else steps
         return total
 
     def _widen(self, link: Link) -> list[FrameValue]:
@@ -264,7 +324,7 @@ class TurnDetector:
             if turns.function_unknown(version, "version"):
                 self._lose_pack(link, "`function pipes:version`: unknown function")
                 return [], False
-            if turns.function_result(version, "version") != turns.PACK_PROTOCOL:
+            if turns.function_result(version, "version") not in turns.PACK_PROTOCOLS:
                 return [], False  # spoiled too: the next poll asks again
             reply = link.send(turns.click_count())
         count = turns.parse_click_count(reply)
@@ -326,8 +386,10 @@ class TurnDetector:
         """Whether the lost pack answers with the current protocol again (asked while a player
         is near, on the presence check's cadence); then trigger mode resumes."""
         reply = link.send(turns.pack_version())
-        if turns.function_result(reply, "version") != turns.PACK_PROTOCOL:
+        protocol = turns.function_result(reply, "version")
+        if protocol not in turns.PACK_PROTOCOLS:
             return False
+        self.protocol = protocol
         ensure_counter(link)
         log.warning(
             "server %s: data pack %s answers again; turns are detected by trigger", self.server,

@@ -29,6 +29,7 @@ from controller.runtime.pipes_room import PipesRoom, picture_ids
 from controller.runtime.state import state_path
 from controller.versions import SUPPORTED_RANGE, Release
 from controller.world import commands as cmd
+from controller.world import turns
 from controller.world.mapids import BRUSH_PICTURES, brush_map_id
 from controller.world.replies import forceload_marked, parse_count, parse_gamerule
 
@@ -513,6 +514,7 @@ def _check_data_pack(report: Report, link: Link, server: ServerConfig) -> None:
 
     if f"[{PACK_ID}" in link.send("datapack list enabled"):
         report.add("data pack", "pass", f"{PACK_ID} enabled: turns are detected by trigger")
+        _check_gestures(report, link)
     elif f"[{PACK_ID}" in link.send("datapack list available"):
         report.add(
             "data pack",
@@ -533,6 +535,35 @@ def _check_data_pack(report: Report, link: Link, server: ServerConfig) -> None:
             "skip",
             f"{PACK_ID} not found: turns are detected by scanning frames near players",
             "pipesctl install --world-dir <world> for near-zero cost, then `reload`",
+        )
+    if not any(check.name == "gestures" for check in report.checks):
+        report.add(
+            "gestures",
+            "skip",
+            "locking tiles and anticlockwise turns need the data pack: every click turns clockwise",
+            "pipesctl install --world-dir <world>, then `reload`",
+        )
+
+
+def _check_gestures(report: Report, link: Link) -> None:
+    """Whether the enabled pack makes the gestures: its protocol (docs/in-game.md, "Gestures")."""
+    from controller.runtime.detection import PACK_ID, pack_protocol
+
+    protocol = pack_protocol(link)
+    fix = "pipesctl install --world-dir <world>, then `reload`"
+    if protocol is not None and protocol >= turns.GESTURE_PROTOCOL:
+        report.add(
+            "gestures", "pass", f"protocol {protocol}: sneak + click locks, a stick turns back"
+        )
+    elif protocol is None:
+        report.add("gestures", "fail", f"{PACK_ID} does not answer `function pipes:version`", fix)
+    else:
+        report.add(
+            "gestures",
+            "fail",
+            f"{PACK_ID} speaks protocol {protocol} (an older pipesctl): every click turns "
+            f"clockwise; locks and anticlockwise turns need protocol {turns.GESTURE_PROTOCOL}",
+            fix,
         )
 
 

@@ -393,6 +393,7 @@ class RoomGuard:
                 rotation=board.rotations[idx],
                 source=idx == board.source_index,
                 fixed=bool(room.rules.fixed(board, idx)),
+                locked=idx in room.current_state.locks,
             )
             if merge_applied(self._send(link, retag)):
                 rep.retagged += 1

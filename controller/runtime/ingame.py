@@ -31,7 +31,9 @@ if TYPE_CHECKING:
 
 __all__ = [
     "HINT",
+    "HELP",
     "STATS",
+    "controls_text",
     "MAX_WAVES",
     "MAX_NAMES",
     "InGame",
@@ -43,7 +45,10 @@ __all__ = [
 log = logging.getLogger("controller.runtime")
 
 HINT = "pipes_hint"
+HELP = "pipes_help"
 STATS = "pipes_stats"
+TOLD_TAG = "pipes.told."  # + the room's name: a player shown the room's controls
+MAX_VISITORS = 4  # players read for a first visit per check
 CHECK_INTERVAL_S = 1.0  # how often trigger uses are read while players are near
 ARM_INTERVAL_S = 5.0  # how often the triggers are enabled for the players near the room
 MAX_ASKERS = 4  # trigger uses answered per objective and check
@@ -79,6 +84,20 @@ def wave_batches(levels: Sequence[Sequence[int]], waves: int = MAX_WAVES) -> lis
     return out
 
 
+def controls_text(gestures: bool, hints: bool) -> str:
+    """The controls of a pipes room in one chat line: what a click does, and the gestures when
+    the server's data pack makes them (docs/in-game.md, "Gestures")."""
+    text = "Pipes: click a tile to turn it a quarter clockwise"
+    if gestures:
+        text += (
+            "; click it holding a stick to turn it back a quarter; sneak and click to lock it "
+            "(again to unlock)"
+        )
+    if hints:
+        text += "; /trigger pipes_hint for a hint"
+    return text + "; /trigger pipes_help shows this again"
+
+
 def render_win_command(
     template: str, *, room: str, names: Sequence[str], time: str, moves: int
 ) -> list[str]:
@@ -112,7 +131,7 @@ class InGame:
     # -- objectives -----------------------------------------------------------------------
     def triggers(self) -> list[str]:
         """The objectives players use with `/trigger`."""
-        out = []
+        out = [cmd.objective_add(HELP, "trigger", "Pipes controls")]
         if self.cfg.hint.enabled:
             out.append(cmd.objective_add(HINT, "trigger", "Pipes hint"))
         if self.cfg.stats:
@@ -120,7 +139,8 @@ class InGame:
         return out
 
     def _objectives(self) -> list[str]:
-        return ([HINT] if self.cfg.hint.enabled else []) + ([STATS] if self.cfg.stats else [])
+        hint = [HINT] if self.cfg.hint.enabled else []
+        return [HELP, *hint] + ([STATS] if self.cfg.stats else [])
 
     # -- timers ---------------------------------------------------------------------------
     def periodic(self, link: Link, now: float, players_near: bool) -> None:
@@ -132,8 +152,10 @@ class InGame:
             self.last_arm = now
             for objective in self._objectives():
                 self.room.send(link, cmd.trigger_enable(self.near, objective))
+            self.greet_visitors(link)
         if now - self.last_check >= CHECK_INTERVAL_S:
             self.last_check = now
+            self.check_help(link)
             if self.cfg.hint.enabled:
                 self.check_hints(link, now)
             if self.cfg.stats:
@@ -212,6 +234,40 @@ class InGame:
         if self.cfg.hint.glow_s > 0:
             self.glowing[idx] = now + self.cfg.hint.glow_s
         room.send_all(link, commands)
+
+    def controls(self) -> str:
+        """The room's controls as the server's data pack allows them."""
+        return controls_text(self.room.gestures, self.cfg.hint.enabled)
+
+    def check_help(self, link: Link) -> list[uuid.UUID]:
+        """Answer every `/trigger pipes_help` near the room with the controls, to the asker."""
+        askers = self._askers(link, HELP)
+        for uid in askers:
+            self.room.send(link, cmd.tell_player(uid, self.controls()))
+        return askers
+
+    def greet_visitors(self, link: Link) -> list[uuid.UUID]:
+        """Show the controls once to each player on a first visit: a player near the room
+        without the room's told tag, one at a time (`limit=1`, so the UUID that ends the
+        message is the player's, whatever its display name says), at most MAX_VISITORS a
+        check; nobody new: one command with an empty reply, nothing serialized. Who was told is
+        kept by UUID in the room's state; the tag only spares the read."""
+        state = self.room.current_state
+        tag = TOLD_TAG + self.room.name
+        greeted: list[uuid.UUID] = []
+        for _ in range(MAX_VISITORS):
+            found = parse_entity_uuids(self.room.send(link, cmd.untold_players(self.near, tag, 1)))
+            if not found or found[-1] in greeted:
+                break
+            uid = found[-1]
+            if str(uid) not in state.told:
+                self.room.send(link, cmd.tell_player(uid, self.controls()))
+                state.told.add(str(uid))
+            greeted.append(uid)
+            self.room.send(link, cmd.tag_player(uid, tag))
+        if greeted:
+            self.room.save()
+        return greeted
 
     def check_stats(self, link: Link) -> list[uuid.UUID]:
         """Answer every `/trigger pipes_stats` near the room in chat, to the asker only."""

@@ -82,6 +82,7 @@ class PaintRoom(PlacedRoom):
         self.last_actionbar = 0.0
         self.last_reset_check = 0.0
         self.listeners: list[Callable[[Room], None]] = []
+        self.gestures = False  # paint rooms have no gestures: every click is a stroke
 
     # -- sending --------------------------------------------------------------------------
     def notify(self) -> None:

@@ -46,6 +46,7 @@ from controller.runtime.state import RoomState, archive_state, state_path
 from controller.versions import Release
 from controller.world import blockcheck, turns
 from controller.world import commands as cmd
+from controller.world.datapack import LOCKED_MESSAGE
 from controller.world.geometry import (
     EDGE_OFF,
     EDGE_ON,
@@ -56,7 +57,12 @@ from controller.world.geometry import (
     state_block,
 )
 from controller.world.geometry import Room as Geometry
-from controller.world.replies import merge_applied, parse_count, parse_frame_values
+from controller.world.replies import (
+    merge_applied,
+    parse_count,
+    parse_entity_uuids,
+    parse_frame_values,
+)
 
 # picture_ids: from pipes_mode, kept importable here
 __all__ = ["ACTION_BAR_EVERY_S", "PipesRoom", "picture_ids"]
@@ -106,6 +112,9 @@ class PipesRoom(PlacedRoom):
         self.last_reset_check = 0.0
         self.listeners: list[Callable[[Room], None]] = []
         self.guard = RoomGuard(self)
+        # whether the server's data pack speaks the gesture protocol (set by the daemon's turn
+        # detection): a frame four steps on is a lock, seven steps on a quarter back
+        self.gestures = False
 
     # -- sending --------------------------------------------------------------------------
     # -- the puzzle -----------------------------------------------------------------------
@@ -271,6 +280,7 @@ class PipesRoom(PlacedRoom):
             invisible=self.cfg.invisible_frames,
             arms=arms,
             fixed=bool(self.rules.fixed(board, idx)),
+            locked=self.locked(idx),
         )  # fmt: skip
 
     def build(self, link: Link, progress: Progress | None = None) -> None:
@@ -349,7 +359,13 @@ class PipesRoom(PlacedRoom):
             source=idx == board.source_index,
             map_id=self.map_id(idx, cls),
             fixed=self.rules.fixed(board, idx),
+            locked=self.locked(idx),
         )
+
+    def locked(self, idx: int) -> bool:
+        """Whether a player locked tile `idx` in this puzzle (docs/in-game.md, "Locking a
+        tile")."""
+        return self.state is not None and idx in self.state.locks
 
     # -- playing --------------------------------------------------------------------------
     @property
@@ -389,8 +405,16 @@ class PipesRoom(PlacedRoom):
         # `apply` writes the tile's frame by UUID only if it shows `value`, and counts the move
         # only then. Otherwise the frame is read by UUID: it moved on (the player kept clicking),
         # or it never turned and the value came from a foreign frame with the tile's name.
+        # A sneaking click (with the gesture protocol's pack) left the frame four steps on: a
+        # lock or an unlock; a locked tile's turn goes back (docs/in-game.md, "Locking a tile").
         for _ in range(8):
-            if self.apply(link, idx, value % 4, seen=value):
+            if turns.is_lock(rest, value, self.gestures):
+                done = self.toggle_lock(link, idx, value)
+            elif self.locked(idx):
+                done = self.refuse_locked(link, idx, value)
+            else:
+                done = self.apply(link, idx, value % 4, seen=value)
+            if done:
                 return True
             read = self.read_own(link, i, j)
             if read is None:
@@ -400,6 +424,40 @@ class PipesRoom(PlacedRoom):
             if value == board.rotations[idx]:
                 self.guard.suspect(missing=False)  # a look-alike: the guard counts at once
                 return False
+        return True
+
+    def toggle_lock(self, link: Link, idx: int, seen: int) -> bool:
+        """A sneaking click left the frame four steps on: lock the tile, or unlock it. The frame
+        goes back to its rotation with the lock's tag and the other `Invisible`, only if it
+        still shows `seen`; a frame that moved on is read again by the next poll."""
+        state, board = self.current_state, self.board
+        lock = idx not in state.locks
+        command = cmd.turn_frame(
+            self.uuids[idx], seen, room=self.name, rotation=board.rotations[idx],
+            source=idx == board.source_index, map_id=self.map_id(idx),
+            fixed=self.rules.fixed(board, idx), locked=lock,
+            invisible=self.cfg.invisible_frames != lock,
+        )  # fmt: skip
+        if not merge_applied(self.send(link, command)):
+            return False
+        if lock:
+            state.locks.add(idx)
+        else:
+            state.locks.discard(idx)
+        self.save()
+        self.notify()
+        return True
+
+    def refuse_locked(self, link: Link, idx: int, seen: int) -> bool:
+        """A locked tile's frame was turned (no pack turned it back: an older pack, scan mode):
+        turn it back, no move, and tell the player nearest to it why (by UUID)."""
+        self.send(link, self.settle(idx, seen))
+        reach = self.cfg.poll_reach or 0.0
+        found = parse_entity_uuids(
+            self.send(link, cmd.nearest_player_uuid(self.uuids[idx], max(reach, 8.71) + 2))
+        )
+        if found:
+            self.send_feedback(link, [cmd.tell_player(found[-1], LOCKED_MESSAGE)])
         return True
 
     def read_own(self, link: Link, i: int, j: int) -> int | None:
@@ -433,7 +491,7 @@ class PipesRoom(PlacedRoom):
                     cmd.turn_frame(
                         self.uuids[idx], seen, room=self.name, rotation=rotation,
                         source=idx == board.source_index, map_id=self.map_id(idx),
-                        fixed=self.rules.fixed(board, idx),
+                        fixed=self.rules.fixed(board, idx), locked=self.locked(idx),
                     ),
                 )
             )  # fmt: skip
@@ -443,7 +501,7 @@ class PipesRoom(PlacedRoom):
                 if change is not None:
                     play.apply_rotation(idx, before)
                 return False
-        state.moves += turns.clicks(before, seen) if seen >= 0 else int(moved)
+        state.moves += turns.gesture_moves(before, seen, self.gestures) if seen >= 0 else int(moved)
         if write:
             wetted = self._newly_wet(change)
             if change is not None:
@@ -581,6 +639,7 @@ class PipesRoom(PlacedRoom):
         old_shapes = list(self.board.shapes)
         old_source = self.board.source_index
         old_fixed = self.board.fixed
+        old_locks = set(state.locks)
         fresh = RoomState(
             self.name, new, number, started_at=self.clock.time(), world_format=state.world_format
         )
@@ -596,13 +655,17 @@ class PipesRoom(PlacedRoom):
                 and old_cls[idx] == play.classes[idx]
                 and (idx == old_source) == (idx == new.source_index)
                 and (idx in old_fixed) == (idx in new.fixed)
+                and idx not in old_locks
             )
             if not same:
+                # a new puzzle clears every lock: the frame loses the tag and shows the room's
+                # `Invisible` again
                 commands.append(
                     cmd.set_frame(
                         self.uuids[idx], room=self.name, rotation=new.rotations[idx],
                         source=idx == new.source_index, map_id=self.map_id(idx),
                         fixed=self.rules.fixed(new, idx),
+                        invisible=self.cfg.invisible_frames if idx in old_locks else None,
                     )
                 )  # fmt: skip
         self.send_all(link, commands)

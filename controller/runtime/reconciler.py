@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING
 from controller.puzzle.model import Direction
 from controller.runtime.link import Link
 from controller.runtime.repairs import Repairs
-from controller.runtime.state import SHADOW_FORMAT, SILENT_FORMAT
+from controller.runtime.state import LOCK_FORMAT, SHADOW_FORMAT, SILENT_FORMAT
 from controller.world import blockcheck, turns
 from controller.world import commands as cmd
 from controller.world.geometry import EDGE_OFF, EDGE_ON, SHADOW_DROP, state_block
@@ -70,9 +70,11 @@ class PipesReconciler:
         expect = min(count, board.size)
         rotations = self.read_all(link, cmd.read_rotations(geom, kind), True, expect)
         maps = self.read_all(link, cmd.read_map_ids(geom, kind), False, expect)
-        # Turns made while the daemon was away are moves: adopt them.
+        # Turns made while the daemon was away are moves: adopt them (a locked tile's are
+        # turned back by the settles below).
+        locks = room.current_state.locks
         for idx, value in sorted(rotations.items()):
-            if value != board.rotations[idx] and idx not in board.fixed:
+            if value != board.rotations[idx] and idx not in board.fixed and idx not in locks:
                 rep.adopted_moves += turns.clicks(board.rotations[idx], value)
                 room.apply(link, idx, value % 4, seen=value, write=False)
         fixes: list[str] = []
@@ -111,6 +113,11 @@ class PipesReconciler:
                 "the tamper guard's compare", room.name, SHADOW_FORMAT, SHADOW_DROP,
                 geom.y0 - 3 - SHADOW_DROP, geom.y0 - 1 - SHADOW_DROP,
             )  # fmt: skip
+        if built_at < LOCK_FORMAT <= room.rules.world_format:
+            log.info(
+                "room %s: world format %d: players may lock tiles (tag %s); the world needs no "
+                "change", room.name, LOCK_FORMAT, cmd.LOCKED_TAG,
+            )  # fmt: skip
         room.current_state.world_format = max(built_at, room.rules.world_format)
         room.mark_shown()
         room.last_audit = room.clock.time()
@@ -131,8 +138,9 @@ class PipesReconciler:
         rotations = self.read_values(link, cmd.read_rotations(geom, kind, rows), byte=True)
         maps = self.read_values(link, cmd.read_map_ids(geom, kind, rows), byte=False)
         fixes: list[str] = []
+        locks = room.current_state.locks
         for idx, value in sorted(rotations.items()):
-            if value != board.rotations[idx] and idx not in board.fixed:
+            if value != board.rotations[idx] and idx not in board.fixed and idx not in locks:
                 moves = turns.clicks(board.rotations[idx], value)
                 if room.apply(link, idx, value % 4, seen=value):
                     rep.adopted_moves += moves
@@ -152,7 +160,12 @@ class PipesReconciler:
         source = idx == board.source_index
         fixed = bool(room.rules.fixed(board, idx))
         retag = cmd.retag_frame(
-            uid, room=room.name, rotation=board.rotations[idx], source=source, fixed=fixed
+            uid,
+            room=room.name,
+            rotation=board.rotations[idx],
+            source=source,
+            fixed=fixed,
+            locked=idx in room.current_state.locks,
         )
         if merge_applied(room.send(link, retag)):
             rep.frames_fixed += 1

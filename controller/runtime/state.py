@@ -6,6 +6,7 @@ import json
 import os
 import tempfile
 import time
+import uuid
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -23,6 +24,7 @@ __all__ = [
     "SINK_WORLD_FORMAT",
     "SILENT_FORMAT",
     "SHADOW_FORMAT",
+    "LOCK_FORMAT",
     "Solve",
     "RoomState",
     "StateError",
@@ -35,8 +37,9 @@ __all__ = [
 STATE_FORMAT = 1
 SILENT_FORMAT = 2  # docs/world-format.md: from version 2 on frames are Silent
 SHADOW_FORMAT = 5  # docs/world-format.md: from version 5 on the block map has a shadow copy
-WORLD_FORMAT = SHADOW_FORMAT  # what a tree room is built at today
-SINK_WORLD_FORMAT = SHADOW_FORMAT  # sink rooms exist from version 4 on; built at 5 today
+LOCK_FORMAT = 6  # docs/world-format.md: from version 6 on players lock tiles ("Locked tiles")
+WORLD_FORMAT = LOCK_FORMAT  # what a tree room is built at today
+SINK_WORLD_FORMAT = LOCK_FORMAT  # sink rooms exist from version 4 on; built at 6 today
 
 
 class StateError(PipesError):
@@ -70,10 +73,14 @@ class RoomState:
     win_phase: str | None = None  # "recorded" → "marked" → "paid": the win's score steps
     players: dict[str, PlayerRecord] = field(default_factory=dict)  # by account name
     daily: dict[str, dict[str, PlayerRecord]] = field(default_factory=dict)  # by ISO date
+    locks: set[int] = field(default_factory=set)  # tile indices players locked, this puzzle only
+    told: set[str] = field(default_factory=set)  # UUIDs of players shown the controls
 
     def carry_over(self, old: RoomState) -> None:
-        """Keep the room's history (solves and records) from the state it replaces."""
+        """Keep the room's history (solves, records, who was shown the controls) from the state
+        it replaces; its locks belong to the old puzzle and go."""
         self.solves, self.players, self.daily = old.solves, old.players, old.daily
+        self.told = old.told
 
     def to_dict(self) -> dict[str, Any]:
         """The JSON document."""
@@ -91,6 +98,8 @@ class RoomState:
             "win_phase": self.win_phase,
             "players": records_to_json(self.players),
             "daily": {day: records_to_json(recs) for day, recs in sorted(self.daily.items())},
+            "locks": sorted(self.locks),
+            "told": sorted(self.told),
             "board": board_to_dict(self.board),
         }
 
@@ -99,6 +108,8 @@ class RoomState:
         """Parse a state document; an error names the file, the field and what to do."""
         fields = parse_fields(data, where, _FIELDS)
         board = fields.pop("board")
+        if any(t >= board.size for t in fields.get("locks", ())):
+            raise StateError(_broken(where, "locks", f"names a tile beyond the {board.size}"))
         return cls(board=board, **fields)
 
     def save(self, path: Path) -> None:
@@ -238,6 +249,27 @@ def _daily(value: Any) -> dict[str, dict[str, PlayerRecord]]:
     return out
 
 
+def _locks(value: Any) -> set[int]:
+    if not isinstance(value, list):
+        raise ValueError("must be a list of tile indices")
+    out = {_int(v) for v in value}
+    if any(v < 0 for v in out):
+        raise ValueError("tile indices are 0 or more")
+    return out
+
+
+def _uuids(value: Any) -> set[str]:
+    if not isinstance(value, list):
+        raise ValueError("must be a list of UUIDs")
+    out = set()
+    for v in value:
+        try:
+            out.add(str(uuid.UUID(str(v))))
+        except ValueError:
+            raise ValueError(f"{v!r} is not a UUID") from None
+    return out
+
+
 def _board(value: Any) -> Board:
     if not isinstance(value, dict):
         raise ValueError("must be a JSON object")
@@ -297,6 +329,8 @@ _FIELDS: tuple[tuple[str, Any, bool], ...] = (
     ("win_phase", lambda v: None if v is None else str(v), False),
     ("players", records_from_json, False),
     ("daily", lambda v: _daily(v), False),
+    ("locks", _locks, False),
+    ("told", _uuids, False),
 )
 
 

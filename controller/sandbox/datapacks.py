@@ -34,6 +34,8 @@ __all__ = [
     "Content",
     "Criterion",
     "EntityCondition",
+    "PlayerCondition",
+    "known_flags",
     "PackInfo",
     "discover",
     "function_lines",
@@ -237,17 +239,32 @@ class EntityCondition:
 
 
 @dataclass
+class PlayerCondition:
+    """The `player` predicate of a criterion: the parts the sandbox checks, the crouching flag
+    (`flags.is_sneaking`) and the item in the main hand (`equipment.mainhand.items`)."""
+
+    sneaking: bool | None = None
+    mainhand: frozenset[str] | None = None
+    unsupported: tuple[str, ...] = ()
+
+
+@dataclass
 class Criterion:
     """One criterion: its trigger and, for player_interacted_with_entity, its conditions."""
 
     trigger: str
     entity: EntityCondition | None = None
+    player: PlayerCondition | None = None
     unsupported: tuple[str, ...] = ()
 
     @property
     def checkable(self) -> bool:
         """Whether the sandbox can evaluate every condition of this criterion."""
-        return not self.unsupported and (self.entity is None or not self.entity.unsupported)
+        return (
+            not self.unsupported
+            and (self.entity is None or not self.entity.unsupported)
+            and (self.player is None or not self.player.unsupported)
+        )
 
 
 @dataclass
@@ -457,7 +474,67 @@ def _entity_condition(value: Any, tags: dict[str, list[str]]) -> EntityCondition
     return cond
 
 
-def _advancement(aid: str, doc: Any, tags: dict[str, list[str]]) -> Advancement:
+# EntityFlagsPredicate.CODEC's keys: 1.20.5 and 1.20.6 have five, 1.21 adds is_on_ground and
+# is_flying, 1.21.11 is_in_water and is_fall_flying (docs/sandbox-datapacks.md,
+# "§6a Player conditions"); a key the release does not know is ignored, as a record codec
+# ignores it
+_FLAGS_1205 = ("is_on_fire", "is_sneaking", "is_sprinting", "is_swimming", "is_baby")
+_FLAGS_121 = (*_FLAGS_1205, "is_on_ground", "is_flying")
+_FLAGS_12111 = (*_FLAGS_121, "is_in_water", "is_fall_flying")
+
+
+def known_flags(release: Release | None) -> tuple[str, ...]:
+    """The `flags` keys a release's entity predicate reads."""
+    if release is None or release.at_least((1, 21, 11)):
+        return _FLAGS_12111
+    return _FLAGS_121 if release.at_least((1, 21, 0)) else _FLAGS_1205
+
+
+def _player_condition(
+    value: Any, tags: dict[str, list[str]], release: Release | None
+) -> PlayerCondition:
+    """The object form of the `player` predicate: `flags` and `equipment` (`mainhand` with
+    `items`) as the sandbox evaluates them; any other part makes the criterion uncheckable."""
+    if isinstance(value, list):
+        return PlayerCondition(unsupported=("loot conditions",))
+    if not isinstance(value, dict):
+        raise ValueError("player predicate must be an object")
+    cond = PlayerCondition()
+    rest = [k for k in value if k not in ("flags", "equipment")]
+    flags = value.get("flags", {})
+    if not isinstance(flags, dict):
+        raise ValueError("flags must be an object")
+    known = known_flags(release)
+    for key, flag in flags.items():
+        if key not in known:
+            continue
+        if not isinstance(flag, bool):
+            raise ValueError(f"flags.{key} must be a boolean")
+        if key == "is_sneaking":
+            cond.sneaking = flag
+        else:
+            rest.append(f"flags.{key}")
+    equipment = value.get("equipment", {})
+    if not isinstance(equipment, dict):
+        raise ValueError("equipment must be an object")
+    for slot, item in equipment.items():
+        if slot != "mainhand" or not isinstance(item, dict) or set(item) - {"items"}:
+            rest.append(f"equipment.{slot}")
+            continue
+        ids = item.get("items")
+        if isinstance(ids, str) and not ids.startswith("#"):
+            cond.mainhand = frozenset({_full(ids)})
+        elif isinstance(ids, list) and all(isinstance(i, str) for i in ids):
+            cond.mainhand = frozenset(_full(i) for i in ids)
+        else:
+            rest.append("equipment.mainhand.items")
+    cond.unsupported = tuple(sorted(rest))
+    return cond
+
+
+def _advancement(
+    aid: str, doc: Any, tags: dict[str, list[str]], release: Release | None = None
+) -> Advancement:
     if not isinstance(doc, dict) or not isinstance(doc.get("criteria"), dict):
         raise ValueError("missing criteria")
     criteria: dict[str, Criterion] = {}
@@ -469,9 +546,11 @@ def _advancement(aid: str, doc: Any, tags: dict[str, list[str]]) -> Advancement:
         if not isinstance(conditions, dict):
             raise ValueError(f"criterion {name}: conditions must be an object")
         if crit.trigger == INTERACT_TRIGGER:
-            crit.unsupported = tuple(sorted(k for k in conditions if k != "entity"))
+            crit.unsupported = tuple(sorted(k for k in conditions if k not in ("entity", "player")))
             if "entity" in conditions:
                 crit.entity = _entity_condition(conditions["entity"], tags)
+            if "player" in conditions:
+                crit.player = _player_condition(conditions["player"], tags, release)
         else:
             crit.unsupported = ("trigger",)
         criteria[name] = crit
@@ -498,6 +577,7 @@ def load_content(
     packs: list[PackInfo],
     check_line: Callable[[str], str | None] | None = None,
     folders: PackFolders = _SINGULAR,
+    release: Release | None = None,
 ) -> Content:
     """Reload the selected packs' content, later packs overriding earlier ones.
 
@@ -528,7 +608,8 @@ def load_content(
             content.functions[fid] = lines
         for aid, data in _entries(files, folders.advancement, ".json"):
             try:
-                adv = _advancement(aid, json.loads(data.decode("utf-8")), content.entity_type_tags)
+                doc = json.loads(data.decode("utf-8"))
+                adv = _advancement(aid, doc, content.entity_type_tags, release)
             except (ValueError, UnicodeDecodeError) as ex:
                 content.errors.append(f"Parsing error loading advancement {aid}: {ex}")
                 logger.error("Parsing error loading custom advancement %s: %s", aid, ex)

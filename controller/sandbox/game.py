@@ -38,6 +38,7 @@ from .entities import (
     uuid_from_ints,
 )
 from .packmanager import PackManager
+from .poses import Poses
 from .profile import DEFAULT_RELEASE, SandboxVersion, playing, profile_of, upgrades
 from .reader import CommandSyntaxError
 from .registry import tr
@@ -110,6 +111,7 @@ class Game:
         # costs of work no command asked for (advancement checks on clicks)
         self.background_cost: dict[str, int] = dict.fromkeys(_COST_KEYS, 0)
         self.packs = PackManager(self)
+        self.poses = Poses()  # sneak keys and crouching poses (docs/sandbox-datapacks.md)
         self.frames: list[Frame] = []  # the running function calls (ExecutionContext frames)
         self.root = self._build_tree()
 
@@ -264,6 +266,8 @@ class Game:
         """
         self.packs.finish_pending()
         self.world.tick(before_levels=self._tick_functions)
+        if not self.world.paused:  # the players' ticks: the pose follows the sneak key
+            self.poses.tick((p.name, p.game_mode) for p in self.world.players.values())
 
     def _tick_functions(self) -> None:
         saved = self._background()
@@ -324,8 +328,26 @@ class Game:
         return player_trigger(self, name, objective, value)
 
     @_as_release
+    def sneak(self, name: str, on: bool = True) -> None:
+        """The player holds (or lets go of) its sneak key; it crouches from the next tick on
+        (`controller.sandbox.poses`)."""
+        if name not in self.world.players:
+            raise KeyError(name)
+        self.poses.sneak(name, on)
+
+    @_as_release
+    def hold(self, name: str, item: str | None, count: int = 1) -> None:
+        """Put `count` of an item id (`minecraft:stick`) in the player's main hand; None empties
+        it."""
+        stack = None
+        if item is not None:
+            stack = nbtlib.Compound({"id": nbt.String(item), "count": nbt.Int(count)})
+        self.world.players[name].held_item = stack
+
+    @_as_release
     def leave(self, name: str) -> None:
         """A player leaves."""
+        self.poses.forget(name)
         p = self.world.players.pop(name, None)
         if p is not None:
             self.world.remove_entity(p)

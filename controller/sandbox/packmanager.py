@@ -28,6 +28,7 @@ from .datapacks import (
     Content,
     EntityCondition,
     PackInfo,
+    PlayerCondition,
     discover,
     load_content,
     macro_parameters,
@@ -175,7 +176,9 @@ class PackManager:
         self.config_enabled = list(selected)
         self.config_disabled = [p for p in self.available if p not in selected]
         packs = [self.available[p] for p in selected]
-        self.content = load_content(packs, self._check_line, self.game.profile.pack_folders)
+        self.content = load_content(
+            packs, self._check_line, self.game.profile.pack_folders, self.game.profile.release
+        )
         self.post_reload = True
         known = self.content.advancements
         for progress in self.game.world.advancements.values():
@@ -247,13 +250,31 @@ class PackManager:
             for name, crit in adv.criteria.items():
                 if crit.trigger != INTERACT_TRIGGER or name in obtained or not crit.checkable:
                     continue
-                if crit.entity is None or self._entity_matches(crit.entity, target):
+                # SimpleCriterionTrigger.trigger: the entity (and item) first, then the player
+                if crit.entity is not None and not self._entity_matches(crit.entity, target):
+                    continue
+                if crit.player is None or self._player_matches(crit.player, player):
                     matched.append((adv, name))
         awarded: list[str] = []
         for adv, name in matched:
             if adv.id in self.content.advancements and self.award(player, adv, name):
                 awarded.append(adv.id)
         return awarded
+
+    @staticmethod
+    def _id(item: str) -> str:
+        return item if ":" in item else "minecraft:" + item
+
+    def _player_matches(self, cond: PlayerCondition, player: Player) -> bool:
+        """EntityPredicate.matches for the clicker: `flags.is_sneaking` against the crouching
+        pose, `equipment.mainhand` against the held stack's id (no serialization)."""
+        if cond.sneaking is not None and self.game.poses.is_crouching(player.name) != cond.sneaking:
+            return False
+        if cond.mainhand is not None:
+            held = player.held_item
+            item = None if held is None else str(held.get("id", ""))
+            return item is not None and self._id(item) in cond.mainhand
+        return True
 
     def _entity_matches(self, cond: EntityCondition, e: Entity) -> bool:
         """EntityPredicate.matches: type first; nbt last (one serialization, like nbt=)."""

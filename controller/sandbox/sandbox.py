@@ -392,6 +392,15 @@ class Sandbox:
         """Put an item stack (an NBT compound) in the player's hand; None empties it."""
         self.call(lambda game: game.give(player, item))
 
+    def sneak(self, player: str, on: bool = True) -> None:
+        """The player holds (or lets go of) its sneak key; it crouches from the next tick on,
+        as on a server (`controller.sandbox.poses`)."""
+        self.call(lambda game: game.sneak(player, on))
+
+    def hold(self, player: str, item: str | None, count: int = 1) -> None:
+        """Put an item id (`minecraft:stick`) in the player's main hand; None empties it."""
+        self.call(lambda game: game.hold(player, item, count))
+
     def sounds(self) -> list[dict[str, object]]:
         """Every sound the server played so far, with position and who heard it."""
         played: list[dict[str, object]] = self.call(lambda game: list(game.world.sounds))

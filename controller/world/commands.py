@@ -101,6 +101,10 @@ __all__ = [
     "read_player_uuids",
     "list_players",
     "tell_player",
+    "nearest_player_uuid",
+    "tag_player",
+    "untold_players",
+    "LOCKED_TAG",
     "set_glowing",
     "positioned",
     "rectangles",
@@ -160,20 +164,33 @@ def _custom_name_snbt(name: str, release: Release) -> str:
 
 
 FIXED_TAG = "pipes.fixed"  # the fixed frames of a sink room (its source and sink)
+LOCKED_TAG = "pipes.locked"  # a tile a player locked (docs/world-format.md, "Locked tiles")
 
 
 def frame_tags(
-    room: str, rotation: int, source: bool = False, arms: int = 0, fixed: bool = False
+    room: str,
+    rotation: int,
+    source: bool = False,
+    arms: int = 0,
+    fixed: bool = False,
+    locked: bool = False,
 ) -> list[str]:
-    """A tile frame's tags: `pipes`, `pipes.<room>`, `pipes.r<rotation>`, maybe source, fixed
-    and arms."""
+    """A tile frame's tags: `pipes`, `pipes.<room>`, `pipes.r<rotation>`, maybe source, fixed,
+    locked (docs/world-format.md, "Locked tiles") and arms."""
     tags = ["pipes", f"pipes.{room}", f"pipes.r{rotation}"]
     if source:
         tags.append("pipes.source")
     if fixed:
         tags.append(FIXED_TAG)
+    if locked:
+        tags.append(LOCKED_TAG)
     tags += [ARM_TAGS[d] for d in range(4) if arms >> d & 1]
     return tags
+
+
+def _invisible_snbt(invisible: bool | None) -> str:
+    """The `Invisible` key of a frame merge: written when a lock changes (None leaves it)."""
+    return "" if invisible is None else f"Invisible:{int(invisible)}b,"
 
 
 def _fixed_snbt(fixed: bool | None) -> str:
@@ -216,17 +233,19 @@ def summon_frame(
     invisible: bool = False,
     arms: int = 0,
     fixed: bool = False,
+    locked: bool = False,
 ) -> str:
     """Summon one tile frame carrying the full NBT the world format prescribes, in the forms of
-    the server's `release` (`fixed`: a sink room's source or sink, which players cannot turn)."""
+    the server's `release` (`fixed`: a sink room's source or sink, which players cannot turn;
+    `locked`: a tile a player locked, whose frame shows the other `Invisible`)."""
     x, y, z = room.frame_pos(i, j)
     a, b, c, d = uuid_ints(uid)
     return (
         f"summon minecraft:{kind} {x} {y} {z} {{{_placed_snbt(x, y, z, release)}"
-        f"Facing:1b,Invulnerable:1b,Fixed:{int(fixed)}b,Invisible:{int(invisible)}b,Silent:1b,"
-        f"ItemRotation:{rotation}b,UUID:[I;{a},{b},{c},{d}],"
+        f"Facing:1b,Invulnerable:1b,Fixed:{int(fixed)}b,Invisible:{int(invisible != locked)}b,"
+        f"Silent:1b,ItemRotation:{rotation}b,UUID:[I;{a},{b},{c},{d}],"
         f"{_custom_name_snbt(frame_name(room.name, i, j), release)}"
-        f"Tags:{_tags_snbt(frame_tags(room.name, rotation, source, arms, fixed))},"
+        f"Tags:{_tags_snbt(frame_tags(room.name, rotation, source, arms, fixed, locked))},"
         f"Item:{_item_snbt(map_id)}}}"
     )
 
@@ -474,14 +493,18 @@ def turn_frame(
     source: bool,
     map_id: int,
     fixed: bool | None = None,
+    locked: bool = False,
+    invisible: bool | None = None,
 ) -> str:
     """Settle a turned frame — rotation r mod 4, its tags, its picture — only if it still shows
     the ItemRotation we read (a click in between is then seen by the next poll instead).
-    `fixed` (sink rooms only) also writes the frame's `Fixed` flag."""
-    tags = _tags_snbt(frame_tags(room, rotation, source, fixed=bool(fixed)))
+    `fixed` (sink rooms only) also writes the frame's `Fixed` flag; `locked` keeps the lock's
+    tag, `invisible` (when a lock changes) writes the frame's `Invisible` flag."""
+    tags = _tags_snbt(frame_tags(room, rotation, source, fixed=bool(fixed), locked=locked))
     return (
         f"execute as {uid} if entity @s[nbt={{ItemRotation:{seen}b}}] run data merge entity @s "
-        f"{{ItemRotation:{rotation}b,Silent:1b,{_fixed_snbt(fixed)}Tags:{tags},"
+        f"{{ItemRotation:{rotation}b,Silent:1b,{_fixed_snbt(fixed)}{_invisible_snbt(invisible)}"
+        f"Tags:{tags},"
         f"Item:{_item_snbt(map_id)}}}"
     )
 
@@ -494,13 +517,17 @@ def set_frame(
     source: bool,
     map_id: int,
     fixed: bool | None = None,
+    locked: bool = False,
+    invisible: bool | None = None,
 ) -> str:
     """Unconditionally set a frame's rotation, tags and picture (repairs, new puzzles);
-    `fixed` (sink rooms only) also writes the frame's `Fixed` flag."""
-    tags = _tags_snbt(frame_tags(room, rotation, source, fixed=bool(fixed)))
+    `fixed` (sink rooms only) also writes the frame's `Fixed` flag, `locked` and `invisible`
+    as in `turn_frame`."""
+    tags = _tags_snbt(frame_tags(room, rotation, source, fixed=bool(fixed), locked=locked))
     return (
         f"data merge entity {uid} "
-        f"{{ItemRotation:{rotation}b,Silent:1b,{_fixed_snbt(fixed)}Tags:{tags},"
+        f"{{ItemRotation:{rotation}b,Silent:1b,{_fixed_snbt(fixed)}{_invisible_snbt(invisible)}"
+        f"Tags:{tags},"
         f"Item:{_item_snbt(map_id)}}}"
     )
 
@@ -762,11 +789,18 @@ def summon_if_missing(uid: uuid.UUID, summon: str) -> str:
 
 
 def retag_frame(
-    uid: uuid.UUID, *, room: str, rotation: int, source: bool, fixed: bool = False
+    uid: uuid.UUID,
+    *,
+    room: str,
+    rotation: int,
+    source: bool,
+    fixed: bool = False,
+    locked: bool = False,
 ) -> str:
     """Give a frame its tags back when any is missing (its rotation is left alone, so a turn
-    made while it was untagged is seen by the next poll); `fixed`: a sink room's fixed frame."""
-    tags = frame_tags(room, rotation, source, fixed=fixed)
+    made while it was untagged is seen by the next poll); `fixed`: a sink room's fixed frame,
+    `locked`: a locked tile's."""
+    tags = frame_tags(room, rotation, source, fixed=fixed, locked=locked)
     want = ",".join(f"tag={t}" for t in tags) + ("" if source else ",tag=!pipes.source")
     return (
         f"execute as {uid} unless entity @s[{want}] run data merge entity @s "
@@ -947,6 +981,26 @@ def read_player_uuids(targets: str) -> str:
 def list_players() -> str:
     """Every online player's account name and UUID (`list uuids`)."""
     return "list uuids"
+
+
+def nearest_player_uuid(frame: uuid.UUID, radius: float) -> str:
+    """The UUID of the player nearest to a frame within `radius` of it (spectators click
+    nothing): who clicked it, when no data pack says so (docs/in-game.md, "Locking a tile")."""
+    return (
+        f"execute at {frame} as @p[gamemode=!spectator,distance=..{radius:g}] "
+        "run data get entity @s UUID"
+    )
+
+
+def tag_player(uid: uuid.UUID, tag: str, add: bool = True) -> str:
+    """Add a tag to (or remove it from) one player, named by UUID."""
+    return f"tag {uid} {'add' if add else 'remove'} {tag}"
+
+
+def untold_players(selector: str, tag: str, limit: int) -> str:
+    """The UUIDs of up to `limit` players of `selector` without `tag` (none matching: an empty
+    reply, nothing serialized)."""
+    return read_player_uuids(selector[:-1] + f",tag=!{tag},limit={limit}]")
 
 
 def tell_player(uid: uuid.UUID, message: str) -> str:

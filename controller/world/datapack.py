@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import json
 import re
+from collections.abc import Callable
 from dataclasses import dataclass
 
 from controller.versions import PackFormat, Release
@@ -30,6 +31,9 @@ __all__ = [
     "build",
     "folders",
     "function_lines",
+    "lock_lines",
+    "LOCK_PATH",
+    "LOCKED_MESSAGE",
     "mcmeta",
     "pack_functions",
 ]
@@ -60,7 +64,8 @@ def folders(release: Release) -> Folders:
 _NAMESPACE = re.compile(r"[a-z0-9_.-]+")
 _PATH = re.compile(r"[a-z0-9_.-]+(/[a-z0-9_.-]+)*")
 _TAG = re.compile(r"[0-9A-Za-z_.+-]+")
-_DAEMON_FUNCTIONS = ("load", "done", "version")
+LOCK_PATH = "locking"  # the sneaking click's advancement and reward function
+_DAEMON_FUNCTIONS = ("load", "done", "version", LOCK_PATH)
 MAX_REACH = 68.0  # `poll_reach` up to the largest attribute range, 64, + 3 + a frame's box
 
 
@@ -109,22 +114,42 @@ def mcmeta(fmt: PackFormat, description: str) -> dict[str, object]:
     return {"pack": pack}
 
 
-def _advancement(config: DatapackConfig) -> dict[str, object]:
+def _advancement(config: DatapackConfig, *, sneaking: bool, reward: str) -> dict[str, object]:
+    """A click on a room frame by a player who is (`sneaking`) or is not crouching: the two
+    advancements exclude each other, so exactly one reward runs per click (docs/datapack.md,
+    "The gestures")."""
     snbt = '{Tags:["' + config.frame_tag + '"]}'
     return {
         "criteria": {
             "turned_frame": {
                 "trigger": "minecraft:player_interacted_with_entity",
                 "conditions": {
+                    "player": {"flags": {"is_sneaking": sneaking}},
                     "entity": {
                         "type": ["minecraft:item_frame", "minecraft:glow_item_frame"],
                         "nbt": snbt,
-                    }
+                    },
                 },
             }
         },
-        "rewards": {"function": config.advancement_id},
+        "rewards": {"function": f"{config.namespace}:{reward}"},
     }
+
+
+def _at_reach(config: DatapackConfig, body: Callable[[float], list[str]]) -> list[str]:
+    """`body(radius)` for the clicker's game mode: each line starts after `execute … ` with
+    `at @s anchored eyes positioned ^ ^ ^ `, the radius that of the server's reach rule
+    (docs/turn-detection.md, "Reach"); one set of lines when both radii are the same."""
+    radii = marks(config.reach)
+    if radii.uniform:
+        return [f"execute {line}" for line in body(radii.survival)]
+    return [
+        *(f"execute if entity @s[gamemode=creative] {line}" for line in body(radii.creative)),
+        *(f"execute unless entity @s[gamemode=creative] {line}" for line in body(radii.survival)),
+    ]
+
+
+_EYES = "at @s anchored eyes positioned ^ ^ ^"
 
 
 def _mark_lines(config: DatapackConfig) -> list[str]:
@@ -133,32 +158,98 @@ def _mark_lines(config: DatapackConfig) -> list[str]:
     `ItemRotation` than the one their `pipes.r<r>` tag says the daemon settled them at (an
     `nbt=` test per rotation tag: each frame within reach is serialized once, here, so that the
     daemon's read names only the turned frames: docs/datapack.md, "The marks")."""
-    radii = marks(config.reach)
-    eyes = "at @s anchored eyes positioned ^ ^ ^ run tag"
 
     def tags(radius: float) -> list[str]:
         return [
-            f"{eyes} @e[tag={config.frame_tag},tag={turns.ROTATION_TAG}{r},"
+            f"{_EYES} run tag @e[tag={config.frame_tag},tag={turns.ROTATION_TAG}{r},"
             f"distance=..{radius:g},nbt=!{{ItemRotation:{r}b}}] add {config.near_tag}"
             for r in range(4)
         ]
 
-    if radii.uniform:
-        return [f"execute {line}" for line in tags(radii.survival)]
+    return _at_reach(config, tags)
+
+
+def _just_clicked(config: DatapackConfig, r: int, radius: float) -> str:
+    """The room frames settled at `r` that this click turned: one step on and not marked yet
+    (every earlier click marked the frames it turned), within the clicker's reach."""
+    return (
+        f"@e[tag={config.frame_tag},tag={turns.ROTATION_TAG}{r},tag=!{config.near_tag},"
+        f"distance=..{radius:g},nbt={{ItemRotation:{(r + 1) % 8}b}}]"
+    )
+
+
+def _leave(config: DatapackConfig, steps: int, condition: str = "") -> list[str]:
+    """Leave the frame this click turned `steps` past its settled rotation instead of one: the
+    gesture's mark the daemon reads (`turns.ANTICLOCKWISE_STEPS`, `turns.LOCK_STEPS`)."""
+
+    def lines(radius: float) -> list[str]:
+        return [
+            f"{_EYES} as {_just_clicked(config, r, radius)} run data modify entity @s "
+            f"ItemRotation set value {(r + steps) % 8}b"
+            for r in range(4)
+        ]
+
     return [
-        *(f"execute if entity @s[gamemode=creative] {line}" for line in tags(radii.creative)),
-        *(f"execute unless entity @s[gamemode=creative] {line}" for line in tags(radii.survival)),
+        line.replace("execute ", f"execute {condition}", 1) for line in _at_reach(config, lines)
+    ]
+
+
+_FROM_FEET = MAX_REACH + 2  # the reach's radii are from the eyes, 1.62 above the feet
+LOCKED_MESSAGE = "This tile is locked: sneak and click it to unlock it"
+
+
+def _refuse_lines(config: DatapackConfig, path: str) -> list[str]:
+    """A locked frame the click turned is turned back at once, the clicker is told, and the
+    click ends here: not counted, not marked (docs/in-game.md, "Locking a tile")."""
+    refused = f"@e[tag={turns.REFUSED},distance=..{_FROM_FEET:g}]"
+
+    def tag(radius: float) -> list[str]:
+        return [
+            f"{_EYES} run tag @e[tag={config.frame_tag},tag={turns.LOCKED},"
+            f"tag={turns.ROTATION_TAG}{r},distance=..{radius:g},nbt=!{{ItemRotation:{r}b}}] "
+            f"add {turns.REFUSED}"
+            for r in range(4)
+        ]
+
+    return [
+        *_at_reach(config, tag),
+        *(
+            f"execute as @e[tag={turns.REFUSED},tag={turns.ROTATION_TAG}{r},"
+            f"distance=..{_FROM_FEET:g}] run data modify entity @s ItemRotation set value {r}b"
+            for r in range(4)
+        ),
+        f'execute if entity {refused} run tellraw @s "{LOCKED_MESSAGE}"',
+        f"execute if entity {refused} run advancement revoke @s only {config.namespace}:{path}",
+        f"execute if entity {refused} run return run tag {refused} remove {turns.REFUSED}",
     ]
 
 
 def function_lines(config: DatapackConfig = DatapackConfig()) -> list[str]:
-    """The reward function's commands (run as the player, at the player, output suppressed):
-    mark the player and the frames within its reach, count the click, fire again next time."""
+    """The reward of a click by a player who is not sneaking (run as the player, at the player,
+    output suppressed): a locked frame goes back at once; held the anticlockwise item, the
+    frame is left a quarter back; mark the player and the frames within its reach, count the
+    click, fire again next time."""
+    item = f"if items entity @s weapon.mainhand {turns.ANTICLOCKWISE_ITEM} "
     return [
+        *_refuse_lines(config, config.advancement),
+        *_leave(config, turns.ANTICLOCKWISE_STEPS, item),
         f"tag @s add {config.clicked_tag}",
         *_mark_lines(config),
         f"scoreboard players add {turns.CLICK_HOLDER} {config.clicks_objective} 1",
         f"advancement revoke @s only {config.advancement_id}",
+    ]
+
+
+def lock_lines(config: DatapackConfig = DatapackConfig()) -> list[str]:
+    """The reward of a click by a sneaking player: the frame is left four steps on (the same
+    picture), which the daemon reads as a lock or an unlock; then marked and counted like any
+    click."""
+    return [
+        *_leave(config, turns.LOCK_STEPS),
+        f"tag @s add {config.clicked_tag}",
+        *_mark_lines(config),
+        f"scoreboard players add {turns.CLICK_HOLDER} {config.clicks_objective} 1",
+        f"advancement revoke @s only {config.namespace}:{LOCK_PATH}",
     ]
 
 
@@ -191,9 +282,10 @@ def _done_lines(config: DatapackConfig) -> list[str]:
 
 
 def pack_functions(config: DatapackConfig = DatapackConfig()) -> dict[str, list[str]]:
-    """Every function of the pack by path: the reward, `load`, `done` and `version`."""
+    """Every function of the pack by path: the two rewards, `load`, `done` and `version`."""
     return {
         config.advancement: function_lines(config),
+        LOCK_PATH: lock_lines(config),
         "load": _load_lines(config),
         "done": _done_lines(config),
         "version": [f"return {PROTOCOL}"],
@@ -209,14 +301,20 @@ def build(release: Release, config: DatapackConfig = DatapackConfig()) -> dict[s
     ns, path = config.namespace, config.advancement
     where = folders(release)
     headers = {
-        path: f"a player turned a frame tagged {config.frame_tag}",
+        path: f"a player turned a frame tagged {config.frame_tag} (anticlockwise with a stick)",
+        LOCK_PATH: f"a sneaking player clicked a frame tagged {config.frame_tag}: lock",
         "load": "run by #minecraft:load: the click counter",
         "done": "pipesctl read the near frames back: clear the marks (macro: clicks, frames)",
         "version": "the protocol this pack speaks with pipesctl",
     }
     files = {
         "pack.mcmeta": _json(mcmeta(release.pack, config.description)),
-        f"data/{ns}/{where.advancement}/{path}.json": _json(_advancement(config)),
+        f"data/{ns}/{where.advancement}/{path}.json": _json(
+            _advancement(config, sneaking=False, reward=path)
+        ),
+        f"data/{ns}/{where.advancement}/{LOCK_PATH}.json": _json(
+            _advancement(config, sneaking=True, reward=LOCK_PATH)
+        ),
         f"data/minecraft/{where.function_tags}/load.json": _json({"values": [f"{ns}:load"]}),
     }
     for name, lines in pack_functions(config).items():

@@ -27,6 +27,15 @@ from controller.world.reach import Marks
 
 __all__ = [
     "clicks",
+    "gesture_moves",
+    "is_lock",
+    "ANTICLOCKWISE_STEPS",
+    "ANTICLOCKWISE_ITEM",
+    "LOCK_STEPS",
+    "LOCKED",
+    "REFUSED",
+    "PACK_PROTOCOLS",
+    "GESTURE_PROTOCOL",
     "CLICKED",
     "NEAR",
     "FRAME_TAG",
@@ -63,7 +72,17 @@ CLICKS = "pipes.clicks"
 CLICK_HOLDER = "#clicks"
 NEAR_HOLDER = "#near"
 PACK_NAMESPACE = "pipes"
-PACK_PROTOCOL = 2
+PACK_PROTOCOL = 3  # the protocol the pack built today speaks (docs/datapack.md, "Protocol")
+GESTURE_PROTOCOL = 3  # from this protocol on the pack turns anticlockwise and locks
+PACK_PROTOCOLS = (2, 3)  # protocols the daemon reads turns with (2: clockwise clicks only)
+LOCKED = "pipes.locked"  # on a locked tile's frame (docs/world-format.md, "Locked tiles")
+REFUSED = "pipes.refused"  # the pack's passing mark on a locked frame it turns back
+# What the pack leaves on a frame for a gesture, in steps past its settled rotation (modulo 8):
+# a plain click shows 1, an anticlockwise click 7 (one quarter back), a lock click 4 (the same
+# picture); docs/in-game.md, "Gestures"
+ANTICLOCKWISE_STEPS = 7
+LOCK_STEPS = 4
+ANTICLOCKWISE_ITEM = "minecraft:stick"  # clicked with it in the main hand: a quarter back
 MISSING = "missing"  # the click counter's objective or score is gone
 
 _REMOVED_MANY = re.compile(r"Removed tag '[^']*' from (\d+) entities")
@@ -205,6 +224,25 @@ def tagged_count(reply: str) -> int | None:
     if _REMOVED_ONE.fullmatch(reply):
         return 1
     return 0 if reply == "No entity was found" else None
+
+
+def is_lock(settled: int, seen: int, gestures: bool) -> bool:
+    """Whether a frame settled at `settled` showing `seen` was locked or unlocked: the pack
+    leaves a lock click four steps on, which only a pack speaking the gesture protocol does
+    (docs/in-game.md, "Gestures")."""
+    return gestures and clicks(settled, seen) == LOCK_STEPS
+
+
+def gesture_moves(settled: int, seen: int, gestures: bool) -> int:
+    """The moves a frame settled at `settled` showing `seen` stands for: with gestures one
+    anticlockwise turn shows seven steps on and is one move, a lock (four steps) is none;
+    otherwise every step is a clockwise click (docs/in-game.md, "Moves are clicks")."""
+    steps = clicks(settled, seen)
+    if gestures and steps == ANTICLOCKWISE_STEPS:
+        return 1
+    if gestures and steps == LOCK_STEPS:
+        return 0
+    return steps
 
 
 def clicks(settled: int, seen: int) -> int:

@@ -87,7 +87,7 @@ def test_a_pack_with_plural_folders_on_a_release_reading_singular_ones(tmp_path:
     check = _checks(tmp_path, release("1.21"))["pack files"]
     assert check.status == "fail"
     assert check.detail == (
-        "6 file(s) missing where 1.21 reads them (first: data/minecraft/tags/function/load.json; "
+        "8 file(s) missing where 1.21 reads them (first: data/minecraft/tags/function/load.json; "
         "functions go in function/)"
     )
 
@@ -110,3 +110,39 @@ def test_no_pack_is_skipped_and_a_broken_one_fails(tmp_path: Path) -> None:
 def test_without_a_world_folder_both_are_skipped() -> None:
     checks = _checks(None, release("26.1"))
     assert {c.status for c in checks.values()} == {"skip"}
+
+
+class _Replies:
+    """A link whose replies are fixed by command (the rest: empty)."""
+
+    def __init__(self, replies: dict[str, str]) -> None:
+        self.replies = replies
+
+    def send(self, command: str) -> str:
+        return self.replies.get(command, "")
+
+
+@pytest.mark.parametrize(
+    ("enabled", "protocol", "status"),
+    [(True, 3, "pass"), (True, 2, "fail"), (True, None, "fail"), (False, None, "skip")],
+)
+def test_gestures_need_the_pack_of_protocol_three(
+    enabled: bool, protocol: int | None, status: str
+) -> None:
+    from types import SimpleNamespace
+
+    from controller.runtime.doctor import _check_data_pack
+
+    fid = "pipes:version"
+    replies = {"datapack list enabled": "[vanilla (built-in)], [file/pipesctl (world)]"}
+    if not enabled:
+        replies = {"datapack list enabled": "[vanilla (built-in)]"}
+    if protocol is not None:
+        replies["function pipes:version"] = (
+            f"Running function {fid}Function {fid} returned {protocol}"
+        )
+    report = Report("lobby", "main")
+    _check_data_pack(report, _Replies(replies), SimpleNamespace(detect="auto"))  # type: ignore[arg-type]
+    (gestures,) = [c for c in report.checks if c.name == "gestures"]
+    assert gestures.status == status
+    assert (gestures.fix is None) == (status == "pass")

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import datetime as dt
 import time
+import uuid
 from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
@@ -17,10 +18,12 @@ from controller.runtime.connect import connect_server
 from controller.runtime.daemon import Daemon
 from controller.runtime.demo import next_click, solution_order
 from controller.runtime.feedback import duration
-from controller.runtime.ingame import HINT, STATS, wave_levels
+from controller.runtime.ingame import HELP, HINT, STATS, controls_text, wave_levels
 from controller.runtime.pipes_room import PipesRoom
 from controller.runtime.state import RoomState
 from controller.sandbox import Sandbox
+from controller.world import commands as cmd
+from controller.world.datapack import LOCKED_MESSAGE
 from tests.support.fence import unfenced
 from tests.support.grammar import assert_valid_commands
 from tests.support.harness import make_config, world_mismatches
@@ -70,7 +73,12 @@ class Game:
         self.room.periodic(self.link, True)
 
     def chat(self, player: str) -> list[str]:
-        return [str(m["text"]) for m in self.sb.inbox(player) if m.get("type") == "tellraw"]
+        """The player's chat lines, without the controls a first visit shows."""
+        return [
+            str(m["text"])
+            for m in self.sb.inbox(player)
+            if m.get("type") == "tellraw" and not str(m["text"]).startswith("Pipes: click")
+        ]
 
     def click(self, idx: int, player: str = "Alex") -> None:
         w = self.room.board.width
@@ -152,8 +160,8 @@ def test_one_hint_costs_six_commands_and_two_serializations(game: Game) -> None:
     g.tick()
     after = g.sb.total_cost
     # read the asker, re-arm (set 0, enable), read again (nobody), the hint, the glow; plus the
-    # stats read (nobody) and the action bar's clock (once a second)
-    assert g.link.sent - before == 7 + 1
+    # help and stats reads (nobody) and the action bar's clock (once a second)
+    assert g.link.sent - before == 7 + 2
     # the asker's UUID (one player serialized) and the glow's data merge (one frame)
     assert after["nbt_serializations"] - cost["nbt_serializations"] == 2
 
@@ -383,3 +391,66 @@ def test_the_action_bar_ticks_once_a_second_with_the_moves_and_par(game: Game) -
     for text, at in zip(shown, (g.clock.time() - 1, g.clock.time()), strict=True):
         clock = duration(at - started)
         assert text == f"Water: {wet}/25 · {clock} · 2 moves (par {par})"
+
+
+def _controls(g: Game, player: str) -> list[str]:
+    return [
+        str(m["text"])
+        for m in g.sb.inbox(player)
+        if m.get("type") == "tellraw" and str(m["text"]).startswith("Pipes: click")
+    ]
+
+
+def test_a_first_visit_shows_the_controls_once_by_uuid(game: Game, tmp_path: Path) -> None:
+    """Both players near at the start were told once (.Steve's display text imitates a UUID);
+    later checks tell nobody again, a newcomer is told, and a restart remembers who was."""
+    g = game
+    assert len(_controls(g, "Alex")) == 1 and len(_controls(g, ".Steve")) == 1
+    assert "clockwise" in _controls(g, "Alex")[0]
+    state = RoomState.load(g.room.path)
+    assert state is not None
+    uuids = g.sb.call(lambda game: {str(p.uuid) for p in game.world.players.values()})
+    assert state.told == uuids  # the players' own UUIDs, not the one .Steve's affix shows
+    g.tick(5)
+    g.tick(5)
+    assert len(_controls(g, "Alex")) == 1
+    sent = g.link.sent
+    g.clock.advance(5)
+    g.room.ingame.greet_visitors(g.link)
+    assert g.link.sent - sent == 1  # nobody new: one read, an empty reply
+    g.sb.join("Cleo", (3.5, 101, 3.5))
+    g.tick(5)
+    assert len(_controls(g, "Cleo")) == 1
+    # the tag is only a filter: a player who lost it is not told again (the state knows)
+    g.sb.call(lambda game: game.execute("tag Alex remove pipes.told.lobby"))
+    g.tick(5)
+    assert len(_controls(g, "Alex")) == 1
+
+
+def test_the_help_trigger_answers_the_asker_only(game: Game) -> None:
+    g = game
+    assert g.sb.trigger(".Steve", HELP) == "Triggered [Pipes controls]"
+    g.tick()
+    assert len(_controls(g, ".Steve")) == 2 and len(_controls(g, "Alex")) == 1
+    g.room.gestures = True  # a pack of the gesture protocol: the controls name the gestures
+    g.sb.trigger(".Steve", HELP)
+    g.tick()
+    last = _controls(g, ".Steve")[-1]
+    assert "holding a stick" in last and "sneak and click to lock" in last
+
+
+def test_every_command_of_controls_and_locks_is_valid_grammar() -> None:
+    uid = uuid.UUID(int=7)
+    frame = {"room": "lobby", "rotation": 2, "source": False, "map_id": 1000003}
+    assert_valid_commands(
+        [
+            cmd.tell_player(uid, controls_text(True, True)),
+            cmd.tell_player(uid, LOCKED_MESSAGE),
+            cmd.untold_players("@a[x=0,y=90,z=0,dx=10,dy=20,dz=10]", "pipes.told.lobby", 1),
+            cmd.tag_player(uid, "pipes.told.lobby"),
+            cmd.nearest_player_uuid(uid, 10.71),
+            cmd.turn_frame(uid, 6, locked=True, invisible=True, **frame),  # type: ignore[arg-type]
+            cmd.set_frame(uid, invisible=False, **frame),  # type: ignore[arg-type]
+            cmd.retag_frame(uid, room="lobby", rotation=2, source=False, locked=True),
+        ]
+    )

@@ -16,6 +16,7 @@ from controller.world.datapack import (
     build,
     folders,
     function_lines,
+    lock_lines,
     mcmeta,
     pack_functions,
 )
@@ -91,9 +92,11 @@ def test_files_sit_in_the_folders_the_release_reads(target: Release) -> None:
         [
             f"data/minecraft/{tags}/load.json",
             f"data/pipes/{adv}/clicked.json",
+            f"data/pipes/{adv}/locking.json",
             f"data/pipes/{fn}/clicked.mcfunction",
             f"data/pipes/{fn}/done.mcfunction",
             f"data/pipes/{fn}/load.mcfunction",
+            f"data/pipes/{fn}/locking.mcfunction",
             f"data/pipes/{fn}/version.mcfunction",
             "pack.mcmeta",
         ]
@@ -152,14 +155,18 @@ def test_function_tags_the_player_counts_and_revokes() -> None:
             for r in range(4)
         ]
 
-    assert _commands(text) == [
+    tail = [
         "tag @s add pipes.clicked",
         *marks("if", "8.71"),
         *marks("unless", "6.71"),
         "scoreboard players add #clicks pipes.clicks 1",
-        "advancement revoke @s only pipes:clicked",
     ]
-    assert _commands(text) == function_lines()
+    lines = _commands(text)
+    assert lines[-len(tail) - 1 :] == [*tail, "advancement revoke @s only pipes:clicked"]
+    assert lines == function_lines()
+    locking = _commands(build(R261)["data/pipes/function/locking.mcfunction"].decode())
+    assert locking[-len(tail) - 1 :] == [*tail, "advancement revoke @s only pipes:locking"]
+    assert locking == lock_lines()
 
 
 @pytest.mark.parametrize(
@@ -169,7 +176,11 @@ def test_function_tags_the_player_counts_and_revokes() -> None:
 def test_reach_only_widens_the_marks(reach: float | None, marks: list[str]) -> None:
     """`poll_reach` raises a radius it exceeds; one line serves both modes once it exceeds
     the creative one."""
-    lines = [line for line in function_lines(DatapackConfig(reach=reach)) if "pipes.near" in line]
+    lines = [
+        line
+        for line in function_lines(DatapackConfig(reach=reach))
+        if line.endswith("add pipes.near")
+    ]
     radii = [line.split("distance=..")[1].split(",")[0] for line in lines]
     assert radii == [radius for radius in marks for _ in range(4)]  # one line per rotation tag
     assert ("gamemode" in lines[0]) == (len(marks) == 2)
@@ -234,16 +245,20 @@ def test_the_sandbox_loads_the_pack(tmp_path: pathlib.Path) -> None:
     game = Game()
     content = load_content([PackInfo("file/pipes", "world", root)], game.packs._check_line)
     assert content.errors == []
-    assert list(content.advancements) == ["pipes:clicked"]
-    adv = content.advancements["pipes:clicked"]
-    (crit,) = adv.criteria.values()
-    assert crit.checkable and crit.entity is not None
-    assert crit.entity.types == {"minecraft:item_frame", "minecraft:glow_item_frame"}
+    assert sorted(content.advancements) == ["pipes:clicked", "pipes:locking"]
+    for aid, sneaking in (("pipes:clicked", False), ("pipes:locking", True)):
+        (crit,) = content.advancements[aid].criteria.values()
+        assert crit.checkable and crit.entity is not None and crit.player is not None
+        assert crit.entity.types == {"minecraft:item_frame", "minecraft:glow_item_frame"}
+        assert crit.player.sneaking is sneaking
+        assert content.advancements[aid].function == aid
     assert content.functions["pipes:clicked"] == function_lines()
+    assert content.functions["pipes:locking"] == lock_lines()
     assert sorted(content.functions) == [
         "pipes:clicked",
         "pipes:done",
         "pipes:load",
+        "pipes:locking",
         "pipes:version",
     ]
     assert content.function_tags["minecraft:load"] == ["pipes:load"]

@@ -77,3 +77,20 @@ def test_counts_are_read_only_from_whole_replies() -> None:
     assert turns.tagged_count("No entity was found") == 0
     for spoiled in ("", "There are 0 of a max of 20 players online: ", "Test failed"):
         assert turns.tagged_count(spoiled) is None
+
+
+@pytest.mark.parametrize("gestures", [False, True])
+def test_gesture_moves_count_a_quarter_back_as_one_and_a_lock_as_none(gestures: bool) -> None:
+    """Without the gesture pack every step is a clockwise click; with it seven steps are one
+    anticlockwise move and four a lock; the rotation each shows is the same either way."""
+    for settled in range(4):
+        for seen in range(8):
+            steps = (seen - settled) % 8
+            moves = turns.gesture_moves(settled, seen, gestures)
+            lock = turns.is_lock(settled, seen, gestures)
+            if gestures and steps == turns.ANTICLOCKWISE_STEPS:
+                assert moves == 1 and seen % 4 == (settled - 1) % 4
+            elif gestures and steps == turns.LOCK_STEPS:
+                assert moves == 0 and lock and seen % 4 == settled
+            else:
+                assert moves == steps and not lock

@@ -1,0 +1,256 @@
+"""Locking a tile and turning it anticlockwise, end to end against the sandbox: the data pack's
+two gestures (a sneaking click, a click holding a stick) in trigger mode and in scan mode with
+the pack installed, clockwise clicks only without it, in survival and adventure
+(docs/in-game.md, "Gestures", "Locking a tile")."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from controller.config import parse_config
+from controller.maps.datapack import PACK_FOLDER, install_pack
+from controller.runtime.connect import connect_server
+from controller.runtime.daemon import Daemon
+from controller.runtime.state import LOCK_FORMAT, RoomState
+from controller.sandbox import Sandbox
+from controller.versions import release
+from controller.world import turns
+from controller.world.datapack import LOCKED_MESSAGE, build
+from tests.support.harness import Harness, world_mismatches
+
+# the pack installed and detection as configured; "none": no pack (scan mode)
+SETUPS = ["trigger", "scan+pack", "none"]
+
+
+def _harness(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, setup: str, files: dict[str, bytes]
+) -> Iterator[Harness]:
+    world = tmp_path / "world"
+    if setup != "none":
+        install_pack(world / "datapacks" / PACK_FOLDER, files)
+    with Sandbox(world_dir=world) as sb:
+        monkeypatch.setenv("SANDBOX_PW", sb.password)
+        server: dict[str, Any] = {
+            "host": "127.0.0.1",
+            "port": sb.port,
+            "password_env": "SANDBOX_PW",
+        }
+        server["detect"] = "scan" if setup != "trigger" else "auto"
+        lobby = {
+            "server": "main", "origin": [0, 100, 0], "size": [7, 7], "seed": 7,
+            "poll_scope": "near_players", "audit_interval_s": 0,
+            "on_win": {"next_puzzle_after_s": 0.2, "waves_s": 0},
+        }  # fmt: skip
+        cfg = parse_config(
+            {"state_dir": str(tmp_path / "state"), "servers": {"main": server},
+             "worlds": {"lobby": lobby}}
+        )  # fmt: skip
+        daemon = Daemon(cfg, ["lobby"], connect=connect_server)
+        daemon.start()
+        sb.join("Alex", (3.5, 101, 3.5))
+        yield Harness(sb, cfg, daemon)
+        daemon.close()
+
+
+@pytest.fixture(params=SETUPS)
+def setup(request: pytest.FixtureRequest) -> str:
+    name: str = request.param
+    return name
+
+
+@pytest.fixture
+def harness(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, setup: str) -> Iterator[Harness]:
+    yield from _harness(tmp_path, monkeypatch, setup, build(release("26.1")))
+
+
+def poll(harness: Harness) -> int:
+    """One regular poll (no gap, so no full read); the commands it sent."""
+    daemon = harness.daemon
+    daemon.last_poll["main"] = daemon.clock.monotonic()
+    sent = daemon.links["main"].sent
+    daemon.poll("main")
+    return daemon.links["main"].sent - sent
+
+
+def frame(harness: Harness, i: int, j: int) -> Any:
+    room = harness.room
+    return harness.sb.call(lambda g: g.entity_nbt(room.uuids[j * room.board.width + i]))
+
+
+def tags(nbt: Any) -> set[str]:
+    return {str(t) for t in nbt.get("Tags", [])}
+
+
+def sneak_click(harness: Harness, i: int, j: int, player: str = "Alex") -> None:
+    harness.sb.sneak(player, True)
+    harness.sb.tick(1)  # the crouching pose follows the key at the player's tick
+    harness.click(i, j, player=player)
+    harness.sb.sneak(player, False)
+    harness.sb.tick(1)
+
+
+def told(harness: Harness, player: str, text: str) -> bool:
+    return any(text in str(m) for m in harness.sb.inbox(player))
+
+
+@pytest.mark.parametrize("mode", ["survival", "adventure"])
+def test_lock_unlock_and_a_locked_tile_turns_back(harness: Harness, setup: str, mode: str) -> None:
+    room, sb = harness.room, harness.sb
+    sb.set_game_mode("Alex", mode)
+    sb.tick(1)
+    poll(harness)  # the first poll after start
+    idx = 2 * room.board.width + 3
+    before, moves = room.board.rotations[idx], room.current_state.moves
+    sneak_click(harness, 3, 2)
+    poll(harness)
+    nbt = frame(harness, 3, 2)
+    if setup == "none":  # no pack: a sneaking click is a clockwise click
+        assert idx not in room.current_state.locks
+        assert room.board.rotations[idx] == (before + 1) % 4
+        return
+    assert idx in room.current_state.locks
+    assert room.board.rotations[idx] == before and room.current_state.moves == moves
+    assert int(nbt["ItemRotation"]) == before
+    assert turns.LOCKED in tags(nbt) and int(nbt["Invisible"]) == 1  # the border goes
+    assert RoomState.load(room.path).locks == {idx}  # kept in the state file
+    # a click on the locked tile: the pack turns it back at once and tells the clicker only
+    sb.join("Bea", (0.5, 101, 6.5))
+    harness.click(3, 2)
+    nbt = frame(harness, 3, 2)
+    assert int(nbt["ItemRotation"]) == before
+    assert told(harness, "Alex", LOCKED_MESSAGE) and not told(harness, "Bea", LOCKED_MESSAGE)
+    poll(harness)
+    assert room.board.rotations[idx] == before and room.current_state.moves == moves
+    # a sneaking click again unlocks
+    sneak_click(harness, 3, 2)
+    poll(harness)
+    nbt = frame(harness, 3, 2)
+    assert idx not in room.current_state.locks
+    assert turns.LOCKED not in tags(nbt) and int(nbt["Invisible"]) == 0
+    harness.click(3, 2)
+    poll(harness)
+    assert room.board.rotations[idx] == (before + 1) % 4
+    assert world_mismatches(sb, room) == []
+
+
+@pytest.mark.parametrize("setup", ["trigger"], indirect=True)
+def test_a_new_puzzle_clears_every_lock(harness: Harness) -> None:
+    room = harness.room
+    poll(harness)
+    sneak_click(harness, 1, 1)
+    sneak_click(harness, 5, 4)
+    poll(harness)
+    w = room.board.width
+    assert room.current_state.locks == {1 * w + 1, 4 * w + 5}
+    room.reset(harness.daemon.links["main"])
+    assert room.current_state.locks == set()
+    for i, j in ((1, 1), (5, 4)):
+        nbt = frame(harness, i, j)
+        assert turns.LOCKED not in tags(nbt) and int(nbt["Invisible"]) == 0
+    assert RoomState.load(room.path).locks == set()
+
+
+@pytest.mark.parametrize("mode", ["survival", "adventure"])
+def test_a_stick_turns_a_quarter_back_in_one_move(harness: Harness, setup: str, mode: str) -> None:
+    room, sb = harness.room, harness.sb
+    sb.set_game_mode("Alex", mode)
+    sb.tick(1)
+    poll(harness)
+    idx = 4 * room.board.width + 2
+    before, moves = room.board.rotations[idx], room.current_state.moves
+    sb.hold("Alex", turns.ANTICLOCKWISE_ITEM)
+    harness.click(2, 4)
+    poll(harness)
+    if setup == "none":
+        assert room.board.rotations[idx] == (before + 1) % 4  # no pack: clockwise
+    else:
+        assert room.board.rotations[idx] == (before + 3) % 4  # a quarter anticlockwise
+    assert room.current_state.moves == moves + 1
+    assert world_mismatches(sb, room) == []
+
+
+@pytest.mark.parametrize("setup", ["trigger", "scan+pack"], indirect=True)
+def test_a_gesture_costs_no_more_than_a_turn(harness: Harness, setup: str) -> None:
+    """Finding a lock or an anticlockwise turn takes the commands a clockwise click takes
+    (3 in trigger mode, 4 in scan mode), and writing it at most as many."""
+    room, sb = harness.room, harness.sb
+    poll(harness)
+    finding = 3 if setup == "trigger" else 4
+    harness.click(0, 0)
+    turn = poll(harness)
+    sneak_click(harness, 6, 6)
+    lock = poll(harness)
+    assert finding + 1 <= lock <= turn  # find it, then one conditional merge
+    sb.hold("Alex", turns.ANTICLOCKWISE_ITEM)
+    harness.click(6, 0)
+    back = poll(harness)
+    assert back - finding <= 3 * 49 + 11  # the bound of any turn (tests/runtime/test_room_e2e)
+    harness.click(6, 6)  # locked: the pack turns it back, the count does not move
+    assert poll(harness) == (1 if setup == "trigger" else 4)
+    assert world_mismatches(sb, room) == []
+
+
+@pytest.fixture
+def old_pack(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[Harness]:
+    """A world whose pack speaks protocol 2 (before the gestures): one advancement, a reward
+    that only marks and counts, `version` returning 2."""
+    files = build(release("26.1"))
+    files = {k: v for k, v in files.items() if "locking" not in k}
+    fn = "data/pipes/function/clicked.mcfunction"
+    lines = files[fn].decode().splitlines()
+    keep = [ln for ln in lines if "pipes.refused" not in ln and "weapon.mainhand" not in ln]
+    files[fn] = ("\n".join(keep) + "\n").encode()
+    adv = "data/pipes/advancement/clicked.json"
+    files[adv] = files[adv].replace(
+        b'"player": {\n          "flags": {\n            '
+        b'"is_sneaking": false\n          }\n        },\n        ',
+        b"",
+    )
+    files["data/pipes/function/version.mcfunction"] = b"return 2\n"
+    yield from _harness(tmp_path, monkeypatch, "trigger", files)
+
+
+def test_an_older_pack_turns_clockwise_and_says_to_reinstall(
+    old_pack: Harness, caplog: pytest.LogCaptureFixture
+) -> None:
+    harness, room, sb = old_pack, old_pack.room, old_pack.sb
+    assert harness.daemon.detector("main").mode == "trigger"
+    assert not harness.daemon.detector("main").gestures
+    records = [*caplog.get_records("setup"), *caplog.records]
+    said = " ".join(r.getMessage() for r in records)
+    assert "pipesctl install" in said and "anticlockwise" in said
+    poll(harness)
+    idx = 2 * room.board.width + 2
+    before = room.board.rotations[idx]
+    sneak_click(harness, 2, 2)
+    sb.hold("Alex", turns.ANTICLOCKWISE_ITEM)
+    harness.click(2, 2)
+    poll(harness)
+    assert room.board.rotations[idx] == (before + 2) % 4 and not room.current_state.locks
+    # a lock the state holds (from a newer pack) is still kept: the daemon turns it back
+    room.current_state.locks.add(idx)
+    harness.click(2, 2)
+    poll(harness)
+    assert room.board.rotations[idx] == (before + 2) % 4
+    assert told(harness, "Alex", LOCKED_MESSAGE)
+
+
+@pytest.mark.parametrize("setup", ["trigger"], indirect=True)
+def test_an_older_room_moves_to_world_format_six_at_start(harness: Harness) -> None:
+    room, daemon = harness.room, harness.daemon
+    state = room.current_state
+    state.world_format = 5
+    room.save()
+    daemon.close()
+    restarted = Daemon(harness.cfg, ["lobby"], connect=connect_server)
+    restarted.start()
+    try:
+        again = restarted.rooms["lobby"]
+        assert again.current_state.world_format == LOCK_FORMAT  # type: ignore[attr-defined]
+        assert RoomState.load(room.path).world_format == LOCK_FORMAT
+    finally:
+        restarted.close()
