@@ -8,10 +8,24 @@ from hypothesis import strategies as st
 
 from controller.puzzle.flow import compute_flow
 from controller.puzzle.generators import GeneratorParams, generate
+from controller.puzzle.model import Board
 from controller.puzzle.sink import sink_par_report
 from controller.puzzle.solver import par_report
-from controller.runtime.pipes_mode import rules_for
+from controller.runtime.pipes_mode import Rules, rules_for
 from controller.world.geometry import Room
+
+
+def _follow_hints(rules: Rules, board: Board) -> int:
+    """Turn the hinted tile to the hinted rotation until there is no hint; the clicks taken."""
+    clicks = 0
+    for _ in range(4 * board.size):
+        tip = rules.hint(board)
+        if tip is None:
+            break
+        tile, rotation = tip
+        clicks += (rotation - board.rotations[tile]) % 4
+        board.rotations[tile] = rotation
+    return clicks
 
 
 def test_a_sink_room_announces_par_only_when_the_search_proved_it() -> None:
@@ -34,14 +48,7 @@ def test_following_a_rooms_hints_takes_par_clicks_on_a_board_with_several_soluti
     board = generate(w, h, seed=seed, params=GeneratorParams(unique=False))
     assert par_report(board).clicks == par_clicks
     rules = rules_for("tree", Room("lobby", (0, 100, 0), w, h), 1_000_000)
-    clicks = 0
-    for _ in range(4 * board.size):
-        tip = rules.hint(board)
-        if tip is None:
-            break
-        tile, rotation = tip
-        clicks += (rotation - board.rotations[tile]) % 4
-        board.rotations[tile] = rotation
+    clicks = _follow_hints(rules, board)
     assert compute_flow(board).solved and clicks == par_clicks
 
 
@@ -54,12 +61,5 @@ def test_a_rooms_hints_never_take_more_clicks_than_the_generating_solution(
     board = generate(w, h, seed=seed, params=GeneratorParams(unique=False))
     own = sum((r - s) % 4 for r, s in zip(board.solution, board.rotations, strict=True))
     rules = rules_for("tree", Room("lobby", (0, 100, 0), w, h), 1_000_000)
-    clicks = 0
-    for _ in range(4 * board.size):
-        tip = rules.hint(board)
-        if tip is None:
-            break
-        tile, rotation = tip
-        clicks += (rotation - board.rotations[tile]) % 4
-        board.rotations[tile] = rotation
+    clicks = _follow_hints(rules, board)
     assert compute_flow(board).solved and clicks <= own
