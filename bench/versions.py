@@ -110,7 +110,7 @@ def matrix_time() -> str:
 def main() -> None:
     args = set(sys.argv[1:])
     print(
-        f"Command: `.venv/bin/python -m bench.versions`. A {SIZE}×{SIZE} tree room with the data "
+        f"A {SIZE}×{SIZE} tree room with the data "
         "pack (trigger mode) on the sandbox playing each release; `learned as` is the release "
         "the daemon settled for (a group it cannot split over RCON settles on its oldest "
         'release: docs/server-behaviour.md, "Versions: detecting the version"). Commands are '
