@@ -186,6 +186,7 @@ def test_nobody_near_costs_one_command_every_two_seconds_and_no_serialization(
     sb.join("Far", (500.5, 101, 500.5))
     detector = daemon.detector("main")
     detector.awake_until = 0.0  # the presence check is due now
+    daemon.last_poll["main"] = daemon.clock.monotonic()  # no gap, however slow the machine
     commands, _, serialized = _poll_cost(harness)
     assert (commands, serialized) == (1, 0)
     assert not detector.awake and detector.interval == SLOW_INTERVAL_S == 2.0
