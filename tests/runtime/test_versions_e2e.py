@@ -74,17 +74,6 @@ def _display_names(harness: Harness) -> list[str]:
     return harness.sb.call(read)
 
 
-def _solve(harness: Harness) -> None:
-    room, daemon = harness.room, harness.daemon
-    order = solution_order(room.board)
-    for _ in range(4 * room.board.size):
-        idx = next_click(room.board, order)
-        if idx is None:
-            return
-        harness.click(idx % room.board.width, idx // room.board.width)
-        daemon.poll("main")
-
-
 def test_build_click_win_resume_and_repair(
     version: str, flavour: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
@@ -110,7 +99,7 @@ def test_build_click_win_resume_and_repair(
         assert room.board.rotations[idx] == (before + 1) % 4
         assert world_mismatches(sb, room) == []
         # solved: the win is recorded and told
-        _solve(harness)
+        harness.solve()
         assert room.play.solved and room.state is not None and len(room.state.solves) == 1
         assert any(m.get("type") == "title" for m in sb.inbox("Alex"))
         # resumed by a new daemon: nothing to repair

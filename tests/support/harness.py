@@ -19,6 +19,7 @@ from controller.puzzle.flow import compute_flow
 from controller.puzzle.model import Board, Direction, TileClass, map_id
 from controller.runtime.connect import connect_server
 from controller.runtime.daemon import Daemon
+from controller.runtime.demo import next_click, solution_order
 from controller.runtime.pipes_room import PipesRoom
 from controller.sandbox import Sandbox
 from controller.world.geometry import (
@@ -65,6 +66,17 @@ class Harness:
     @property
     def room(self) -> PipesRoom:
         return self.daemon.rooms["lobby"]
+
+    def solve(self) -> None:
+        """Click along the solution, one click a poll, until the board is solved."""
+        room = self.room
+        order = solution_order(room.board)
+        for _ in range(4 * room.board.size):
+            idx = next_click(room.board, order)
+            if idx is None:
+                return
+            self.click(idx % room.board.width, idx // room.board.width)
+            self.daemon.poll("main")
 
     def click(self, i: int, j: int, times: int = 1, player: str = "Alex") -> None:
         """The player turns a frame, standing right next to it."""
