@@ -54,8 +54,8 @@ _NOT_NBT = frozenset(
         "nbt_cache",
         "removed",
         "stored",
-        "age",
-        "check_interval",
+        "_age",
+        "_check_interval",
         "_box",
         "_box_key",
         "inbox",
@@ -67,6 +67,8 @@ _NOT_NBT = frozenset(
         "creative_range",
     }
 )
+# fields the world's index follows (controller.sandbox.levelindex)
+_INDEXED = frozenset({"pos", "dimension", "stored", "removed", "tags"})
 _YAW_2D = {"south": 0.0, "west": 90.0, "north": 180.0, "east": 270.0}
 GAME_MODES = ("survival", "creative", "adventure", "spectator")
 # docs/server-behaviour.md, "Entity interaction reach"
@@ -179,7 +181,8 @@ class Entity:
     extra: dict[str, Any] = field(default_factory=dict)
     removed: bool = False
     stored: bool = False
-    age: int = 0
+    # Entity.tickCount as of the last time the world wrote it; `age` adds the ticks since
+    _age: int = field(default=0, repr=False)
     # log lines (level, message) written while loading NBT, moved to the world's server log
     pending_log: list[tuple[str, str]] = field(default_factory=list, repr=False)
     nbt_cache: nbt.Compound | None = field(default=None, repr=False, compare=False)
@@ -188,6 +191,26 @@ class Entity:
         object.__setattr__(self, name, value)
         if name not in _NOT_NBT:  # any saved field changed: drop the cached serialization
             object.__setattr__(self, "nbt_cache", None)
+        if name in _INDEXED:
+            index = self.__dict__.get("_index")
+            if index is not None:  # in a world: keep its indexes right
+                index.changed(self, name)
+
+    # -- ticking ----------------------------------------------------------------------------
+    @property
+    def age(self) -> int:
+        """Entity.tickCount: ticks this entity has ticked (the world counts them lazily:
+        controller.sandbox.levelindex)."""
+        index = self.__dict__.get("_index")
+        base: int = self.__dict__["_age"]
+        return base if index is None else base + index.elapsed(self)
+
+    @age.setter
+    def age(self, value: int) -> None:
+        index = self.__dict__.get("_index")
+        if index is not None:
+            index.rebase(self)
+        self.__dict__["_age"] = value
 
     # -- naming -----------------------------------------------------------------------------
     @property
@@ -244,6 +267,9 @@ class Entity:
         self.tags.append(tag_name)
         self._grow()
         self.nbt_cache = None
+        index = self.__dict__.get("_index")
+        if index is not None:
+            index.tag_added(self, tag_name)
         return True
 
     def remove_tag(self, tag_name: str) -> bool:
@@ -251,6 +277,9 @@ class Entity:
         if tag_name in self.tags:
             self.tags.remove(tag_name)
             self.nbt_cache = None
+            index = self.__dict__.get("_index")
+            if index is not None:
+                index.tag_removed(self, tag_name)
             return True
         return False
 
@@ -325,10 +354,11 @@ class Entity:
         self.no_gravity = bool(int(c.get("NoGravity", 0)))
         self.glowing = bool(int(c.get("Glowing", 0)))
         if "Tags" in c:
-            self.tags = []
+            tags: list[str] = []
             for t in list(c["Tags"])[:1024]:
-                if isinstance(t, str) and t not in self.tags:
-                    self.tags.append(str(t))
+                if isinstance(t, str) and t not in tags:
+                    tags.append(str(t))
+            self.tags = tags
             self._grow()
         self.load_additional(c)
 
@@ -351,11 +381,6 @@ class Entity:
     def load_additional(self, c: nbt.Compound) -> None:
         """readAdditionalSaveData: the generic entity keeps unknown keys verbatim (unverified)."""
         self.extra = {k: v for k, v in c.items() if k not in self._BASE_KEYS}
-
-    # -- ticking ----------------------------------------------------------------------------
-    def tick(self, world: Any) -> None:
-        """Per-tick behaviour (none for the generic entity)."""
-        self.age += 1
 
 
 @dataclass(eq=False)
@@ -390,7 +415,8 @@ class ItemFrame(Entity):
     item_drop_chance: float = 1.0
     invisible: bool = False
     fixed: bool = False
-    check_interval: int = 0
+    # BlockAttachedEntity.checkInterval as last written; `check_interval` adds the ticks since
+    _check_interval: int = field(default=0, repr=False)
     # sounds played while loading NBT (setItem), emitted by the world once it knows the level
     pending_sounds: list[tuple[str, tuple[float, float, float]]] = field(
         default_factory=list, repr=False
@@ -541,16 +567,22 @@ class ItemFrame(Entity):
         self.fixed = bool(int(c.get("Fixed", 0)))
         self.set_direction(abs(int(math.fmod(facing, 6))))  # Direction.from3DDataValue
 
-    def tick(self, world: Any) -> None:
-        """BlockAttachedEntity.tick: every 100 ticks a non-fixed frame checks survives()."""
-        fields = self.__dict__  # neither counter is saved: no cached NBT to drop (_NOT_NBT)
-        fields["age"] += 1
-        interval = fields["check_interval"]
-        fields["check_interval"] = interval + 1
-        if interval == 100:
-            self.check_interval = 0
-            if not self.removed and not self.fixed and not world.frame_survives(self):
-                world.pop_frame(self)
+    @property
+    def check_interval(self) -> int:
+        """BlockAttachedEntity.checkInterval: ticks since the last survives() check (counted
+        up each tick; at 100 the next tick checks and starts again at 0)."""
+        index = self.__dict__.get("_index")
+        base: int = self.__dict__["_check_interval"]
+        return base if index is None else base + index.elapsed(self)
+
+    @check_interval.setter
+    def check_interval(self, value: int) -> None:
+        index = self.__dict__.get("_index")
+        if index is not None:
+            index.rebase(self)
+        self.__dict__["_check_interval"] = value
+        if index is not None:
+            index.counters_set(self)
 
 
 @dataclass(eq=False)

@@ -4,6 +4,11 @@ Parsing follows ``EntitySelectorParser`` / ``EntitySelectorOptions`` (messages a
 matching follows ``EntitySelector.findEntities``: position-bounded selectors only examine the
 entity sections around their box, others every loaded entity; predicates run in option order,
 then the box and the distance. Every entity a search looks at is counted in the cost counter.
+
+The sandbox itself skips entities that cannot match (another type, or lacking a tag the selector
+asks for before any `nbt=` test, the only predicate with a cost of its own) with the world's
+index (controller.sandbox.levelindex), and adds the entities it skipped to the counter, so the
+count stays what vanilla examines.
 """
 
 from __future__ import annotations
@@ -13,7 +18,7 @@ import re
 import uuid as uuidlib
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from controller.nbt.path import compare_nbt
 
@@ -21,6 +26,7 @@ from .arguments import MinMax, parse_compound, parse_double_range, parse_identif
 from .entities import GAME_MODES, Entity, Player
 from .reader import StringReader
 from .registry import registry, strip_namespace, tr
+from .world import DIMENSIONS
 
 if TYPE_CHECKING:
     from .game import Game, Source
@@ -60,6 +66,10 @@ class EntitySelector:
     name_neq: bool = False
     gamemode_eq: bool = False
     gamemode_neq: bool = False
+    # tags every match has, asked for before any `nbt=` test: entities without them fail
+    # before anything with a cost of its own runs, so the search may skip them
+    required_tags: list[str] = field(default_factory=list)
+    has_nbt: bool = False
 
     @property
     def is_self(self) -> bool:
@@ -90,6 +100,16 @@ class EntitySelector:
         box: tuple[float, float, float, float, float, float] | None,
     ) -> bool:
         game.cost["entities_examined"] += 1
+        return self._test(e, game, pos, box)
+
+    def _test(
+        self,
+        e: Entity,
+        game: Game,
+        pos: tuple[float, float, float],
+        box: tuple[float, float, float, float, float, float] | None,
+    ) -> bool:
+        """The selector's predicates, then its box and distance (uncounted)."""
         if self.type_id is not None and e.type_id != self.type_id:
             return False
         for p in self.predicates:
@@ -156,16 +176,15 @@ class EntitySelector:
                     result.append(p)
                     if len(result) >= limit:
                         break
-        else:
-            if box is not None:
-                dims = [source.dimension] if self.world_limited else list(world.blocks)
-                candidates: Any = (e for d in dims for e in world.entities_in_box(d, box))
-            else:
-                candidates = (
-                    e
-                    for e in world.visible_entities()
-                    if not self.world_limited or e.dimension == source.dimension
-                )
+        elif box is not None:
+            dims = [source.dimension] if self.world_limited else list(world.blocks)
+            self._find_in_box(game, dims, pos, box, limit, result)
+        elif limit < _MAX or not self._walk_indexed(game, source, pos, result):
+            candidates = (
+                e
+                for e in world.visible_entities()
+                if not self.world_limited or e.dimension == source.dimension
+            )
             for e in candidates:
                 if self._matches(e, game, pos, box):
                     result.append(e)
@@ -180,6 +199,77 @@ class EntitySelector:
             elif self.order == "random":
                 random.shuffle(result)
         return result[: self.max_results]
+
+    def _find_in_box(
+        self,
+        game: Game,
+        dims: list[str],
+        pos: tuple[float, float, float],
+        box: tuple[float, float, float, float, float, float],
+        limit: int,
+        result: list[Entity],
+    ) -> None:
+        """The box search: every entity the sections around the box hold whose bounding box
+        touches it is examined (and counted); those of another type, or without a required
+        tag, fail at once."""
+        world = game.world
+        cost = game.cost
+        type_id, tags = self.type_id, self.required_tags
+        for d in dims:
+            for e in world.entities_in_box(d, box):
+                cost["entities_examined"] += 1
+                if type_id is not None and e.type_id != type_id:
+                    continue
+                if tags and not all(t in e.tags for t in tags):
+                    continue
+                if self._test(e, game, pos, box):
+                    result.append(e)
+                    if len(result) >= limit:
+                        return
+
+    def _walk_indexed(
+        self,
+        game: Game,
+        source: Source,
+        pos: tuple[float, float, float],
+        result: list[Entity],
+    ) -> bool:
+        """The walk over every loaded entity, for a search without a limit that the world's
+        index narrows (by type or required tags): the candidates are tested in level order,
+        overworld first, and every loaded entity of the walk's dimensions is counted as
+        examined. False when the index does not narrow the search."""
+        world = game.world
+        candidates = world.index.candidates(self.type_id, self.required_tags)
+        if candidates is None:
+            return False
+        dims = [source.dimension] if self.world_limited else list(DIMENSIONS)
+        dims = [d for d in dims if d in DIMENSIONS]
+        status = world.entity_status
+        players = sum(
+            1
+            for p in world.players.values()
+            if p.dimension in dims and not p.removed and world.entities.get(p.uuid) is p
+        )
+        game.cost["entities_examined"] += players + world.index.walk_count(dims, status)
+        later: dict[str, list[Entity]] = {}
+        overworld = DIMENSIONS[0]
+        for e in candidates:
+            key = e.__dict__["_tick_key"]
+            if key is None:
+                if not isinstance(e, Player) or e.removed:
+                    continue
+            elif key not in status:
+                continue
+            if e.dimension == overworld:
+                if overworld in dims and self._test(e, game, pos, None):
+                    result.append(e)
+            elif e.dimension in dims:
+                later.setdefault(e.dimension, []).append(e)
+        for d in DIMENSIONS[1:]:
+            for e in later.get(d, ()):
+                if self._test(e, game, pos, None):
+                    result.append(e)
+        return True
 
 
 def _invert(reader: StringReader) -> bool:
@@ -289,6 +379,8 @@ def _option(sel: EntitySelector, reader: StringReader, key: str, start: int) -> 
             sel.predicates.append(lambda e, g: (len(e.tags) == 0) != inv)
         else:
             sel.predicates.append(lambda e, g: (tag in e.tags) != inv)
+            if not inv and not sel.has_nbt:
+                sel.required_tags.append(tag)
     elif key == "team":
         inv = _invert(reader)
         team = reader.read_unquoted_string()
@@ -318,6 +410,7 @@ def _option(sel: EntitySelector, reader: StringReader, key: str, start: int) -> 
             return compare_nbt(expected, g.serialize(e)) != inv
 
         sel.predicates.append(nbt_pred)
+        sel.has_nbt = True
     elif key == "scores":
         _parse_scores(sel, reader)
 

@@ -19,6 +19,7 @@ from typing import Any
 from nbtlib import tag as nbt
 
 from .entities import DIRECTIONS, Entity, ItemFrame, Player, create_entity, item_entity
+from .levelindex import LevelIndex, section_order
 from .registry import registry
 
 __all__ = [
@@ -178,6 +179,8 @@ class World:
     # Paper chunks.delay-chunk-unloads-by (10 s): dropped chunks stay loaded (level 33) a while.
     unload_delay_ticks: int = 200
     delayed_unloads: dict[tuple[str, int, int], int] = field(default_factory=dict)
+    # entities by tag, type, cell and chunk, and their tick counters (levelindex)
+    index: LevelIndex = field(default_factory=LevelIndex, repr=False, compare=False)
 
     def rule(self, key: str, default: bool | int) -> bool | int:
         """A gamerule by the sandbox's key, under whatever name the release gives it (the
@@ -270,10 +273,10 @@ class World:
         dropped = {key for key in self.entity_status if key not in new}
         for key in dropped:
             del self.entity_status[key]
-        if dropped:  # entities of unloaded chunks go to storage
-            for e in self.entities.values():
-                if not isinstance(e, Player) and self._chunk_key(e) in dropped:
-                    e.stored = True
+        by_chunk = self.index.by_chunk
+        for key in dropped & by_chunk.keys():  # entities of unloaded chunks go to storage
+            for e in list(by_chunk[key]):
+                e.stored = True
         fresh: set[tuple[str, int, int]] = set()
         for key in new:
             if key not in self.entity_status:
@@ -283,24 +286,38 @@ class World:
             self._reinsert(fresh)
         self.levels = new
         self.levels_dirty = False
+        self._update_ticking()
+
+    def _update_ticking(self) -> None:
+        """Tell the index which chunks' entities tick: level ≤ 31 and entities loaded."""
+        status = self.entity_status
+        self.index.set_ticking(
+            k for k, lvl in self.levels.items() if lvl <= FORCED_LEVEL and k in status
+        )
 
     def _promote_pending(self) -> None:
         promoted = {k for k, status in self.entity_status.items() if status == "pending"}
         for key in promoted:
             self.entity_status[key] = "loaded"
         self._reinsert(promoted)
+        if promoted:
+            self._update_ticking()
 
     def _reinsert(self, keys: set[tuple[str, int, int]]) -> None:
         """Entities of newly loaded chunks join the level's entity list at its end."""
         if not keys:
             return
-        movers = [e for e in self.entities.values() if e.stored and self._chunk_key(e) in keys]
+        movers = sorted(
+            (e for e in self.index.stored if self._chunk_key(e) in keys),
+            key=lambda e: e.__dict__["_order"],
+        )
         for e in movers:
             e.stored = False
             if isinstance(e, ItemFrame):  # a reloaded entity is a new object: checkInterval 0
                 e.check_interval = 0
             del self.entities[e.uuid]
             self.entities[e.uuid] = e
+            self.index.reinserted(e)
 
     @staticmethod
     def _chunk_key(e: Entity) -> tuple[str, int, int]:
@@ -336,13 +353,24 @@ class World:
 
     def add_entity(self, e: Entity) -> None:
         """Insert an entity (its chunk decides visibility)."""
+        old = self.entities.get(e.uuid)
         self.entities[e.uuid] = e
-        self.sections.setdefault(self.section_key(e), []).append(e)
+        key = self.section_key(e)
+        self.sections.setdefault(key, []).append(e)
+        self.index.sectioned(e, key)
+        if old is None:
+            self.index.attach(e)
+        elif old is not e:  # the UUID's entry (and its place in the list) passes to `e`
+            order = old.__dict__["_order"]
+            self.index.shadowed(old)
+            self.index.attach(e, order)
 
     def remove_entity(self, e: Entity) -> None:
         """Discard an entity."""
-        e.removed = True
-        self.entities.pop(e.uuid, None)
+        e.removed = True  # the index lets go of it
+        popped = self.entities.pop(e.uuid, None)
+        if popped is not None and popped is not e:  # another entity held its UUID's entry
+            self.index.shadowed(popped)
         sec = self.sections.get(self.section_key(e))
         if sec is not None and e in sec:
             sec.remove(e)
@@ -369,6 +397,7 @@ class World:
             if not sec:
                 del self.sections[old]
         self.sections.setdefault(new, []).append(e)
+        self.index.sectioned(e, new)
 
     def get_entity(self, uid: uuidlib.UUID) -> Entity | None:
         """level.getEntity(uuid): only loaded entities."""
@@ -397,6 +426,10 @@ class World:
         sx0, sx1 = math.floor(x0 - 2.0) >> 4, math.floor(x1 + 2.0) >> 4
         sy0, sy1 = math.floor(y0 - 2.0) >> 4, math.floor(y1 + 2.0) >> 4
         sz0, sz1 = math.floor(z0 - 2.0) >> 4, math.floor(z1 + 2.0) >> 4
+        near = self.index.near_box(dimension, box)
+        if near is not None:  # a small box: its cells' entities, put in section order
+            yield from self._in_box_of(near, dimension, box, (sx0, sx1, sy0, sy1, sz0, sz1))
+            return
         span = (sx1 - sx0 + 1) * (sy1 - sy0 + 1) * (sz1 - sz0 + 1)
         keys: list[tuple[int, int, int]] = []
         if span > len(self.sections):
@@ -420,6 +453,37 @@ class World:
                 if bx[0] <= x1 and bx[3] >= x0 and bx[1] <= y1 and bx[4] >= y0:
                     if bx[2] <= z1 and bx[5] >= z0:
                         yield e
+
+    def _in_box_of(
+        self,
+        near: list[Entity],
+        dimension: str,
+        box: tuple[float, float, float, float, float, float],
+        sections: tuple[int, int, int, int, int, int],
+    ) -> list[Entity]:
+        """The entities of `near` that the section walk of `entities_in_box` would yield, in
+        its order: sections by key, each in its list's order."""
+        x0, y0, z0, x1, y1, z1 = box
+        sx0, sx1, sy0, sy1, sz0, sz1 = sections
+        status = self.entity_status
+        found: list[tuple[tuple[int, int, int], int, Entity]] = []
+        for e in near:
+            d = e.__dict__
+            key = d["_section"]
+            if key[0] != dimension or not (
+                sx0 <= key[1] <= sx1 and sy0 <= key[2] <= sy1 and sz0 <= key[3] <= sz1
+            ):
+                continue
+            if e.removed or not (
+                isinstance(e, Player) or (not e.stored and (dimension, key[1], key[3]) in status)
+            ):
+                continue
+            bx = e.bounding_box()
+            if bx[0] <= x1 and bx[3] >= x0 and bx[1] <= y1 and bx[4] >= y0:
+                if bx[2] <= z1 and bx[5] >= z0:
+                    found.append((section_order(key), d["_section_seq"], e))
+        found.sort(key=lambda f: (f[0], f[1]))
+        return [f[2] for f in found]
 
     def new_entity(self, type_id: str, dimension: str) -> Entity:
         """A fresh entity with a random UUID (not yet added)."""
@@ -624,18 +688,13 @@ class World:
         self._promote_pending()
         if self.levels_dirty or any(t <= self.tick_count for t in self.delayed_unloads.values()):
             self.update_levels()
-        ticking: dict[tuple[str, int, int], bool] = {}  # is_ticking, once per chunk
-        floor = math.floor
-        for e in list(self.entities.values()):
-            if e.removed or e.stored or isinstance(e, Player):
-                continue
-            pos = e.pos
-            key = (e.dimension, floor(pos[0]) >> 4, floor(pos[2]) >> 4)  # _chunk_key, inlined
-            ok = ticking.get(key)
-            if ok is None:
-                ok = self.levels.get(key, 99) <= FORCED_LEVEL and key in self.entity_status
-                ticking[key] = ok
-            if ok:
-                e.tick(self)
+        # The entity pass: every entity in the level list, not in storage and not a player,
+        # whose chunk is entity-ticking (level ≤ 31, entities loaded) ticks: `age` and a frame's
+        # `checkInterval` count up, and a frame whose counter was at 100 checks survives()
+        # (BlockAttachedEntity.tick; a Fixed frame does not) and pops when it fails. The index
+        # counts the ticks per chunk and hands back only the frames due, in level order.
+        for frame in self.index.start_pass():
+            if not frame.removed and not frame.fixed and not self.frame_survives(frame):
+                self.pop_frame(frame)
         for p in self.players.values():  # ServerPlayer.tick's attribute update
             p.update_attributes()
