@@ -68,7 +68,7 @@ _NOT_NBT = frozenset(
     }
 )
 # fields the world's index follows (controller.sandbox.levelindex)
-_INDEXED = frozenset({"pos", "dimension", "stored", "removed", "tags"})
+_INDEXED = frozenset({"pos", "dimension", "stored", "removed", "tags", "facing", "item"})
 _YAW_2D = {"south": 0.0, "west": 90.0, "north": 180.0, "east": 270.0}
 GAME_MODES = ("survival", "creative", "adventure", "spectator")
 # docs/server-behaviour.md, "Entity interaction reach"

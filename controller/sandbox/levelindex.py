@@ -9,9 +9,10 @@ those figures themselves):
   order by sorting.
 - **Tags and types.** The entities of the level list by tag and by type, each set kept in level
   order, so `@e[tag=…]` and `@e[type=…]` start from the entities that can match.
-- **Cells.** Entities by the block their position is in, so a small box finds its entities
-  without looking at every entity of the 16³ sections around it. Each entity also remembers the
-  section list it was put in and when, which gives vanilla's order within a section.
+- **Columns.** Entities by the block column (x, z) their position is in, so a small box finds
+  its entities without looking at every entity of the 16³ sections around it. Each entity also
+  remembers the section list it was put in and when, which gives vanilla's order within a
+  section.
 - **Chunks.** The entities that tick where they stand (in the level list, not in storage, not a
   player) by chunk; the count per chunk gives how many entities a full walk sees.
 - **Tick counters.** Entities tick only in entity-ticking chunks (docs/server-behaviour.md,
@@ -28,26 +29,29 @@ changes while they are in a world.
 from __future__ import annotations
 
 import heapq
+import itertools
 import math
-from collections.abc import Iterable
-from typing import Any
+from collections.abc import Callable, Iterable
+from typing import Any, TypeVar
 
 from .entities import Entity, ItemFrame, Marker, Player
 from .registry import registry, strip_namespace
 
 __all__ = ["CHECK_PERIOD", "LevelIndex", "section_order"]
 
+_T = TypeVar("_T")
+
 ChunkKey = tuple[str, int, int]
 SectionKey = tuple[str, int, int, int]
-CellKey = tuple[str, int, int, int]
+CellKey = tuple[str, int, int]
 Box = tuple[float, float, float, float, float, float]
 
 # BlockAttachedEntity.tick: `checkInterval++ == 100` → checkInterval = 0 and survives(): a
 # frame checks once every 101 ticks it ticks
 CHECK_PERIOD = 101
 _CHECK_AT = 100
-# a box whose cells outnumber this is searched section by section instead
-_MAX_CELLS = 4096
+# a box over more block columns than this is searched section by section instead
+_MAX_CELLS = 1024
 
 
 def section_order(key: SectionKey) -> tuple[int, int, int]:
@@ -55,29 +59,37 @@ def section_order(key: SectionKey) -> tuple[int, int, int]:
     return (key[1], key[3] & 0x3FFFFF, key[2] & 0xFFFFF)
 
 
+_stamps = itertools.count(1)
+
+
 class _Ordered:
     """Entities in level order: a dict used as an ordered set, re-sorted when an insertion
-    came out of order (a tag added to an entity that joined the level earlier)."""
+    came out of order (a tag added to an entity that joined the level earlier). `stamp`
+    changes with every change of its members or their order."""
 
-    __slots__ = ("members", "in_order")
+    __slots__ = ("members", "in_order", "stamp")
 
     def __init__(self) -> None:
         self.members: dict[Entity, None] = {}
         self.in_order = True
+        self.stamp = next(_stamps)
 
     def add(self, e: Entity) -> None:
         members = self.members
         if members and self.in_order and next(reversed(members)).__dict__["_order"] > _order(e):
             self.in_order = False
         members[e] = None
+        self.stamp = next(_stamps)
 
     def discard(self, e: Entity) -> None:
-        self.members.pop(e, None)
+        if self.members.pop(e, 0) is None:
+            self.stamp = next(_stamps)
 
     def move_to_end(self, e: Entity) -> None:
         if e in self.members:
             del self.members[e]
             self.members[e] = None  # its new order number is the highest
+            self.stamp = next(_stamps)
 
     def ordered(self) -> Iterable[Entity]:
         if not self.in_order:
@@ -92,8 +104,8 @@ def _order(e: Entity) -> int:
 
 
 def _cell(e: Entity) -> CellKey:
-    x, y, z = e.pos
-    return (e.dimension, math.floor(x), math.floor(y), math.floor(z))
+    x, _, z = e.pos
+    return (e.dimension, math.floor(x), math.floor(z))
 
 
 def _chunk(e: Entity) -> ChunkKey:
@@ -116,8 +128,12 @@ class LevelIndex:
         self.stored: dict[Entity, None] = {}
         # how far a bounding box reaches from the entity's position, at most, over the types
         # seen: sideways, below, above
-        self._reach = (0.0, 0.0, 0.0)
+        self.reach = (0.0, 0.0, 0.0)
         self._type_reach: dict[str, tuple[float, float, float]] = {}
+        # per section list: a stamp that changes with its members, their storage state, tags
+        # and bounding boxes; and what was worked out from the list, with the stamp it had
+        self._section_stamps: dict[SectionKey, int] = {}
+        self._memo: dict[tuple[SectionKey, Any], tuple[int, Any]] = {}
         # the clock: entity passes run, and per chunk when it started ticking / passes before
         self.passes = 0
         self._since: dict[ChunkKey, int] = {}
@@ -126,6 +142,11 @@ class LevelIndex:
         # per chunk, frames by the chunk count at which their check falls due
         self._due: dict[ChunkKey, list[tuple[int, int, int, ItemFrame]]] = {}
         self._pushes = 0
+        # changes with whatever decides which entities a walk sees and in what order (joins,
+        # leaves, storage, chunks, entity loading); see `walk_stamp`
+        self.seen_stamp = next(_stamps)
+        # results of simple walks (type and tags only) by what they asked, with their stamp
+        self.walks: dict[Any, tuple[tuple[int, ...], list[Entity], int]] = {}
 
     # ------------------------------------------------------------------ the clock
     def count(self, key: ChunkKey) -> int:
@@ -215,6 +236,7 @@ class LevelIndex:
         new = _chunk(e) if ticks else None
         if old == new:
             return
+        self.seen_stamp = next(_stamps)
         self.rebase(e)
         if old is not None:
             members = self.by_chunk[old]
@@ -237,6 +259,7 @@ class LevelIndex:
             order = self._next_order
         d["_order"] = order
         d["_index"] = self
+        self.seen_stamp = next(_stamps)
         d.setdefault("_tick_version", 0)
         d["_tick_key"] = None
         d["_tick_a0"] = 0
@@ -274,6 +297,7 @@ class LevelIndex:
         """`e` lost its level-list entry to another entity with its UUID: it stays in its
         section and cell (boxes still find it) but no longer walks, ticks or counts."""
         e.__dict__["_walk"] = False
+        self.seen_stamp = next(_stamps)
         self._unwalkable(e)
         self.stored.pop(e, None)
         self._anchor(e)
@@ -283,6 +307,7 @@ class LevelIndex:
         d = e.__dict__
         if d.get("_index") is not self:
             return
+        self.seen_stamp = next(_stamps)
         self._anchor(e)  # removed: off its chunk, counters written
         self._unwalkable(e)
         self.stored.pop(e, None)
@@ -298,6 +323,7 @@ class LevelIndex:
         """`e` rejoined the level list at its end."""
         self._next_order += 1
         e.__dict__["_order"] = self._next_order
+        self.seen_stamp = next(_stamps)
         for t in e.__dict__.get("_indexed_tags", ()):
             self.by_tag[t].move_to_end(e)
         kind = self.by_type.get(e.type_id)
@@ -309,10 +335,47 @@ class LevelIndex:
         self._next_seq += 1
         e.__dict__["_section"] = key
         e.__dict__["_section_seq"] = self._next_seq
+        self.section_changed(key)
+
+    def section_changed(self, key: SectionKey | None) -> None:
+        """The list of section `key` changed, or one of its entities did."""
+        if key is not None:
+            self._section_stamps[key] = next(_stamps)
+
+    def memo(self, key: SectionKey, what: Any, compute: Callable[[], _T]) -> _T:
+        """`compute()`, remembered for section `key` under `what` until the section changes
+        (`compute` may only read the section's list and its entities)."""
+        stamp = self._section_stamps.get(key)
+        if stamp is None:
+            stamp = self._section_stamps[key] = next(_stamps)
+        known = self._memo.get((key, what))
+        if known is not None and known[0] == stamp:
+            value: _T = known[1]
+            return value
+        value = compute()
+        self._memo[(key, what)] = (stamp, value)
+        return value
+
+    def bounds(self, key: SectionKey, members: list[Entity]) -> Box:
+        """Over the bounding boxes of `members`, the list of section `key`: the highest of
+        their low corners and the lowest of their high corners, per axis (x0, y0, z0, x1, y1,
+        z1): every one of them overlaps a box whose low corner lies below the latter and whose
+        high corner lies above the former."""
+
+        def compute() -> Box:
+            boxes = [e.bounding_box() for e in members]
+            if math.isnan(sum(sum(b) for b in boxes)):  # min/max would hide it: no answer
+                return (math.nan,) * 6
+            lows = [max(b[k] for b in boxes) for k in range(3)]
+            highs = [min(b[k] for b in boxes) for k in range(3, 6)]
+            return (lows[0], lows[1], lows[2], highs[0], highs[1], highs[2])
+
+        return self.memo(key, "bounds", compute)
 
     # ------------------------------------------------------------------ entity callbacks
     def changed(self, e: Entity, name: str) -> None:
         """A field the index depends on was assigned."""
+        self.section_changed(e.__dict__.get("_section"))
         if name == "removed":
             if e.removed:
                 self.detach(e)
@@ -323,6 +386,8 @@ class LevelIndex:
             else:
                 self.stored.pop(e, None)
             self._anchor(e)
+            return
+        if name in ("facing", "item"):  # the bounding box may change
             return
         if name == "tags":
             if not e.__dict__["_walk"]:
@@ -349,12 +414,14 @@ class LevelIndex:
 
     def tag_added(self, e: Entity, t: str) -> None:
         """`t` was appended to `e.tags`."""
+        self.section_changed(e.__dict__.get("_section"))
         if e.__dict__["_walk"]:
             e.__dict__["_indexed_tags"].add(t)
             self.by_tag.setdefault(t, _Ordered()).add(e)
 
     def tag_removed(self, e: Entity, t: str) -> None:
         """`t` was taken out of `e.tags`."""
+        self.section_changed(e.__dict__.get("_section"))
         if e.__dict__["_walk"]:
             e.__dict__["_indexed_tags"].discard(t)
             self._drop_tag(e, t)
@@ -378,6 +445,22 @@ class LevelIndex:
             return None
         return min(sets, key=lambda s: len(s.members)).ordered()
 
+    def loading_changed(self) -> None:
+        """Some chunk's entities were loaded or unloaded."""
+        self.seen_stamp = next(_stamps)
+
+    def walk_stamp(self, type_id: str | None, tags: Iterable[str]) -> tuple[int, ...]:
+        """Changes whenever a walk for entities of that type with those tags could find
+        others, or count others (the entities every walk sees included)."""
+        parts = [self.seen_stamp]
+        if type_id is not None:
+            kind = self.by_type.get(type_id)
+            parts.append(kind.stamp if kind is not None else 0)
+        for t in tags:
+            members = self.by_tag.get(t)
+            parts.append(members.stamp if members is not None else 0)
+        return tuple(parts)
+
     def walk_count(self, dimensions: Iterable[str], loaded: Any) -> int:
         """How many non-player level-list entities of those dimensions a full walk sees: not in
         storage, in a chunk whose entities are loaded (`loaded`: the chunks' entity status)."""
@@ -399,26 +482,26 @@ class LevelIndex:
                 et = registry().entities.get(strip_namespace(e.type_id))
                 reach = (et.width / 2, 0.0, et.height) if et is not None else (0.0, 0.0, 0.0)
             self._type_reach[e.type_id] = reach
-        side, below, above = self._reach
-        self._reach = (max(side, reach[0]), max(below, reach[1]), max(above, reach[2]))
+        side, below, above = self.reach
+        self.reach = (max(side, reach[0]), max(below, reach[1]), max(above, reach[2]))
 
     def near_box(self, dimension: str, box: Box) -> list[Entity] | None:
-        """Every entity whose bounding box can touch `box` is among these (not in any order);
-        None when the box spans too many cells to look them up one by one."""
-        side, below, above = self._reach
+        """Every entity whose bounding box can touch `box` is among these (not in any order),
+        with others of the same block columns; None when the box spans too many columns to
+        look them up one by one."""
+        side, below, above = self.reach
         x0, y0, z0, x1, y1, z1 = box
         bx0, bx1 = math.floor(x0 - side), math.floor(x1 + side)
-        by0, by1 = math.floor(y0 - above), math.floor(y1 + below)
         bz0, bz1 = math.floor(z0 - side), math.floor(z1 + side)
-        n = (bx1 - bx0 + 1) * (by1 - by0 + 1) * (bz1 - bz0 + 1)
+        n = (bx1 - bx0 + 1) * (bz1 - bz0 + 1)
         cells = self.cells
-        if n > _MAX_CELLS or n > 8 * len(cells):
+        if n > _MAX_CELLS or n > 4 * len(cells):
             return None
+        low, high = y0 - above, y1 + below
         found: list[Entity] = []
         for bx in range(bx0, bx1 + 1):
-            for by in range(by0, by1 + 1):
-                for bz in range(bz0, bz1 + 1):
-                    members = cells.get((dimension, bx, by, bz))
-                    if members:
-                        found.extend(members)
+            for bz in range(bz0, bz1 + 1):
+                members = cells.get((dimension, bx, bz))
+                if members:
+                    found.extend(e for e in members if low <= e.pos[1] <= high)
         return found

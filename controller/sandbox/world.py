@@ -118,6 +118,22 @@ def chunk_of(x: float, z: float) -> tuple[int, int]:
     return (math.floor(x) >> 4, math.floor(z) >> 4)
 
 
+def _section_range(
+    box: tuple[float, float, float, float, float, float],
+) -> tuple[int, int, int, int, int, int]:
+    """The entity sections EntitySectionStorage.getEntities(aabb) visits: those of the box
+    grown by 2 blocks each way (x0, x1, y0, y1, z0, z1)."""
+    x0, y0, z0, x1, y1, z1 = box
+    return (
+        math.floor(x0 - 2.0) >> 4,
+        math.floor(x1 + 2.0) >> 4,
+        math.floor(y0 - 2.0) >> 4,
+        math.floor(y1 + 2.0) >> 4,
+        math.floor(z0 - 2.0) >> 4,
+        math.floor(z1 + 2.0) >> 4,
+    )
+
+
 @dataclass
 class Objective:
     """A scoreboard objective."""
@@ -273,6 +289,8 @@ class World:
         dropped = {key for key in self.entity_status if key not in new}
         for key in dropped:
             del self.entity_status[key]
+        if dropped:
+            self.index.loading_changed()
         by_chunk = self.index.by_chunk
         for key in dropped & by_chunk.keys():  # entities of unloaded chunks go to storage
             for e in list(by_chunk[key]):
@@ -282,6 +300,8 @@ class World:
             if key not in self.entity_status:
                 self.entity_status[key] = "loaded" if self.flavour == "paper" else "pending"
                 fresh.add(key)
+        if fresh:
+            self.index.loading_changed()
         if self.flavour == "paper":
             self._reinsert(fresh)
         self.levels = new
@@ -301,6 +321,7 @@ class World:
             self.entity_status[key] = "loaded"
         self._reinsert(promoted)
         if promoted:
+            self.index.loading_changed()
             self._update_ticking()
 
     def _reinsert(self, keys: set[tuple[str, int, int]]) -> None:
@@ -374,6 +395,7 @@ class World:
         sec = self.sections.get(self.section_key(e))
         if sec is not None and e in sec:
             sec.remove(e)
+            self.index.section_changed(self.section_key(e))
             if not sec:
                 del self.sections[self.section_key(e)]
 
@@ -394,6 +416,7 @@ class World:
         sec = self.sections.get(old)
         if sec is not None and e in sec:
             sec.remove(e)
+            self.index.section_changed(old)
             if not sec:
                 del self.sections[old]
         self.sections.setdefault(new, []).append(e)
@@ -422,13 +445,23 @@ class World:
         self, dimension: str, box: tuple[float, float, float, float, float, float]
     ) -> Iterator[Entity]:
         """EntitySectionStorage.getEntities(aabb): sections around the box, vanilla key order."""
+        for group, _, _ in self.entities_in_box_by_section(dimension, box):
+            yield from group
+
+    def entities_in_box_by_section(
+        self, dimension: str, box: tuple[float, float, float, float, float, float]
+    ) -> Iterator[tuple[list[Entity], tuple[tuple[str, int, int, int], bool] | None, bool]]:
+        """`entities_in_box` in runs: one per section (with the section's key and whether its
+        chunk's entities are loaded), or one for a small box (None). With each, whether every
+        one of its entities' bounding boxes overlaps the box strictly (has a part inside it,
+        not just an edge); such a run is the section's entities that selectors see, as the
+        index remembers them for (key, loaded) (not to be changed)."""
         x0, y0, z0, x1, y1, z1 = box
-        sx0, sx1 = math.floor(x0 - 2.0) >> 4, math.floor(x1 + 2.0) >> 4
-        sy0, sy1 = math.floor(y0 - 2.0) >> 4, math.floor(y1 + 2.0) >> 4
-        sz0, sz1 = math.floor(z0 - 2.0) >> 4, math.floor(z1 + 2.0) >> 4
+        sx0, sx1, sy0, sy1, sz0, sz1 = _section_range(box)
         near = self.index.near_box(dimension, box)
-        if near is not None:  # a small box: its cells' entities, put in section order
-            yield from self._in_box_of(near, dimension, box, (sx0, sx1, sy0, sy1, sz0, sz1))
+        if near is not None:  # a small box: its columns' entities, put in section order
+            ranges = (sx0, sx1, sy0, sy1, sz0, sz1)
+            yield self._in_box_of(near, dimension, box, ranges), None, False
             return
         span = (sx1 - sx0 + 1) * (sy1 - sy0 + 1) * (sz1 - sz0 + 1)
         keys: list[tuple[int, int, int]] = []
@@ -446,13 +479,30 @@ class World:
         keys.sort(key=lambda k: (k[0], k[2] & 0x3FFFFF, k[1] & 0xFFFFF))
         for sx, sy, sz in keys:
             chunk_loaded = (dimension, sx, sz) in self.entity_status  # section column = chunk
-            for e in list(self.sections.get((dimension, sx, sy, sz), [])):
-                if e.removed or not (isinstance(e, Player) or (chunk_loaded and not e.stored)):
-                    continue
+            key = (dimension, sx, sy, sz)
+            members = self.sections.get(key, [])
+
+            def loaded(members: list[Entity] = members, chunk_loaded: bool = chunk_loaded) -> Any:
+                return [
+                    e
+                    for e in members
+                    if not e.removed and (isinstance(e, Player) or (chunk_loaded and not e.stored))
+                ]
+
+            seen: list[Entity] = self.index.memo(key, ("loaded", chunk_loaded), loaded)
+            if not seen:
+                continue
+            b = self.index.bounds(key, members)
+            if b[0] < x1 and b[3] > x0 and b[1] < y1 and b[4] > y0 and b[2] < z1 and b[5] > z0:
+                yield seen, (key, chunk_loaded), True
+                continue
+            touching = []
+            for e in seen:
                 bx = e.bounding_box()
                 if bx[0] <= x1 and bx[3] >= x0 and bx[1] <= y1 and bx[4] >= y0:
                     if bx[2] <= z1 and bx[5] >= z0:
-                        yield e
+                        touching.append(e)
+            yield touching, (key, chunk_loaded), False
 
     def _in_box_of(
         self,
@@ -604,6 +654,16 @@ class World:
         when facing differently). Glow and plain frames are both hanging entities.
         """
         box = self.pop_box(frame)
+        near = self.index.near_box(frame.dimension, box)
+        if near is not None:  # only frames facing the same way can conflict: test just those
+            near = [
+                e
+                for e in near
+                if e is not frame and isinstance(e, ItemFrame) and e.facing == frame.facing
+            ]
+            if not near:
+                return True
+            return not any(self._overlaps(frame.dimension, e, box) for e in near)
         for other in self.entities_in_box(frame.dimension, box):
             if other is frame or not isinstance(other, ItemFrame) or other.facing != frame.facing:
                 continue
@@ -618,6 +678,23 @@ class World:
             ):
                 return False
         return True
+
+    def _overlaps(
+        self, dimension: str, other: Entity, box: tuple[float, float, float, float, float, float]
+    ) -> bool:
+        """Whether `entities_in_box(dimension, box)` yields `other` and its bounding box
+        strictly intersects `box`."""
+        ob = other.bounding_box()
+        if not (
+            ob[0] < box[3]
+            and ob[3] > box[0]
+            and ob[1] < box[4]
+            and ob[4] > box[1]
+            and ob[2] < box[5]
+            and ob[5] > box[2]
+        ):
+            return False
+        return other in self._in_box_of([other], dimension, box, _section_range(box))
 
     def spawn_at_frame(self, frame: ItemFrame, item: nbt.Compound) -> Entity:
         """HangingEntity.spawnAtLocation: an item entity 0.15 out along the frame's facing."""

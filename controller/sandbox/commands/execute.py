@@ -7,7 +7,6 @@ from __future__ import annotations
 
 import math
 from collections.abc import Callable
-from dataclasses import replace
 from typing import TYPE_CHECKING, Any
 
 from nbtlib import tag as nbt
@@ -149,7 +148,7 @@ def _function_condition(game: Game, expected: bool) -> Callable[[Ctx, Source], l
 
         depth = game.frames[-1].depth + 1 if game.frames else 0
         isolated = Frame(depth, consume, depth)
-        function_source = replace(source, silent=True, callbacks=())
+        function_source = source.copy_with(silent=True, callbacks=())
         game.frames.append(isolated)
         try:
             for chains in functions:
@@ -458,7 +457,7 @@ def _store_branch(game: Game, execute: Node) -> Node:
                 for h in targets:
                     game.world.scores.setdefault(h.name, {})[obj.name] = value
 
-            return [replace(source, callbacks=source.callbacks + (cb,))]
+            return [source.copy_with(callbacks=source.callbacks + (cb,))]
 
         def data_mod(
             kind: str, type_name: str, want_result: bool = want_result
@@ -478,7 +477,7 @@ def _store_branch(game: Game, execute: Node) -> Node:
                     except CommandSyntaxError:
                         pass
 
-                return [replace(source, callbacks=source.callbacks + (cb,))]
+                return [source.copy_with(callbacks=source.callbacks + (cb,))]
 
             return mod
 
@@ -517,38 +516,37 @@ def register(root: Node, game: Game) -> None:
         # withPosition(...).withAnchor(FEET); `positioned as` keeps the anchor
         c: Coordinates = ctx["pos"]
         pos = c.resolve(source.pos, source.rot, source.anchor_pos)
-        return [replace(source, pos=pos, anchor="feet")]
+        return [source.copy_with(pos=pos, anchor="feet")]
 
     def anchored_mod(ctx: Ctx, source: Source) -> list[Source]:
-        return [replace(source, anchor=ctx["anchor"])]
+        return [source.copy_with(anchor=ctx["anchor"])]
 
     def positioned_as_mod(ctx: Ctx, source: Source) -> list[Source]:
         return [
-            replace(source, pos=e.pos) for e in get_optional_entities(game, source, ctx["targets"])
+            source.copy_with(pos=e.pos) for e in get_optional_entities(game, source, ctx["targets"])
         ]
 
     def in_mod(ctx: Ctx, source: Source) -> list[Source]:
-        return [replace(source, dimension=get_dimension(ctx["dimension"]))]
+        return [source.copy_with(dimension=get_dimension(ctx["dimension"]))]
 
     def align_mod(ctx: Ctx, source: Source) -> list[Source]:
         axes: str = ctx["axes"]
         x, y, z = (
             float(math.floor(v)) if a in axes else v for a, v in zip("xyz", source.pos, strict=True)
         )
-        return [replace(source, pos=(x, y, z))]
+        return [source.copy_with(pos=(x, y, z))]
 
     def rotated_mod(ctx: Ctx, source: Source) -> list[Source]:
         (yaw, ry), (pitch, rp) = ctx["rot"]
         return [
-            replace(
-                source,
+            source.copy_with(
                 rot=(source.rot[0] + yaw if ry else yaw, source.rot[1] + pitch if rp else pitch),
             )
         ]
 
     def rotated_as_mod(ctx: Ctx, source: Source) -> list[Source]:
         return [
-            replace(source, rot=e.rotation)
+            source.copy_with(rot=e.rotation)
             for e in get_optional_entities(game, source, ctx["targets"])
         ]
 
