@@ -503,5 +503,7 @@ class LevelIndex:
             for bz in range(bz0, bz1 + 1):
                 members = cells.get((dimension, bx, bz))
                 if members:
-                    found.extend(e for e in members if low <= e.pos[1] <= high)
+                    for e in members:
+                        if low <= e.pos[1] <= high:
+                            found.append(e)
         return found

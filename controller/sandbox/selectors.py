@@ -75,6 +75,11 @@ class EntitySelector:
     simple: bool = True
 
     @property
+    def _plain_self(self) -> bool:
+        """No box and no distance: where the search stands does not matter."""
+        return self._aabb() is None and self.distance.is_any
+
+    @property
     def is_self(self) -> bool:
         """`@s`."""
         return self.current_entity
@@ -145,6 +150,13 @@ class EntitySelector:
             if not self.includes_entities and not isinstance(e, Player):
                 return []
             return [e]
+        if self.current_entity and self._plain_self:  # `@s` with no position options
+            e = source.entity
+            if e is None or e.removed:
+                return []
+            if not self.includes_entities and not isinstance(e, Player):
+                return []
+            return [e] if self._matches(e, game, source.pos, None) else []
         base = source.pos
         pos = (
             self.x if self.x is not None else base[0],

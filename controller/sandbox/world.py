@@ -134,6 +134,14 @@ def _section_range(
     )
 
 
+def _section_rank(e: Entity) -> tuple[int, int, int, int]:
+    """Where `entities_in_box` meets an entity: its section in key order, then its place in
+    the section's list."""
+    d = e.__dict__
+    x, y, z = section_order(d["_section"])
+    return (x, y, z, d["_section_seq"])
+
+
 @dataclass
 class Objective:
     """A scoreboard objective."""
@@ -516,10 +524,9 @@ class World:
         x0, y0, z0, x1, y1, z1 = box
         sx0, sx1, sy0, sy1, sz0, sz1 = sections
         status = self.entity_status
-        found: list[tuple[tuple[int, int, int], int, Entity]] = []
+        found: list[Entity] = []
         for e in near:
-            d = e.__dict__
-            key = d["_section"]
+            key = e.__dict__["_section"]
             if key[0] != dimension or not (
                 sx0 <= key[1] <= sx1 and sy0 <= key[2] <= sy1 and sz0 <= key[3] <= sz1
             ):
@@ -531,9 +538,10 @@ class World:
             bx = e.bounding_box()
             if bx[0] <= x1 and bx[3] >= x0 and bx[1] <= y1 and bx[4] >= y0:
                 if bx[2] <= z1 and bx[5] >= z0:
-                    found.append((section_order(key), d["_section_seq"], e))
-        found.sort(key=lambda f: (f[0], f[1]))
-        return [f[2] for f in found]
+                    found.append(e)
+        if len(found) > 1:
+            found.sort(key=_section_rank)
+        return found
 
     def new_entity(self, type_id: str, dimension: str) -> Entity:
         """A fresh entity with a random UUID (not yet added)."""

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Callable
+from itertools import product, repeat
 from typing import TYPE_CHECKING, Any
 
 from nbtlib import tag as nbt
@@ -23,6 +24,7 @@ from ..itempredicate import ItemPredicate, parse_item_predicate
 from ..packmanager import InstantiationError
 from ..reader import CommandSyntaxError, StringReader
 from ..registry import tr
+from ..world import AIR
 from . import Ctx, Frame, Node, Source, arg, lit
 from .blocks import get_dimension, loaded_block_pos, parse_dimension
 from .data import accessor_for, count_matching, data_sources, parse_path
@@ -380,19 +382,23 @@ def check_regions(game: Game, ctx: Ctx, source: Source, masked: bool) -> int | N
     limit = int(game.world.rule("max_block_modifications", 32768))
     if area > limit:
         raise CommandSyntaxError(tr("commands.execute.blocks.toobig", limit, area))
-    world = game.world
-    count = 0
-    for z in range(lo[2], hi[2] + 1):
-        for y in range(lo[1], hi[1] + 1):
-            for x in range(lo[0], hi[0] + 1):
-                state = world.get_block(source.dimension, (x, y, z))
-                if masked and state == "minecraft:air":
-                    continue
-                dst = (x - lo[0] + d[0], y - lo[1] + d[1], z - lo[2] + d[2])
-                if state != world.get_block(source.dimension, dst):
-                    return None
-                count += 1
-    return count
+    # every block of the region against its counterpart (the order does not change the
+    # answer: one difference fails the test)
+    blocks = game.world.blocks.setdefault(source.dimension, {})
+    here = product(range(lo[0], hi[0] + 1), range(lo[1], hi[1] + 1), range(lo[2], hi[2] + 1))
+    there = product(
+        range(d[0], d[0] + hi[0] - lo[0] + 1),
+        range(d[1], d[1] + hi[1] - lo[1] + 1),
+        range(d[2], d[2] + hi[2] - lo[2] + 1),
+    )
+    first = list(map(blocks.get, here, repeat(AIR)))
+    second = list(map(blocks.get, there, repeat(AIR)))
+    if not masked:
+        return area if first == second else None
+    compared = [(a, b) for a, b in zip(first, second, strict=True) if a != AIR]
+    if any(a != b for a, b in compared):
+        return None
+    return len(compared)
 
 
 def _blocks_conditional(game: Game, root: Node, node: Node, expected: bool, masked: bool) -> Node:
