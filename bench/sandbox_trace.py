@@ -234,6 +234,8 @@ def replay(path: Path, profile: bool = False) -> bool:
     entries = [json.loads(line) for line in path.read_text(encoding="utf-8").splitlines()]
     mismatches: list[str] = []
     times: dict[str, list[float]] = {}
+    playing: dict[str, list[float]] = {}  # the commands from the player's join on
+    first = times
     tick_times: list[float] = []
     prof = cProfile.Profile() if profile else None
     with tempfile.TemporaryDirectory(prefix="pipesctl-trace-") as tmp, seeded_uuids():
@@ -260,6 +262,8 @@ def replay(path: Path, profile: bool = False) -> bool:
                 if repr(exc) != entry.get("error"):
                     mismatches.append(f"#{n} {op}: raised {exc!r}, not {entry.get('error')}")
             elapsed = time.perf_counter() - t
+            if op == "join":
+                times = playing
             if op == "execute":
                 times.setdefault(_kind(args[0]), []).append(elapsed)
                 if result != entry["out"] or game.last_cost != entry["cost"]:
@@ -275,16 +279,18 @@ def replay(path: Path, profile: bool = False) -> bool:
                 mismatches.append(f"#{n} {op}{tuple(args)}: {result} != {entry['result']}")
         if prof is not None:
             prof.disable()
-    total = sum(sum(v) for v in times.values())
-    print(f"{path}: {sum(len(v) for v in times.values())} commands in {total:.2f} s; ", end="")
-    print(f"{len(tick_times)} ticks in {sum(tick_times):.2f} s")
-    print("| total s | count | mean ms | max ms | command |")
-    print("|---:|---:|---:|---:|---|")
-    for kind, ts in sorted(times.items(), key=lambda kv: -sum(kv[1]))[:25]:
-        print(
-            f"| {sum(ts):.3f} | {len(ts)} | {statistics.fmean(ts) * 1000:.2f} "
-            f"| {max(ts) * 1000:.2f} | `{kind}` |"
-        )
+    print(f"{path}: {len(tick_times)} ticks in {sum(tick_times):.2f} s")
+    for title, table in (("before the join", first), ("from the join on", playing)):
+        total = sum(sum(v) for v in table.values())
+        count = sum(len(v) for v in table.values())
+        print(f"\n{title}: {count} commands in {total:.2f} s\n")
+        print("| total s | count | mean ms | median ms | max ms | command |")
+        print("|---:|---:|---:|---:|---:|---|")
+        for kind, ts in sorted(table.items(), key=lambda kv: -sum(kv[1]))[:20]:
+            print(
+                f"| {sum(ts):.3f} | {len(ts)} | {statistics.fmean(ts) * 1000:.2f} "
+                f"| {statistics.median(ts) * 1000:.2f} | {max(ts) * 1000:.2f} | `{kind}` |"
+            )
     for line in mismatches[:20]:
         print("MISMATCH", line)
     print(f"{len(mismatches)} mismatches")

@@ -445,9 +445,12 @@ class LevelIndex:
             return None
         return min(sets, key=lambda s: len(s.members)).ordered()
 
-    def loading_changed(self) -> None:
-        """Some chunk's entities were loaded or unloaded."""
-        self.seen_stamp = next(_stamps)
+    def loading_changed(self, keys: Iterable[ChunkKey]) -> None:
+        """The entities of these chunks were loaded or unloaded: what walks see changes only
+        where entities stand outside storage (players count wherever they are; entities in
+        storage change `stored` when they come back)."""
+        if any(key in self.by_chunk for key in keys):
+            self.seen_stamp = next(_stamps)
 
     def walk_stamp(self, type_id: str | None, tags: Iterable[str]) -> tuple[int, ...]:
         """Changes whenever a walk for entities of that type with those tags could find

@@ -297,8 +297,7 @@ class World:
         dropped = {key for key in self.entity_status if key not in new}
         for key in dropped:
             del self.entity_status[key]
-        if dropped:
-            self.index.loading_changed()
+        self.index.loading_changed(dropped)
         by_chunk = self.index.by_chunk
         for key in dropped & by_chunk.keys():  # entities of unloaded chunks go to storage
             for e in list(by_chunk[key]):
@@ -308,8 +307,7 @@ class World:
             if key not in self.entity_status:
                 self.entity_status[key] = "loaded" if self.flavour == "paper" else "pending"
                 fresh.add(key)
-        if fresh:
-            self.index.loading_changed()
+        self.index.loading_changed(fresh)
         if self.flavour == "paper":
             self._reinsert(fresh)
         self.levels = new
@@ -329,7 +327,7 @@ class World:
             self.entity_status[key] = "loaded"
         self._reinsert(promoted)
         if promoted:
-            self.index.loading_changed()
+            self.index.loading_changed(promoted)
             self._update_ticking()
 
     def _reinsert(self, keys: set[tuple[str, int, int]]) -> None:
