@@ -12,6 +12,7 @@ position").
 
 from __future__ import annotations
 
+import functools
 import math
 import struct
 import uuid as uuidlib
@@ -19,6 +20,8 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from nbtlib import tag as nbt
+
+from controller.versions import Release
 
 from .jsontext import JsonTextError, decode_component, encode_component, parse_lenient
 from .profile import current_profile
@@ -121,6 +124,18 @@ def java_hash_order(keys: list[str], capacity: int = 16) -> list[str]:
         h = _jhash(k)
         decorated.append((((h ^ (h >> 16)) & (n - 1)), i, k))
     return [k for _, _, k in sorted(decorated)]
+
+
+@functools.lru_cache(maxsize=4096)
+def _tag_order(tags: tuple[str, ...], capacity: int) -> tuple[str, ...]:
+    """java_hash_order of a tag set (the same few sets come back for every entity)."""
+    return tuple(java_hash_order(list(tags), capacity))
+
+
+@functools.cache
+def _forms(release: Release) -> tuple[str, str]:
+    """The release's text form and frame position form (each reads the release's number)."""
+    return release.text_form, release.attached_position
 
 
 def plain_text(component: Any) -> str:
@@ -306,7 +321,7 @@ class Entity:
         c["PortalCooldown"] = nbt.Int(self.portal_cooldown)
         c["UUID"] = nbt.IntArray(uuid_to_ints(self.uuid))
         if self.custom_name is not None:
-            if profile.text_form == "json":  # Component.Serializer.toJson
+            if _forms(profile.release)[0] == "json":  # Component.Serializer.toJson
                 c["CustomName"] = nbt.String(encode_component(self.custom_name))
             else:
                 c["CustomName"] = self.custom_name
@@ -319,7 +334,7 @@ class Entity:
         if self.glowing:
             c["Glowing"] = nbt.Byte(1)
         if self.tags:
-            ordered = java_hash_order(self.tags, self.tag_capacity)
+            ordered = _tag_order(tuple(self.tags), self.tag_capacity)
             c["Tags"] = nbt.List[nbt.String]([nbt.String(t) for t in ordered])
         self.save_additional(c)
         return c
@@ -516,7 +531,7 @@ class ItemFrame(Entity):
         (before 1.21.5: TileX/TileY/TileZ, and ItemRotation and ItemDropChance only with an
         item)."""
         profile = current_profile()
-        if profile.attached_position == "tile":
+        if _forms(profile.release)[1] == "tile":
             for key, v in zip(("TileX", "TileY", "TileZ"), self.attached, strict=True):
                 c[key] = nbt.Int(v)
         else:
