@@ -1,12 +1,13 @@
 """Record what a room's daemon asks of the sandbox game, then replay it against the bare game:
 where the sandbox's time goes, and whether a changed sandbox still answers the same.
 
-`record` runs one session against `Sandbox()` (trigger mode, the data pack installed): the build
-of an N×N room, 10 s with nobody online, a player joining the room, 8 s with the player
-standing there, a 10×10 patch of the east-edge layer replaced by stone, then 20 clicks along the
-solution 0.2 s apart while the tamper guard narrows the patch down and repairs it. Every call the
-game receives (commands with their replies and cost counters, ticks, the player's joins, moves
-and clicks) is written as one JSON line, and a digest of the whole game state at the end.
+`record` runs one session against `Sandbox()` (trigger mode with the data pack installed, or
+scan mode without it): the build of an N×N room, 10 s with nobody online, a player joining the
+room, 8 s with the player standing there, a 10×10 patch of the east-edge layer replaced by
+stone, then 20 clicks along the solution 0.2 s apart while the tamper guard narrows the patch
+down and repairs it. Every call the game receives (commands with their replies and cost
+counters, ticks, the player's joins, moves and clicks) is written as one JSON line, and a digest
+of the whole game state at the end.
 
 `replay` feeds the same calls to a fresh `Game` in this process, one after the other (no
 threads, no sockets), times each command and tick, and checks every reply, every cost counter
@@ -14,7 +15,7 @@ and the final digest against the recording. Random UUIDs (dropped items) come fr
 generator in both, so the two runs agree.
 
 Run:
-    .venv/bin/python -m bench.sandbox_trace record 64 /tmp/trace64.jsonl
+    .venv/bin/python -m bench.sandbox_trace record 64 /tmp/trace64.jsonl [scan]
     .venv/bin/python -m bench.sandbox_trace replay /tmp/trace64.jsonl [--profile]
 """
 
@@ -38,6 +39,8 @@ from pathlib import Path
 from typing import Any
 
 import nbtlib
+
+from bench.detection_setup import BenchMode
 
 __all__ = ["digest", "main", "record", "replay"]
 
@@ -161,8 +164,9 @@ def _wrap_game(log: list[dict[str, Any]]) -> Callable[[], None]:
     return undo
 
 
-def record(size: int, path: Path) -> None:
-    """Run the session against a Sandbox and write its trace to `path`."""
+def record(size: int, path: Path, mode: BenchMode = "trigger") -> None:
+    """Run the session against a Sandbox (the daemon in `mode`) and write its trace to
+    `path`."""
     from bench.detection_setup import on_room, setup, turns_applied
     from controller.runtime.demo import next_click, solution_order
 
@@ -170,7 +174,7 @@ def record(size: int, path: Path) -> None:
     undo = _wrap_game(log)
     started = time.perf_counter()
     try:
-        with seeded_uuids(only_thread=_SERVER_THREAD), setup("trigger", size) as s:
+        with seeded_uuids(only_thread=_SERVER_THREAD), setup(mode, size) as s:
             built = time.perf_counter() - started
             sb, room, daemon = s.sb, s.room, s.daemon
             stop = threading.Event()
@@ -205,6 +209,7 @@ def record(size: int, path: Path) -> None:
     finally:
         undo()
     with path.open("w", encoding="utf-8") as f:
+        f.write(json.dumps({"op": "setup", "mode": mode}) + "\n")
         for entry in log[:upto]:
             f.write(json.dumps(entry) + "\n")
         f.write(json.dumps({"op": "digest", "value": final}) + "\n")
@@ -240,13 +245,16 @@ def replay(path: Path, profile: bool = False) -> bool:
     prof = cProfile.Profile() if profile else None
     with tempfile.TemporaryDirectory(prefix="pipesctl-trace-") as tmp, seeded_uuids():
         packs = Path(tmp) / "world" / "datapacks"
-        install_pack(packs / PACK_FOLDER, build(release("26.1")))
+        if entries[0] == {"op": "setup", "mode": "trigger"}:
+            install_pack(packs / PACK_FOLDER, build(release("26.1")))
         game = Game()
         game.configure_datapacks(packs)
         if prof is not None:
             prof.enable()
         for n, entry in enumerate(entries):
             op = entry["op"]
+            if op == "setup":
+                continue
             if op == "digest":
                 now = digest(game)
                 for part, value in entry["value"].items():
@@ -300,10 +308,10 @@ def replay(path: Path, profile: bool = False) -> bool:
 
 
 def main() -> None:
-    """`record <size> <path>` or `replay <path> [--profile]`."""
+    """`record <size> <path> [scan]` or `replay <path> [--profile]`."""
     args = sys.argv[1:]
-    if args[:1] == ["record"] and len(args) == 3:
-        record(int(args[1]), Path(args[2]))
+    if args[:1] == ["record"] and len(args) in (3, 4):
+        record(int(args[1]), Path(args[2]), "scan" if args[3:] == ["scan"] else "trigger")
     elif args[:1] == ["replay"] and len(args) >= 2:
         ok = replay(Path(args[1]), "--profile" in args)
         sys.exit(0 if ok else 1)
