@@ -121,7 +121,9 @@ class LevelIndex:
         self._next_seq = 0
         self.by_tag: dict[str, _Ordered] = {}
         self.by_type: dict[str, _Ordered] = {}
-        self.cells: dict[CellKey, dict[Entity, None]] = {}
+        # dimension → x → z → the entities standing in that block column
+        self.cells: dict[str, dict[int, dict[int, dict[Entity, None]]]] = {}
+        self._cell_count = 0  # columns holding entities
         # entities that tick where they stand, by chunk
         self.by_chunk: dict[ChunkKey, dict[Entity, None]] = {}
         # entities in storage (`stored`), for the reload of a chunk's entities
@@ -265,8 +267,8 @@ class LevelIndex:
         d["_tick_a0"] = 0
         d["_walk"] = True
         self._walkable(e)
-        self.cells.setdefault(_cell(e), {})[e] = None
         d["_cell"] = _cell(e)
+        self._into_cell(e, d["_cell"])
         self._grow_reach(e)
         if e.stored:
             self.stored[e] = None
@@ -312,11 +314,8 @@ class LevelIndex:
         self._unwalkable(e)
         self.stored.pop(e, None)
         cell = d.pop("_cell", None)
-        members = self.cells.get(cell) if cell is not None else None
-        if members is not None:
-            members.pop(e, None)
-            if not members:
-                del self.cells[cell]
+        if cell is not None:
+            self._out_of_cell(e, cell)
         del d["_index"]
 
     def reinserted(self, e: Entity) -> None:
@@ -404,13 +403,30 @@ class LevelIndex:
         d = e.__dict__
         cell = _cell(e)
         if cell != d["_cell"]:
-            members = self.cells[d["_cell"]]
-            del members[e]
-            if not members:
-                del self.cells[d["_cell"]]
-            self.cells.setdefault(cell, {})[e] = None
+            self._out_of_cell(e, d["_cell"])
+            self._into_cell(e, cell)
             d["_cell"] = cell
         self._anchor(e)
+
+    def _into_cell(self, e: Entity, cell: CellKey) -> None:
+        dimension, bx, bz = cell
+        column = self.cells.setdefault(dimension, {}).setdefault(bx, {})
+        members = column.get(bz)
+        if members is None:
+            members = column[bz] = {}
+            self._cell_count += 1
+        members[e] = None
+
+    def _out_of_cell(self, e: Entity, cell: CellKey) -> None:
+        dimension, bx, bz = cell
+        column = self.cells[dimension][bx]
+        members = column[bz]
+        members.pop(e, None)
+        if not members:
+            del column[bz]
+            self._cell_count -= 1
+            if not column:
+                del self.cells[dimension][bx]
 
     def tag_added(self, e: Entity, t: str) -> None:
         """`t` was appended to `e.tags`."""
@@ -497,14 +513,17 @@ class LevelIndex:
         bx0, bx1 = math.floor(x0 - side), math.floor(x1 + side)
         bz0, bz1 = math.floor(z0 - side), math.floor(z1 + side)
         n = (bx1 - bx0 + 1) * (bz1 - bz0 + 1)
-        cells = self.cells
-        if n > _MAX_CELLS or n > 4 * len(cells):
+        if n > _MAX_CELLS or n > 4 * self._cell_count:
             return None
         low, high = y0 - above, y1 + below
         found: list[Entity] = []
+        rows = self.cells.get(dimension, {})
         for bx in range(bx0, bx1 + 1):
+            row = rows.get(bx)
+            if row is None:
+                continue
             for bz in range(bz0, bz1 + 1):
-                members = cells.get((dimension, bx, bz))
+                members = row.get(bz)
                 if members:
                     for e in members:
                         if low <= e.pos[1] <= high:

@@ -118,6 +118,9 @@ def chunk_of(x: float, z: float) -> tuple[int, int]:
     return (math.floor(x) >> 4, math.floor(z) >> 4)
 
 
+_POP_REACH = 0.5 + 0.375 + 1e-6  # a frame's half size, a pop box's, and a margin for rounding
+
+
 def _section_range(
     box: tuple[float, float, float, float, float, float],
 ) -> tuple[int, int, int, int, int, int]:
@@ -205,6 +208,8 @@ class World:
     delayed_unloads: dict[tuple[str, int, int], int] = field(default_factory=dict)
     # entities by tag, type, cell and chunk, and their tick counters (levelindex)
     index: LevelIndex = field(default_factory=LevelIndex, repr=False, compare=False)
+    # is_solid by (registry, block state)
+    _solid: dict[tuple[int, str], bool] = field(default_factory=dict, repr=False, compare=False)
 
     def rule(self, key: str, default: bool | int) -> bool | int:
         """A gamerule by the sandbox's key, under whatever name the release gives it (the
@@ -235,9 +240,13 @@ class World:
     def is_solid(self, dimension: str, pos: tuple[int, int, int]) -> bool:
         """BlockState.isSolid() approximated by the registry's `full` shape (documented)."""
         state = self.get_block(dimension, pos)
-        name = state.split("[", 1)[0]
-        bt = registry().block(name)
-        return bt is not None and bt.solid
+        blocks = registry()
+        key = (id(blocks), state)
+        solid = self._solid.get(key)
+        if solid is None:  # once per registry and block state: the lookup
+            bt = blocks.block(state.split("[", 1)[0])
+            solid = self._solid[key] = bt is not None and bt.solid
+        return solid
 
     # ------------------------------------------------------------------ chunks
     def chunk_level(self, dimension: str, cx: int, cz: int) -> int:
@@ -662,13 +671,21 @@ class World:
         box = self.pop_box(frame)
         near = self.index.near_box(frame.dimension, box)
         if near is not None:  # only frames facing the same way can conflict: test just those
+            x, y, z = frame.pos
+            facing = frame.facing
+            # a frame's box reaches at most 0.5 from its position, the pop box 0.375: farther
+            # apart than 0.875 along any axis, they cannot intersect
+            reach = _POP_REACH
             near = [
                 e
                 for e in near
-                if e is not frame and isinstance(e, ItemFrame) and e.facing == frame.facing
+                if e is not frame
+                and isinstance(e, ItemFrame)
+                and e.facing == facing
+                and abs(e.pos[0] - x) < reach
+                and abs(e.pos[1] - y) < reach
+                and abs(e.pos[2] - z) < reach
             ]
-            if not near:
-                return True
             return not any(self._overlaps(frame.dimension, e, box) for e in near)
         for other in self.entities_in_box(frame.dimension, box):
             if other is frame or not isinstance(other, ItemFrame) or other.facing != frame.facing:

@@ -235,10 +235,16 @@ def check_index(world: World) -> None:
     }
     assert by_chunk == {e for e in entities if not (e.stored or isinstance(e, Player))}
     assert sum(len(m) for m in index.by_chunk.values()) == len(by_chunk)
-    for (dim, bx, bz), members in index.cells.items():
-        for e in members:
-            assert (e.dimension, math.floor(e.pos[0]), math.floor(e.pos[2])) == (dim, bx, bz)
-    assert sum(len(m) for m in index.cells.values()) == sum(len(s) for s in world.sections.values())
+    in_cells = 0
+    for dim, rows in index.cells.items():
+        for bx, row in rows.items():
+            for bz, members in row.items():
+                assert members
+                for e in members:
+                    column = (e.dimension, math.floor(e.pos[0]), math.floor(e.pos[2]))
+                    assert column == (dim, bx, bz)
+                in_cells += len(members)
+    assert in_cells == sum(len(s) for s in world.sections.values())
 
 
 def section_walk(
