@@ -1,8 +1,9 @@
-"""Bookkeeping that lets the sandbox world answer selectors and tick without walking every entity.
+"""Bookkeeping that lets the sandbox world answer selectors and tick without walking every entity
+(docs/sandbox-datapacks.md §12).
 
 None of it changes what the world does; it only finds the same entities, in the same order,
-faster (the cost counters still count what vanilla examines: `World` and the selectors add
-those figures themselves):
+faster. The cost counters still count what vanilla examines (docs/server-behaviour.md,
+"Selector and NBT cost"): `World` and the selectors add those figures themselves.
 
 - **Level order.** Every entity in the level list gets an order number when it joins the list
   (or rejoins it at the end: `World._reinsert`), so a set of entities can be put in level-list
@@ -17,7 +18,8 @@ those figures themselves):
   player) by chunk; the count per chunk gives how many entities a full walk sees.
 - **Tick counters.** Entities tick only in entity-ticking chunks (docs/server-behaviour.md,
   "Chunk ticket levels"), and a tick only counts up `age` and an item frame's `checkInterval`,
-  except every 101st tick of a frame, when it checks `survives()`. So instead of counting every
+  except every 101st tick of a frame, when it checks `survives()` (docs/sandbox-datapacks.md
+  §8). So instead of counting every
   entity up every tick, a clock counts per chunk the entity passes it ticked in, and an entity's
   counters are its value when it last changed chunk (or storage state) plus the passes its chunk
   ticked since. Frames wait in a heap per chunk for the pass at which their check falls due.
@@ -37,7 +39,7 @@ from typing import Any, TypeVar
 from .entities import Entity, ItemFrame, Marker, Player
 from .registry import registry, strip_namespace
 
-__all__ = ["CHECK_PERIOD", "LevelIndex", "section_order"]
+__all__ = ["LevelIndex", "section_order"]
 
 _T = TypeVar("_T")
 
@@ -47,8 +49,7 @@ CellKey = tuple[str, int, int]
 Box = tuple[float, float, float, float, float, float]
 
 # BlockAttachedEntity.tick: `checkInterval++ == 100` → checkInterval = 0 and survives(): a
-# frame checks once every 101 ticks it ticks
-CHECK_PERIOD = 101
+# frame checks once every 101 ticks it ticks (docs/sandbox-datapacks.md §8)
 _CHECK_AT = 100
 # a box over more block columns than this is searched section by section instead
 _MAX_CELLS = 1024
