@@ -13,6 +13,7 @@ count stays what vanilla examines.
 
 from __future__ import annotations
 
+import functools
 import random
 import re
 import uuid as uuidlib
@@ -74,9 +75,10 @@ class EntitySelector:
     # entity of the type with the tags passes them all
     simple: bool = True
 
-    @property
+    @functools.cached_property
     def _plain_self(self) -> bool:
-        """No box and no distance: where the search stands does not matter."""
+        """No box and no distance: where the search stands does not matter (asked once the
+        selector is parsed)."""
         return self._aabb() is None and self.distance.is_any
 
     @property
