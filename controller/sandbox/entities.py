@@ -12,6 +12,7 @@ position").
 
 from __future__ import annotations
 
+import functools
 import math
 import struct
 import uuid as uuidlib
@@ -19,6 +20,8 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from nbtlib import tag as nbt
+
+from controller.versions import Release
 
 from .jsontext import JsonTextError, decode_component, encode_component, parse_lenient
 from .profile import current_profile
@@ -54,8 +57,8 @@ _NOT_NBT = frozenset(
         "nbt_cache",
         "removed",
         "stored",
-        "age",
-        "check_interval",
+        "_age",
+        "_check_interval",
         "_box",
         "_box_key",
         "inbox",
@@ -68,6 +71,8 @@ _NOT_NBT = frozenset(
         "attribute_bases",
     }
 )
+# fields the world's index follows (controller.sandbox.levelindex)
+_INDEXED = frozenset({"pos", "dimension", "stored", "removed", "tags", "facing", "item"})
 _YAW_2D = {"south": 0.0, "west": 90.0, "north": 180.0, "east": 270.0}
 GAME_MODES = ("survival", "creative", "adventure", "spectator")
 # docs/server-behaviour.md, "Entity interaction reach"
@@ -120,6 +125,18 @@ def java_hash_order(keys: list[str], capacity: int = 16) -> list[str]:
         h = _jhash(k)
         decorated.append((((h ^ (h >> 16)) & (n - 1)), i, k))
     return [k for _, _, k in sorted(decorated)]
+
+
+@functools.lru_cache(maxsize=4096)
+def _tag_order(tags: tuple[str, ...], capacity: int) -> tuple[str, ...]:
+    """java_hash_order of a tag set (the same few sets come back for every entity)."""
+    return tuple(java_hash_order(list(tags), capacity))
+
+
+@functools.cache
+def _forms(release: Release) -> tuple[str, str]:
+    """The release's text form and frame position form (each reads the release's number)."""
+    return release.text_form, release.attached_position
 
 
 def plain_text(component: Any) -> str:
@@ -180,7 +197,8 @@ class Entity:
     extra: dict[str, Any] = field(default_factory=dict)
     removed: bool = False
     stored: bool = False
-    age: int = 0
+    # Entity.tickCount as of the last time the world wrote it; `age` adds the ticks since
+    _age: int = field(default=0, repr=False)
     # log lines (level, message) written while loading NBT, moved to the world's server log
     pending_log: list[tuple[str, str]] = field(default_factory=list, repr=False)
     nbt_cache: nbt.Compound | None = field(default=None, repr=False, compare=False)
@@ -189,6 +207,26 @@ class Entity:
         object.__setattr__(self, name, value)
         if name not in _NOT_NBT:  # any saved field changed: drop the cached serialization
             object.__setattr__(self, "nbt_cache", None)
+        if name in _INDEXED:
+            index = self.__dict__.get("_index")
+            if index is not None:  # in a world: keep its indexes right
+                index.changed(self, name)
+
+    # -- ticking ----------------------------------------------------------------------------
+    @property
+    def age(self) -> int:
+        """Entity.tickCount: ticks this entity has ticked (the world counts them lazily:
+        controller.sandbox.levelindex)."""
+        index = self.__dict__.get("_index")
+        base: int = self.__dict__["_age"]
+        return base if index is None else base + index.elapsed(self)
+
+    @age.setter
+    def age(self, value: int) -> None:
+        index = self.__dict__.get("_index")
+        if index is not None:
+            index.rebase(self)
+        self.__dict__["_age"] = value
 
     # -- naming -----------------------------------------------------------------------------
     @property
@@ -245,6 +283,9 @@ class Entity:
         self.tags.append(tag_name)
         self._grow()
         self.nbt_cache = None
+        index = self.__dict__.get("_index")
+        if index is not None:
+            index.tag_added(self, tag_name)
         return True
 
     def remove_tag(self, tag_name: str) -> bool:
@@ -252,6 +293,9 @@ class Entity:
         if tag_name in self.tags:
             self.tags.remove(tag_name)
             self.nbt_cache = None
+            index = self.__dict__.get("_index")
+            if index is not None:
+                index.tag_removed(self, tag_name)
             return True
         return False
 
@@ -278,7 +322,7 @@ class Entity:
         c["PortalCooldown"] = nbt.Int(self.portal_cooldown)
         c["UUID"] = nbt.IntArray(uuid_to_ints(self.uuid))
         if self.custom_name is not None:
-            if profile.text_form == "json":  # Component.Serializer.toJson
+            if _forms(profile.release)[0] == "json":  # Component.Serializer.toJson
                 c["CustomName"] = nbt.String(encode_component(self.custom_name))
             else:
                 c["CustomName"] = self.custom_name
@@ -291,7 +335,7 @@ class Entity:
         if self.glowing:
             c["Glowing"] = nbt.Byte(1)
         if self.tags:
-            ordered = java_hash_order(self.tags, self.tag_capacity)
+            ordered = _tag_order(tuple(self.tags), self.tag_capacity)
             c["Tags"] = nbt.List[nbt.String]([nbt.String(t) for t in ordered])
         self.save_additional(c)
         return c
@@ -326,10 +370,11 @@ class Entity:
         self.no_gravity = bool(int(c.get("NoGravity", 0)))
         self.glowing = bool(int(c.get("Glowing", 0)))
         if "Tags" in c:
-            self.tags = []
+            tags: list[str] = []
             for t in list(c["Tags"])[:1024]:
-                if isinstance(t, str) and t not in self.tags:
-                    self.tags.append(str(t))
+                if isinstance(t, str) and t not in tags:
+                    tags.append(str(t))
+            self.tags = tags
             self._grow()
         self.load_additional(c)
 
@@ -352,11 +397,6 @@ class Entity:
     def load_additional(self, c: nbt.Compound) -> None:
         """readAdditionalSaveData: the generic entity keeps unknown keys verbatim (unverified)."""
         self.extra = {k: v for k, v in c.items() if k not in self._BASE_KEYS}
-
-    # -- ticking ----------------------------------------------------------------------------
-    def tick(self, world: Any) -> None:
-        """Per-tick behaviour (none for the generic entity)."""
-        self.age += 1
 
 
 @dataclass(eq=False)
@@ -391,7 +431,8 @@ class ItemFrame(Entity):
     item_drop_chance: float = 1.0
     invisible: bool = False
     fixed: bool = False
-    check_interval: int = 0
+    # BlockAttachedEntity.checkInterval as last written; `check_interval` adds the ticks since
+    _check_interval: int = field(default=0, repr=False)
     # sounds played while loading NBT (setItem), emitted by the world once it knows the level
     pending_sounds: list[tuple[str, tuple[float, float, float]]] = field(
         default_factory=list, repr=False
@@ -491,7 +532,7 @@ class ItemFrame(Entity):
         (before 1.21.5: TileX/TileY/TileZ, and ItemRotation and ItemDropChance only with an
         item)."""
         profile = current_profile()
-        if profile.attached_position == "tile":
+        if _forms(profile.release)[1] == "tile":
             for key, v in zip(("TileX", "TileY", "TileZ"), self.attached, strict=True):
                 c[key] = nbt.Int(v)
         else:
@@ -542,16 +583,22 @@ class ItemFrame(Entity):
         self.fixed = bool(int(c.get("Fixed", 0)))
         self.set_direction(abs(int(math.fmod(facing, 6))))  # Direction.from3DDataValue
 
-    def tick(self, world: Any) -> None:
-        """BlockAttachedEntity.tick: every 100 ticks a non-fixed frame checks survives()."""
-        fields = self.__dict__  # neither counter is saved: no cached NBT to drop (_NOT_NBT)
-        fields["age"] += 1
-        interval = fields["check_interval"]
-        fields["check_interval"] = interval + 1
-        if interval == 100:
-            self.check_interval = 0
-            if not self.removed and not self.fixed and not world.frame_survives(self):
-                world.pop_frame(self)
+    @property
+    def check_interval(self) -> int:
+        """BlockAttachedEntity.checkInterval: ticks since the last survives() check (counted
+        up each tick; at 100 the next tick checks and starts again at 0)."""
+        index = self.__dict__.get("_index")
+        base: int = self.__dict__["_check_interval"]
+        return base if index is None else base + index.elapsed(self)
+
+    @check_interval.setter
+    def check_interval(self, value: int) -> None:
+        index = self.__dict__.get("_index")
+        if index is not None:
+            index.rebase(self)
+        self.__dict__["_check_interval"] = value
+        if index is not None:
+            index.counters_set(self)
 
 
 @dataclass(eq=False)

@@ -24,6 +24,7 @@ an item's default components, which the sandbox does not have).
 
 from __future__ import annotations
 
+import functools
 import math
 import re
 from collections.abc import Iterable
@@ -107,10 +108,29 @@ class ItemPredicate:
         if self.item is not None and _item_id(stack) != self.item:
             return 0
         map_id = _stack_map_id(stack) if self.conditions else None  # read once per stack
-        for alternatives in self.conditions:
-            if not any(t.matches(map_id) for t in alternatives):
+        for ids, others in self._grouped:
+            if map_id not in ids and not any(t.matches(map_id) for t in others):
                 return 0
         return int(dict.get(stack, "count", 1))
+
+    @functools.cached_property
+    def _grouped(self) -> tuple[tuple[frozenset[int], tuple[ItemTest, ...]], ...]:
+        """Each condition's alternatives as the map ids any of its plain `map_id=<n>` tests
+        accepts, and its other tests (one long `|` list of map ids is one set lookup)."""
+        grouped = []
+        for alternatives in self.conditions:
+            ids = frozenset(
+                t.value
+                for t in alternatives
+                if t.kind == "map_id" and t.value is not None and not t.negated
+            )
+            others = tuple(
+                t
+                for t in alternatives
+                if not (t.kind == "map_id" and t.value is not None and not t.negated)
+            )
+            grouped.append((ids, others))
+        return tuple(grouped)
 
 
 # Stacks are nbtlib Compounds (dicts); dict.get skips nbtlib's slower path-aware `get`.

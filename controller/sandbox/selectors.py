@@ -4,16 +4,22 @@ Parsing follows ``EntitySelectorParser`` / ``EntitySelectorOptions`` (messages a
 matching follows ``EntitySelector.findEntities``: position-bounded selectors only examine the
 entity sections around their box, others every loaded entity; predicates run in option order,
 then the box and the distance. Every entity a search looks at is counted in the cost counter.
+
+The sandbox itself skips entities that cannot match (another type, or lacking a tag the selector
+asks for before any `nbt=` test, the only predicate with a cost of its own) with the world's
+index (controller.sandbox.levelindex), and adds the entities it skipped to the counter, so the
+count stays what vanilla examines.
 """
 
 from __future__ import annotations
 
+import functools
 import random
 import re
 import uuid as uuidlib
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from controller.nbt.path import compare_nbt
 
@@ -22,6 +28,7 @@ from .entities import GAME_MODES, Entity, Player
 from .profile import current_profile
 from .reader import StringReader
 from .registry import registry, strip_namespace, tr
+from .world import DIMENSIONS
 
 if TYPE_CHECKING:
     from .game import Game, Source
@@ -61,6 +68,19 @@ class EntitySelector:
     name_neq: bool = False
     gamemode_eq: bool = False
     gamemode_neq: bool = False
+    # tags every match has, asked for before any `nbt=` test: entities without them fail
+    # before anything with a cost of its own runs, so the search may skip them
+    required_tags: list[str] = field(default_factory=list)
+    has_nbt: bool = False
+    # every predicate is one the index answers (alive, its type, a tag it must have): an
+    # entity of the type with the tags passes them all
+    simple: bool = True
+
+    @functools.cached_property
+    def _plain_self(self) -> bool:
+        """No box and no distance: where the search stands does not matter (asked once the
+        selector is parsed)."""
+        return self._aabb() is None and self.distance.is_any
 
     @property
     def is_self(self) -> bool:
@@ -91,6 +111,16 @@ class EntitySelector:
         box: tuple[float, float, float, float, float, float] | None,
     ) -> bool:
         game.cost["entities_examined"] += 1
+        return self._test(e, game, pos, box)
+
+    def _test(
+        self,
+        e: Entity,
+        game: Game,
+        pos: tuple[float, float, float],
+        box: tuple[float, float, float, float, float, float] | None,
+    ) -> bool:
+        """The selector's predicates, then its box and distance (uncounted)."""
         if self.type_id is not None and e.type_id != self.type_id:
             return False
         for p in self.predicates:
@@ -123,6 +153,13 @@ class EntitySelector:
             if not self.includes_entities and not isinstance(e, Player):
                 return []
             return [e]
+        if self.current_entity and self._plain_self:  # `@s` with no position options
+            e = source.entity
+            if e is None or e.removed:
+                return []
+            if not self.includes_entities and not isinstance(e, Player):
+                return []
+            return [e] if self._matches(e, game, source.pos, None) else []
         base = source.pos
         pos = (
             self.x if self.x is not None else base[0],
@@ -157,16 +194,15 @@ class EntitySelector:
                     result.append(p)
                     if len(result) >= limit:
                         break
-        else:
-            if box is not None:
-                dims = [source.dimension] if self.world_limited else list(world.blocks)
-                candidates: Any = (e for d in dims for e in world.entities_in_box(d, box))
-            else:
-                candidates = (
-                    e
-                    for e in world.visible_entities()
-                    if not self.world_limited or e.dimension == source.dimension
-                )
+        elif box is not None:
+            dims = [source.dimension] if self.world_limited else list(world.blocks)
+            self._find_in_box(game, dims, pos, box, limit, result)
+        elif limit < _MAX or not self._walk_indexed(game, source, pos, result):
+            candidates = (
+                e
+                for e in world.visible_entities()
+                if not self.world_limited or e.dimension == source.dimension
+            )
             for e in candidates:
                 if self._matches(e, game, pos, box):
                     result.append(e)
@@ -181,6 +217,141 @@ class EntitySelector:
             elif self.order == "random":
                 random.shuffle(result)
         return result[: self.max_results]
+
+    def _find_in_box(
+        self,
+        game: Game,
+        dims: list[str],
+        pos: tuple[float, float, float],
+        box: tuple[float, float, float, float, float, float],
+        limit: int,
+        result: list[Entity],
+    ) -> None:
+        """The box search: every entity the sections around the box hold whose bounding box
+        touches it is examined (and counted); those of another type, or without a required
+        tag, fail at once, and a simple selector takes at once a whole section whose entities
+        all overlap the box."""
+        simple = self.simple and self.distance.is_any
+        type_id, tags = self.type_id, tuple(self.required_tags)
+        index = game.world.index
+        for d in dims:
+            for group, run, overlap in game.world.entities_in_box_by_section(d, box):
+                if not (overlap and simple and limit == _MAX) or run is None:
+                    self._examine(game, group, pos, box, limit, result)
+                    if len(result) >= limit:
+                        return
+                    continue
+                game.cost["entities_examined"] += len(group)
+
+                def matching(group: list[Entity] = group) -> list[Entity]:
+                    return [
+                        e
+                        for e in group
+                        if (type_id is None or e.type_id == type_id)
+                        and all(t in e.tags for t in tags)
+                    ]
+
+                # the run is the section's remembered list of loaded entities: what matches in
+                # it is remembered along with it
+                key, chunk_loaded = run
+                result.extend(index.memo(key, ("matching", chunk_loaded, type_id, tags), matching))
+
+    def _examine(
+        self,
+        game: Game,
+        group: list[Entity],
+        pos: tuple[float, float, float],
+        box: tuple[float, float, float, float, float, float],
+        limit: int,
+        result: list[Entity],
+    ) -> None:
+        """Examine entities of the box search one at a time (each counted), up to the limit."""
+        cost = game.cost
+        type_id, tags = self.type_id, self.required_tags
+        simple = self.simple and self.distance.is_any
+        x0, y0, z0, x1, y1, z1 = box
+        for e in group:
+            cost["entities_examined"] += 1
+            if type_id is not None and e.type_id != type_id:
+                continue
+            if tags and not all(t in e.tags for t in tags):
+                continue
+            if simple:  # the predicates hold: only the box is left to test
+                b = e.bounding_box()
+                if not (b[0] < x1 and b[3] > x0 and b[1] < y1 and b[4] > y0):
+                    continue
+                if not (b[2] < z1 and b[5] > z0):
+                    continue
+            elif not self._test(e, game, pos, box):
+                continue
+            result.append(e)
+            if len(result) >= limit:
+                return
+
+    def _walk_indexed(
+        self,
+        game: Game,
+        source: Source,
+        pos: tuple[float, float, float],
+        result: list[Entity],
+    ) -> bool:
+        """The walk over every loaded entity, for a search without a limit that the world's
+        index narrows (by type or required tags): the candidates are tested in level order,
+        overworld first, and every loaded entity of the walk's dimensions is counted as
+        examined. False when the index does not narrow the search."""
+        world = game.world
+        index = world.index
+        candidates = index.candidates(self.type_id, self.required_tags)
+        if candidates is None:
+            return False
+        dims = [source.dimension] if self.world_limited else list(DIMENSIONS)
+        dims = [d for d in dims if d in DIMENSIONS]
+        simple = self.simple and self.distance.is_any
+        asked = (self.type_id, tuple(self.required_tags), tuple(dims))
+        stamp = index.walk_stamp(self.type_id, self.required_tags)
+        if simple:  # the same walk again with nothing it depends on changed: the same answer
+            known = index.walks.get(asked)
+            if known is not None and known[0] == stamp:
+                game.cost["entities_examined"] += known[2]
+                result.extend(known[1])
+                return True
+        status = world.entity_status
+        players = sum(
+            1
+            for p in world.players.values()
+            if p.dimension in dims and not p.removed and world.entities.get(p.uuid) is p
+        )
+        examined = players + index.walk_count(dims, status)
+        game.cost["entities_examined"] += examined
+        later: dict[str, list[Entity]] = {}
+        overworld = DIMENSIONS[0]
+        if simple:  # the type and tags decide
+            type_id, tags = self.type_id, self.required_tags
+
+            def test(e: Entity, game: Game, pos: tuple[float, float, float], box: None) -> bool:
+                return (type_id is None or e.type_id == type_id) and all(t in e.tags for t in tags)
+
+        else:
+            test = self._test
+        for e in candidates:
+            key = e.__dict__["_tick_key"]
+            if key is None:
+                if not isinstance(e, Player) or e.removed:
+                    continue
+            elif key not in status:
+                continue
+            if e.dimension == overworld:
+                if overworld in dims and test(e, game, pos, None):
+                    result.append(e)
+            elif e.dimension in dims:
+                later.setdefault(e.dimension, []).append(e)
+        for d in DIMENSIONS[1:]:
+            for e in later.get(d, ()):
+                if test(e, game, pos, None):
+                    result.append(e)
+        if simple:
+            index.walks[asked] = (stamp, list(result), examined)
+        return True
 
 
 def _invert(reader: StringReader) -> bool:
@@ -235,6 +406,7 @@ def _option(sel: EntitySelector, reader: StringReader, key: str, start: int) -> 
             sel.name_neq = True
         else:
             sel.name_eq = True
+        sel.simple = False
         sel.predicates.append(lambda e, g: (e.plain_name == name) != inv)
     elif key == "distance":
         rng = parse_double_range(reader)
@@ -270,6 +442,7 @@ def _option(sel: EntitySelector, reader: StringReader, key: str, start: int) -> 
         if reader.can_read() and reader.peek() == "#":
             reader.skip()
             ident = parse_identifier(reader)
+            sel.simple = False
             sel.predicates.append(lambda e, g: inv)  # no entity tag data (unverified)
             return
         ident = parse_identifier(reader)
@@ -283,16 +456,24 @@ def _option(sel: EntitySelector, reader: StringReader, key: str, start: int) -> 
         if not inv:
             sel.type_limited = True
             sel.type_id = ident
+        else:
+            sel.simple = False
     elif key == "tag":
         inv = _invert(reader)
         tag = reader.read_unquoted_string()
         if tag == "":
             sel.predicates.append(lambda e, g: (len(e.tags) == 0) != inv)
+            sel.simple = False
         else:
             sel.predicates.append(lambda e, g: (tag in e.tags) != inv)
+            if not inv and not sel.has_nbt:
+                sel.required_tags.append(tag)
+            else:
+                sel.simple = False
     elif key == "team":
         inv = _invert(reader)
         team = reader.read_unquoted_string()
+        sel.simple = False
         sel.predicates.append(lambda e, g: (team == "") != inv)  # no teams in the sandbox
     elif key == "gamemode":
         # players only; `gamemode=!a,gamemode=!b` may repeat, a plain one only once and not
@@ -306,6 +487,7 @@ def _option(sel: EntitySelector, reader: StringReader, key: str, start: int) -> 
             reader.cursor = vstart
             raise reader.error(tr("argument.entity.options.mode.invalid", mode))
         sel.includes_entities = False
+        sel.simple = False
         sel.predicates.append(lambda e, g: isinstance(e, Player) and (e.game_mode == mode) != inv)
         if inv:
             sel.gamemode_neq = True
@@ -313,12 +495,26 @@ def _option(sel: EntitySelector, reader: StringReader, key: str, start: int) -> 
             sel.gamemode_eq = True
     elif key == "nbt":
         inv = _invert(reader)
+        text_start = reader.cursor
         expected = parse_compound(reader)
+        text = reader.string[text_start : reader.cursor]
 
         def nbt_pred(e: Entity, g: Game) -> bool:
-            return compare_nbt(expected, g.serialize(e)) != inv
+            # the serialization counts every time; the comparison of this same SNBT with the
+            # same (cached, unchanged) compound is remembered on the entity
+            data = g.serialize(e)
+            tests = e.__dict__.setdefault("_nbt_tests", {})
+            seen = tests.get(text)
+            if seen is not None and seen[0] is data:
+                matched: bool = seen[1]
+            else:
+                matched = compare_nbt(expected, data)
+                tests[text] = (data, matched)
+            return matched != inv
 
         sel.predicates.append(nbt_pred)
+        sel.has_nbt = True
+        sel.simple = False
     elif key == "scores":
         _parse_scores(sel, reader)
 
@@ -347,6 +543,7 @@ def _parse_scores(sel: EntitySelector, reader: StringReader) -> None:
         return True
 
     sel.predicates.append(pred)
+    sel.simple = False
 
 
 def parse_selector(reader: StringReader) -> EntitySelector:

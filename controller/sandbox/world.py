@@ -19,6 +19,7 @@ from typing import Any
 from nbtlib import tag as nbt
 
 from .entities import DIRECTIONS, Entity, ItemFrame, Player, create_entity, item_entity
+from .levelindex import LevelIndex, section_order
 from .registry import registry
 
 __all__ = [
@@ -117,6 +118,33 @@ def chunk_of(x: float, z: float) -> tuple[int, int]:
     return (math.floor(x) >> 4, math.floor(z) >> 4)
 
 
+_POP_REACH = 0.5 + 0.375 + 1e-6  # a frame's half size, a pop box's, and a margin for rounding
+
+
+def _section_range(
+    box: tuple[float, float, float, float, float, float],
+) -> tuple[int, int, int, int, int, int]:
+    """The entity sections EntitySectionStorage.getEntities(aabb) visits: those of the box
+    grown by 2 blocks each way (x0, x1, y0, y1, z0, z1)."""
+    x0, y0, z0, x1, y1, z1 = box
+    return (
+        math.floor(x0 - 2.0) >> 4,
+        math.floor(x1 + 2.0) >> 4,
+        math.floor(y0 - 2.0) >> 4,
+        math.floor(y1 + 2.0) >> 4,
+        math.floor(z0 - 2.0) >> 4,
+        math.floor(z1 + 2.0) >> 4,
+    )
+
+
+def _section_rank(e: Entity) -> tuple[int, int, int, int]:
+    """Where `entities_in_box` meets an entity: its section in key order, then its place in
+    the section's list."""
+    d = e.__dict__
+    x, y, z = section_order(d["_section"])
+    return (x, y, z, d["_section_seq"])
+
+
 @dataclass
 class Objective:
     """A scoreboard objective."""
@@ -178,6 +206,10 @@ class World:
     # Paper chunks.delay-chunk-unloads-by (10 s): dropped chunks stay loaded (level 33) a while.
     unload_delay_ticks: int = 200
     delayed_unloads: dict[tuple[str, int, int], int] = field(default_factory=dict)
+    # entities by tag, type, cell and chunk, and their tick counters (levelindex)
+    index: LevelIndex = field(default_factory=LevelIndex, repr=False, compare=False)
+    # is_solid by (registry, block state)
+    _solid: dict[tuple[int, str], bool] = field(default_factory=dict, repr=False, compare=False)
 
     def rule(self, key: str, default: bool | int) -> bool | int:
         """A gamerule by the sandbox's key, under whatever name the release gives it (the
@@ -208,9 +240,13 @@ class World:
     def is_solid(self, dimension: str, pos: tuple[int, int, int]) -> bool:
         """BlockState.isSolid() approximated by the registry's `full` shape (documented)."""
         state = self.get_block(dimension, pos)
-        name = state.split("[", 1)[0]
-        bt = registry().block(name)
-        return bt is not None and bt.solid
+        blocks = registry()
+        key = (id(blocks), state)
+        solid = self._solid.get(key)
+        if solid is None:  # once per registry and block state: the lookup
+            bt = blocks.block(state.split("[", 1)[0])
+            solid = self._solid[key] = bt is not None and bt.solid
+        return solid
 
     # ------------------------------------------------------------------ chunks
     def chunk_level(self, dimension: str, cx: int, cz: int) -> int:
@@ -270,37 +306,54 @@ class World:
         dropped = {key for key in self.entity_status if key not in new}
         for key in dropped:
             del self.entity_status[key]
-        if dropped:  # entities of unloaded chunks go to storage
-            for e in self.entities.values():
-                if not isinstance(e, Player) and self._chunk_key(e) in dropped:
-                    e.stored = True
+        self.index.loading_changed(dropped)
+        by_chunk = self.index.by_chunk
+        for key in dropped & by_chunk.keys():  # entities of unloaded chunks go to storage
+            for e in list(by_chunk[key]):
+                e.stored = True
         fresh: set[tuple[str, int, int]] = set()
         for key in new:
             if key not in self.entity_status:
                 self.entity_status[key] = "loaded" if self.flavour == "paper" else "pending"
                 fresh.add(key)
+        self.index.loading_changed(fresh)
         if self.flavour == "paper":
             self._reinsert(fresh)
         self.levels = new
         self.levels_dirty = False
+        self._update_ticking()
+
+    def _update_ticking(self) -> None:
+        """Tell the index which chunks' entities tick: level ≤ 31 and entities loaded."""
+        status = self.entity_status
+        self.index.set_ticking(
+            k for k, lvl in self.levels.items() if lvl <= FORCED_LEVEL and k in status
+        )
 
     def _promote_pending(self) -> None:
         promoted = {k for k, status in self.entity_status.items() if status == "pending"}
         for key in promoted:
             self.entity_status[key] = "loaded"
         self._reinsert(promoted)
+        if promoted:
+            self.index.loading_changed(promoted)
+            self._update_ticking()
 
     def _reinsert(self, keys: set[tuple[str, int, int]]) -> None:
         """Entities of newly loaded chunks join the level's entity list at its end."""
         if not keys:
             return
-        movers = [e for e in self.entities.values() if e.stored and self._chunk_key(e) in keys]
+        movers = sorted(
+            (e for e in self.index.stored if self._chunk_key(e) in keys),
+            key=lambda e: e.__dict__["_order"],
+        )
         for e in movers:
             e.stored = False
             if isinstance(e, ItemFrame):  # a reloaded entity is a new object: checkInterval 0
                 e.check_interval = 0
             del self.entities[e.uuid]
             self.entities[e.uuid] = e
+            self.index.reinserted(e)
 
     @staticmethod
     def _chunk_key(e: Entity) -> tuple[str, int, int]:
@@ -336,16 +389,28 @@ class World:
 
     def add_entity(self, e: Entity) -> None:
         """Insert an entity (its chunk decides visibility)."""
+        old = self.entities.get(e.uuid)
         self.entities[e.uuid] = e
-        self.sections.setdefault(self.section_key(e), []).append(e)
+        key = self.section_key(e)
+        self.sections.setdefault(key, []).append(e)
+        self.index.sectioned(e, key)
+        if old is None:
+            self.index.attach(e)
+        elif old is not e:  # the UUID's entry (and its place in the list) passes to `e`
+            order = old.__dict__["_order"]
+            self.index.shadowed(old)
+            self.index.attach(e, order)
 
     def remove_entity(self, e: Entity) -> None:
         """Discard an entity."""
-        e.removed = True
-        self.entities.pop(e.uuid, None)
+        e.removed = True  # the index lets go of it
+        popped = self.entities.pop(e.uuid, None)
+        if popped is not None and popped is not e:  # another entity held its UUID's entry
+            self.index.shadowed(popped)
         sec = self.sections.get(self.section_key(e))
         if sec is not None and e in sec:
             sec.remove(e)
+            self.index.section_changed(self.section_key(e))
             if not sec:
                 del self.sections[self.section_key(e)]
 
@@ -366,9 +431,11 @@ class World:
         sec = self.sections.get(old)
         if sec is not None and e in sec:
             sec.remove(e)
+            self.index.section_changed(old)
             if not sec:
                 del self.sections[old]
         self.sections.setdefault(new, []).append(e)
+        self.index.sectioned(e, new)
 
     def get_entity(self, uid: uuidlib.UUID) -> Entity | None:
         """level.getEntity(uuid): only loaded entities."""
@@ -393,10 +460,24 @@ class World:
         self, dimension: str, box: tuple[float, float, float, float, float, float]
     ) -> Iterator[Entity]:
         """EntitySectionStorage.getEntities(aabb): sections around the box, vanilla key order."""
+        for group, _, _ in self.entities_in_box_by_section(dimension, box):
+            yield from group
+
+    def entities_in_box_by_section(
+        self, dimension: str, box: tuple[float, float, float, float, float, float]
+    ) -> Iterator[tuple[list[Entity], tuple[tuple[str, int, int, int], bool] | None, bool]]:
+        """`entities_in_box` in runs: one per section (with the section's key and whether its
+        chunk's entities are loaded), or one for a small box (None). With each, whether every
+        one of its entities' bounding boxes overlaps the box strictly (has a part inside it,
+        not just an edge); such a run is the section's entities that selectors see, as the
+        index remembers them for (key, loaded) (not to be changed)."""
         x0, y0, z0, x1, y1, z1 = box
-        sx0, sx1 = math.floor(x0 - 2.0) >> 4, math.floor(x1 + 2.0) >> 4
-        sy0, sy1 = math.floor(y0 - 2.0) >> 4, math.floor(y1 + 2.0) >> 4
-        sz0, sz1 = math.floor(z0 - 2.0) >> 4, math.floor(z1 + 2.0) >> 4
+        sx0, sx1, sy0, sy1, sz0, sz1 = _section_range(box)
+        near = self.index.near_box(dimension, box)
+        if near is not None:  # a small box: its columns' entities, put in section order
+            ranges = (sx0, sx1, sy0, sy1, sz0, sz1)
+            yield self._in_box_of(near, dimension, box, ranges), None, False
+            return
         span = (sx1 - sx0 + 1) * (sy1 - sy0 + 1) * (sz1 - sz0 + 1)
         keys: list[tuple[int, int, int]] = []
         if span > len(self.sections):
@@ -413,13 +494,61 @@ class World:
         keys.sort(key=lambda k: (k[0], k[2] & 0x3FFFFF, k[1] & 0xFFFFF))
         for sx, sy, sz in keys:
             chunk_loaded = (dimension, sx, sz) in self.entity_status  # section column = chunk
-            for e in list(self.sections.get((dimension, sx, sy, sz), [])):
-                if e.removed or not (isinstance(e, Player) or (chunk_loaded and not e.stored)):
-                    continue
+            key = (dimension, sx, sy, sz)
+            members = self.sections.get(key, [])
+
+            def loaded(members: list[Entity] = members, chunk_loaded: bool = chunk_loaded) -> Any:
+                return [
+                    e
+                    for e in members
+                    if not e.removed and (isinstance(e, Player) or (chunk_loaded and not e.stored))
+                ]
+
+            seen: list[Entity] = self.index.memo(key, ("loaded", chunk_loaded), loaded)
+            if not seen:
+                continue
+            b = self.index.bounds(key, members)
+            if b[0] < x1 and b[3] > x0 and b[1] < y1 and b[4] > y0 and b[2] < z1 and b[5] > z0:
+                yield seen, (key, chunk_loaded), True
+                continue
+            touching = []
+            for e in seen:
                 bx = e.bounding_box()
                 if bx[0] <= x1 and bx[3] >= x0 and bx[1] <= y1 and bx[4] >= y0:
                     if bx[2] <= z1 and bx[5] >= z0:
-                        yield e
+                        touching.append(e)
+            yield touching, (key, chunk_loaded), False
+
+    def _in_box_of(
+        self,
+        near: list[Entity],
+        dimension: str,
+        box: tuple[float, float, float, float, float, float],
+        sections: tuple[int, int, int, int, int, int],
+    ) -> list[Entity]:
+        """The entities of `near` that the section walk of `entities_in_box` would yield, in
+        its order: sections by key, each in its list's order."""
+        x0, y0, z0, x1, y1, z1 = box
+        sx0, sx1, sy0, sy1, sz0, sz1 = sections
+        status = self.entity_status
+        found: list[Entity] = []
+        for e in near:
+            key = e.__dict__["_section"]
+            if key[0] != dimension or not (
+                sx0 <= key[1] <= sx1 and sy0 <= key[2] <= sy1 and sz0 <= key[3] <= sz1
+            ):
+                continue
+            if e.removed or not (
+                isinstance(e, Player) or (not e.stored and (dimension, key[1], key[3]) in status)
+            ):
+                continue
+            bx = e.bounding_box()
+            if bx[0] <= x1 and bx[3] >= x0 and bx[1] <= y1 and bx[4] >= y0:
+                if bx[2] <= z1 and bx[5] >= z0:
+                    found.append(e)
+        if len(found) > 1:
+            found.sort(key=_section_rank)
+        return found
 
     def new_entity(self, type_id: str, dimension: str) -> Entity:
         """A fresh entity with a random UUID (not yet added)."""
@@ -540,6 +669,24 @@ class World:
         when facing differently). Glow and plain frames are both hanging entities.
         """
         box = self.pop_box(frame)
+        near = self.index.near_box(frame.dimension, box)
+        if near is not None:  # only frames facing the same way can conflict: test just those
+            x, y, z = frame.pos
+            facing = frame.facing
+            # a frame's box reaches at most 0.5 from its position, the pop box 0.375: farther
+            # apart than 0.875 along any axis, they cannot intersect
+            reach = _POP_REACH
+            near = [
+                e
+                for e in near
+                if e is not frame
+                and isinstance(e, ItemFrame)
+                and e.facing == facing
+                and abs(e.pos[0] - x) < reach
+                and abs(e.pos[1] - y) < reach
+                and abs(e.pos[2] - z) < reach
+            ]
+            return not any(self._overlaps(frame.dimension, e, box) for e in near)
         for other in self.entities_in_box(frame.dimension, box):
             if other is frame or not isinstance(other, ItemFrame) or other.facing != frame.facing:
                 continue
@@ -554,6 +701,23 @@ class World:
             ):
                 return False
         return True
+
+    def _overlaps(
+        self, dimension: str, other: Entity, box: tuple[float, float, float, float, float, float]
+    ) -> bool:
+        """Whether `entities_in_box(dimension, box)` yields `other` and its bounding box
+        strictly intersects `box`."""
+        ob = other.bounding_box()
+        if not (
+            ob[0] < box[3]
+            and ob[3] > box[0]
+            and ob[1] < box[4]
+            and ob[4] > box[1]
+            and ob[2] < box[5]
+            and ob[5] > box[2]
+        ):
+            return False
+        return other in self._in_box_of([other], dimension, box, _section_range(box))
 
     def spawn_at_frame(self, frame: ItemFrame, item: nbt.Compound) -> Entity:
         """HangingEntity.spawnAtLocation: an item entity 0.15 out along the frame's facing."""
@@ -624,18 +788,13 @@ class World:
         self._promote_pending()
         if self.levels_dirty or any(t <= self.tick_count for t in self.delayed_unloads.values()):
             self.update_levels()
-        ticking: dict[tuple[str, int, int], bool] = {}  # is_ticking, once per chunk
-        floor = math.floor
-        for e in list(self.entities.values()):
-            if e.removed or e.stored or isinstance(e, Player):
-                continue
-            pos = e.pos
-            key = (e.dimension, floor(pos[0]) >> 4, floor(pos[2]) >> 4)  # _chunk_key, inlined
-            ok = ticking.get(key)
-            if ok is None:
-                ok = self.levels.get(key, 99) <= FORCED_LEVEL and key in self.entity_status
-                ticking[key] = ok
-            if ok:
-                e.tick(self)
+        # The entity pass: every entity in the level list, not in storage and not a player,
+        # whose chunk is entity-ticking (level ≤ 31, entities loaded) ticks: `age` and a frame's
+        # `checkInterval` count up, and a frame whose counter was at 100 checks survives()
+        # (BlockAttachedEntity.tick; a Fixed frame does not) and pops when it fails. The index
+        # counts the ticks per chunk and hands back only the frames due, in level order.
+        for frame in self.index.start_pass():
+            if not frame.removed and not frame.fixed and not self.frame_survives(frame):
+                self.pop_frame(frame)
         for p in self.players.values():  # ServerPlayer.tick's attribute update
             p.update_attributes()

@@ -12,7 +12,7 @@ modifiers fan the source out, forked chains (``execute as/at/if ...``) swallow c
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from ..entities import Entity
@@ -63,13 +63,22 @@ class Source:
         x, y, z = self.pos
         return (x, y + self.entity.eye_height, z)
 
+    def copy_with(self, **changes: Any) -> Source:
+        """dataclasses.replace(self, **changes) without its checks (fields by name only): a
+        command forks one source per entity, so this runs once per entity."""
+        copied: Source = object.__new__(Source)
+        fields = copied.__dict__
+        fields.update(self.__dict__)
+        fields.update(changes)
+        return copied
+
     def with_entity(self, e: Entity) -> Source:
         """source.withEntity(e)."""
-        return replace(self, entity=e)
+        return self.copy_with(entity=e)
 
     def at(self, e: Entity) -> Source:
         """Position, rotation and level of an entity (`execute at`)."""
-        return replace(self, pos=e.pos, rot=e.rotation, dimension=e.dimension)
+        return self.copy_with(pos=e.pos, rot=e.rotation, dimension=e.dimension)
 
 
 Command = Callable[["Ctx", Source], int]
@@ -462,7 +471,7 @@ def _run_stages(
         return
     if returning:  # only the first source runs, and its result is the frame's return value
         first = sources[0]
-        sources = [replace(first, callbacks=first.callbacks + (frame.on_return,))]
+        sources = [first.copy_with(callbacks=first.callbacks + (frame.on_return,))]
     for s in sources:
         try:
             result = last.command(last, s)

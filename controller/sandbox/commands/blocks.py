@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Callable
+from itertools import product
 from typing import TYPE_CHECKING
 
 from ..arguments import (
@@ -99,6 +100,24 @@ def _fill(game: Game, mode: str, filtered: bool) -> Callable[[Ctx, Source], int]
         world = game.world
         dim = source.dimension
         count = 0
+        if mode in ("replace", "keep", "strict"):  # every block alike: the loop below, inlined
+            blocks = world.blocks.setdefault(dim, {})
+            xs, ys, zs = (range(lo[i], hi[i] + 1) for i in range(3))
+            for pos in product(xs, ys, zs):
+                current = blocks.get(pos, AIR)
+                if flt is not None and not flt.test(current):
+                    continue
+                if (mode == "keep" and current != AIR) or current == state:
+                    continue
+                if state == AIR:  # World.set_block
+                    del blocks[pos]
+                else:
+                    blocks[pos] = state
+                count += 1
+            if count == 0:
+                raise _fail("commands.fill.failed")
+            game.send(tr("commands.fill.success", count))
+            return count
         for x in range(lo[0], hi[0] + 1):
             for y in range(lo[1], hi[1] + 1):
                 for z in range(lo[2], hi[2] + 1):
@@ -220,12 +239,18 @@ def _clone(game: Game, mask: str, mode: str, strict: bool) -> Callable[[Ctx, Sou
             raise _fail("argument.pos.unloaded")
         flt: BlockPredicate | None = ctx["filter"] if mask == "filtered" else None
         picked: list[tuple[tuple[int, int, int], tuple[int, int, int], str]] = []
+        source_blocks = world.blocks.setdefault(from_dim, {})
+        loaded: dict[tuple[int, int], bool] = {}  # is_block_loaded, once per chunk
         for z in range(lo[2], hi[2] + 1):
             for y in range(lo[1], hi[1] + 1):
                 for x in range(lo[0], hi[0] + 1):
-                    if not world.is_block_loaded(from_dim, x, z):
+                    chunk = (x >> 4, z >> 4)
+                    ok = loaded.get(chunk)
+                    if ok is None:
+                        ok = loaded[chunk] = world.is_block_loaded(from_dim, x, z)
+                    if not ok:
                         raise UnloadedSourceBlock(f"clone source {x} {y} {z} is not loaded")
-                    state = world.get_block(from_dim, (x, y, z))
+                    state = source_blocks.get((x, y, z), AIR)  # World.get_block
                     if mask == "masked" and state in _AIR_BLOCKS:
                         continue
                     if flt is not None and not flt.test(state):

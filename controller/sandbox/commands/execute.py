@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Callable
-from dataclasses import replace
+from itertools import product, repeat
 from typing import TYPE_CHECKING, Any
 
 from nbtlib import tag as nbt
@@ -27,6 +27,7 @@ from ..profile import current_profile
 from ..reader import CommandSyntaxError, StringReader
 from ..registry import tr
 from ..slots import MAINHAND
+from ..world import AIR
 from . import Ctx, Frame, Node, Source, arg, lit
 from .blocks import get_dimension, loaded_block_pos, parse_dimension
 from .data import accessor_for, count_matching, data_sources, parse_path
@@ -152,7 +153,7 @@ def _function_condition(game: Game, expected: bool) -> Callable[[Ctx, Source], l
 
         depth = game.frames[-1].depth + 1 if game.frames else 0
         isolated = Frame(depth, consume, depth)
-        function_source = replace(source, silent=True, callbacks=())
+        function_source = source.copy_with(silent=True, callbacks=())
         game.frames.append(isolated)
         try:
             for chains in functions:
@@ -391,19 +392,23 @@ def check_regions(game: Game, ctx: Ctx, source: Source, masked: bool) -> int | N
     limit = int(game.world.rule("max_block_modifications", 32768))
     if area > limit:
         raise CommandSyntaxError(tr("commands.execute.blocks.toobig", limit, area))
-    world = game.world
-    count = 0
-    for z in range(lo[2], hi[2] + 1):
-        for y in range(lo[1], hi[1] + 1):
-            for x in range(lo[0], hi[0] + 1):
-                state = world.get_block(source.dimension, (x, y, z))
-                if masked and state == "minecraft:air":
-                    continue
-                dst = (x - lo[0] + d[0], y - lo[1] + d[1], z - lo[2] + d[2])
-                if state != world.get_block(source.dimension, dst):
-                    return None
-                count += 1
-    return count
+    # every block of the region against its counterpart (the order does not change the
+    # answer: one difference fails the test)
+    blocks = game.world.blocks.setdefault(source.dimension, {})
+    here = product(range(lo[0], hi[0] + 1), range(lo[1], hi[1] + 1), range(lo[2], hi[2] + 1))
+    there = product(
+        range(d[0], d[0] + hi[0] - lo[0] + 1),
+        range(d[1], d[1] + hi[1] - lo[1] + 1),
+        range(d[2], d[2] + hi[2] - lo[2] + 1),
+    )
+    first = list(map(blocks.get, here, repeat(AIR)))
+    second = list(map(blocks.get, there, repeat(AIR)))
+    if not masked:
+        return area if first == second else None
+    compared = [(a, b) for a, b in zip(first, second, strict=True) if a != AIR]
+    if any(a != b for a, b in compared):
+        return None
+    return len(compared)
 
 
 def _blocks_conditional(game: Game, root: Node, node: Node, expected: bool, masked: bool) -> Node:
@@ -468,7 +473,7 @@ def _store_branch(game: Game, execute: Node) -> Node:
                 for h in targets:
                     game.world.scores.setdefault(h.name, {})[obj.name] = value
 
-            return [replace(source, callbacks=source.callbacks + (cb,))]
+            return [source.copy_with(callbacks=source.callbacks + (cb,))]
 
         def data_mod(
             kind: str, type_name: str, want_result: bool = want_result
@@ -488,7 +493,7 @@ def _store_branch(game: Game, execute: Node) -> Node:
                     except CommandSyntaxError:
                         pass
 
-                return [replace(source, callbacks=source.callbacks + (cb,))]
+                return [source.copy_with(callbacks=source.callbacks + (cb,))]
 
             return mod
 
@@ -527,38 +532,37 @@ def register(root: Node, game: Game) -> None:
         # withPosition(...).withAnchor(FEET); `positioned as` keeps the anchor
         c: Coordinates = ctx["pos"]
         pos = c.resolve(source.pos, source.rot, source.anchor_pos)
-        return [replace(source, pos=pos, anchor="feet")]
+        return [source.copy_with(pos=pos, anchor="feet")]
 
     def anchored_mod(ctx: Ctx, source: Source) -> list[Source]:
-        return [replace(source, anchor=ctx["anchor"])]
+        return [source.copy_with(anchor=ctx["anchor"])]
 
     def positioned_as_mod(ctx: Ctx, source: Source) -> list[Source]:
         return [
-            replace(source, pos=e.pos) for e in get_optional_entities(game, source, ctx["targets"])
+            source.copy_with(pos=e.pos) for e in get_optional_entities(game, source, ctx["targets"])
         ]
 
     def in_mod(ctx: Ctx, source: Source) -> list[Source]:
-        return [replace(source, dimension=get_dimension(ctx["dimension"]))]
+        return [source.copy_with(dimension=get_dimension(ctx["dimension"]))]
 
     def align_mod(ctx: Ctx, source: Source) -> list[Source]:
         axes: str = ctx["axes"]
         x, y, z = (
             float(math.floor(v)) if a in axes else v for a, v in zip("xyz", source.pos, strict=True)
         )
-        return [replace(source, pos=(x, y, z))]
+        return [source.copy_with(pos=(x, y, z))]
 
     def rotated_mod(ctx: Ctx, source: Source) -> list[Source]:
         (yaw, ry), (pitch, rp) = ctx["rot"]
         return [
-            replace(
-                source,
+            source.copy_with(
                 rot=(source.rot[0] + yaw if ry else yaw, source.rot[1] + pitch if rp else pitch),
             )
         ]
 
     def rotated_as_mod(ctx: Ctx, source: Source) -> list[Source]:
         return [
-            replace(source, rot=e.rotation)
+            source.copy_with(rot=e.rotation)
             for e in get_optional_entities(game, source, ctx["targets"])
         ]
 
