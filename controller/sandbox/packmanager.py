@@ -253,7 +253,7 @@ class PackManager:
                 # SimpleCriterionTrigger.trigger: the entity (and item) first, then the player
                 if crit.entity is not None and not self._entity_matches(crit.entity, target):
                     continue
-                if crit.player is None or self._player_matches(crit.player, player):
+                if crit.player is None or self.player_matches(crit.player, player):
                     matched.append((adv, name))
         awarded: list[str] = []
         for adv, name in matched:
@@ -265,7 +265,7 @@ class PackManager:
     def _id(item: str) -> str:
         return item if ":" in item else "minecraft:" + item
 
-    def _player_matches(self, cond: PlayerCondition, player: Player) -> bool:
+    def player_matches(self, cond: PlayerCondition, player: Player) -> bool:
         """EntityPredicate.matches for the clicker: `flags.is_sneaking` against the crouching
         pose, `equipment.mainhand` against the held stack's id (no serialization)."""
         if cond.sneaking is not None and self.game.poses.is_crouching(player.name) != cond.sneaking:

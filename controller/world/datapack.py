@@ -64,7 +64,7 @@ def folders(release: Release) -> Folders:
 _NAMESPACE = re.compile(r"[a-z0-9_.-]+")
 _PATH = re.compile(r"[a-z0-9_.-]+(/[a-z0-9_.-]+)*")
 _TAG = re.compile(r"[0-9A-Za-z_.+-]+")
-LOCK_PATH = "locking"  # the sneaking click's advancement and reward function
+LOCK_PATH = "locking"  # the function a sneaking player's click runs
 _DAEMON_FUNCTIONS = ("load", "done", "version", LOCK_PATH)
 MAX_REACH = 68.0  # `poll_reach` up to the largest attribute range, 64, + 3 + a frame's box
 
@@ -114,9 +114,9 @@ def mcmeta(fmt: PackFormat, description: str) -> dict[str, object]:
     return {"pack": pack}
 
 
-def _advancement(config: DatapackConfig, *, sneaking: bool, reward: str) -> dict[str, object]:
-    """A click on a room frame by a player who is (`sneaking`) or is not crouching: the two
-    advancements exclude each other, so exactly one reward runs per click (docs/datapack.md,
+def _advancement(config: DatapackConfig) -> dict[str, object]:
+    """A click on a room frame: one advancement for every gesture, so the clicked frame's `nbt`
+    is tested once per click; the reward tells the gestures apart (docs/datapack.md,
     "The gestures")."""
     snbt = '{Tags:["' + config.frame_tag + '"]}'
     return {
@@ -124,7 +124,6 @@ def _advancement(config: DatapackConfig, *, sneaking: bool, reward: str) -> dict
             "turned_frame": {
                 "trigger": "minecraft:player_interacted_with_entity",
                 "conditions": {
-                    "player": {"flags": {"is_sneaking": sneaking}},
                     "entity": {
                         "type": ["minecraft:item_frame", "minecraft:glow_item_frame"],
                         "nbt": snbt,
@@ -132,8 +131,15 @@ def _advancement(config: DatapackConfig, *, sneaking: bool, reward: str) -> dict
                 },
             }
         },
-        "rewards": {"function": f"{config.namespace}:{reward}"},
+        "rewards": {"function": config.advancement_id},
     }
+
+
+# The clicker is crouching: an inline loot predicate on `this` (the reward runs as the player),
+# read from the player's pose with no serialization (docs/datapack.md, "The gestures")
+SNEAKING = (
+    '{condition:"minecraft:entity_properties",entity:"this",predicate:{flags:{is_sneaking:true}}}'
+)
 
 
 def _at_reach(config: DatapackConfig, body: Callable[[float], list[str]]) -> list[str]:
@@ -198,7 +204,7 @@ _FROM_FEET = MAX_REACH + 2  # the reach's radii are from the eyes, 1.62 above th
 LOCKED_MESSAGE = "This tile is locked: sneak and click it to unlock it"
 
 
-def _refuse_lines(config: DatapackConfig, path: str) -> list[str]:
+def _refuse_lines(config: DatapackConfig) -> list[str]:
     """A locked frame the click turned is turned back at once, the clicker is told, and the
     click ends here: not counted, not marked (docs/in-game.md, "Locking a tile")."""
     refused = f"@e[tag={turns.REFUSED},distance=..{_FROM_FEET:g}]"
@@ -219,19 +225,20 @@ def _refuse_lines(config: DatapackConfig, path: str) -> list[str]:
             for r in range(4)
         ),
         f'execute if entity {refused} run tellraw @s "{LOCKED_MESSAGE}"',
-        f"execute if entity {refused} run advancement revoke @s only {config.namespace}:{path}",
+        f"execute if entity {refused} run advancement revoke @s only {config.advancement_id}",
         f"execute if entity {refused} run return run tag {refused} remove {turns.REFUSED}",
     ]
 
 
 def function_lines(config: DatapackConfig = DatapackConfig()) -> list[str]:
-    """The reward of a click by a player who is not sneaking (run as the player, at the player,
-    output suppressed): a locked frame goes back at once; held the anticlockwise item, the
-    frame is left a quarter back; mark the player and the frames within its reach, count the
-    click, fire again next time."""
+    """The reward of a click (run as the player, at the player, output suppressed): a sneaking
+    player's click is a lock (`locking`); else a locked frame goes back at once; held the
+    anticlockwise item, the frame is left a quarter back; mark the player and the frames
+    within its reach, count the click, fire again next time."""
     item = f"if items entity @s weapon.mainhand {turns.ANTICLOCKWISE_ITEM} "
     return [
-        *_refuse_lines(config, config.advancement),
+        f"execute if predicate {SNEAKING} run return run function {config.namespace}:{LOCK_PATH}",
+        *_refuse_lines(config),
         *_leave(config, turns.ANTICLOCKWISE_STEPS, item),
         f"tag @s add {config.clicked_tag}",
         *_mark_lines(config),
@@ -241,15 +248,15 @@ def function_lines(config: DatapackConfig = DatapackConfig()) -> list[str]:
 
 
 def lock_lines(config: DatapackConfig = DatapackConfig()) -> list[str]:
-    """The reward of a click by a sneaking player: the frame is left four steps on (the same
-    picture), which the daemon reads as a lock or an unlock; then marked and counted like any
-    click."""
+    """A sneaking player's click, called from the reward: the frame is left four steps on (the
+    same picture), which the daemon reads as a lock or an unlock; then marked and counted like
+    any click."""
     return [
         *_leave(config, turns.LOCK_STEPS),
         f"tag @s add {config.clicked_tag}",
         *_mark_lines(config),
         f"scoreboard players add {turns.CLICK_HOLDER} {config.clicks_objective} 1",
-        f"advancement revoke @s only {config.namespace}:{LOCK_PATH}",
+        f"advancement revoke @s only {config.advancement_id}",
     ]
 
 
@@ -282,7 +289,7 @@ def _done_lines(config: DatapackConfig) -> list[str]:
 
 
 def pack_functions(config: DatapackConfig = DatapackConfig()) -> dict[str, list[str]]:
-    """Every function of the pack by path: the two rewards, `load`, `done` and `version`."""
+    """Every function of the pack by path: the reward, `locking`, `load`, `done` and `version`."""
     return {
         config.advancement: function_lines(config),
         LOCK_PATH: lock_lines(config),
@@ -302,19 +309,14 @@ def build(release: Release, config: DatapackConfig = DatapackConfig()) -> dict[s
     where = folders(release)
     headers = {
         path: f"a player turned a frame tagged {config.frame_tag} (anticlockwise with a stick)",
-        LOCK_PATH: f"a sneaking player clicked a frame tagged {config.frame_tag}: lock",
+        LOCK_PATH: f"a sneaking player clicked a frame tagged {config.frame_tag}: lock or unlock",
         "load": "run by #minecraft:load: the click counter",
         "done": "pipesctl read the near frames back: clear the marks (macro: clicks, frames)",
         "version": "the protocol this pack speaks with pipesctl",
     }
     files = {
         "pack.mcmeta": _json(mcmeta(release.pack, config.description)),
-        f"data/{ns}/{where.advancement}/{path}.json": _json(
-            _advancement(config, sneaking=False, reward=path)
-        ),
-        f"data/{ns}/{where.advancement}/{LOCK_PATH}.json": _json(
-            _advancement(config, sneaking=True, reward=LOCK_PATH)
-        ),
+        f"data/{ns}/{where.advancement}/{path}.json": _json(_advancement(config)),
         f"data/minecraft/{where.function_tags}/load.json": _json({"values": [f"{ns}:load"]}),
     }
     for name, lines in pack_functions(config).items():

@@ -283,13 +283,24 @@ def test_turning_a_room_frame_tags_the_player_every_time(game: Game) -> None:
 
 
 def test_trigger_nbt_check_costs_one_serialization(game: Game) -> None:
-    """§6: each advancement's entity nbt condition serializes it once, as an nbt= selector
-    does (the pack's two, the plain click's and the sneaking click's, are both tested before
-    their `player` conditions); the reward function's marks test each frame within reach once
-    more (here the one frame)."""
+    """§6: the advancement's entity nbt condition serializes the frame once, as an nbt=
+    selector does (one advancement for every gesture); the reward function's marks test each
+    frame within reach once more (here the one frame)."""
     before = dict(game.background_cost)
     game.use_entity("Alex", U1)
-    assert game.background_cost["nbt_serializations"] - before["nbt_serializations"] == 2 + 1
+    assert game.background_cost["nbt_serializations"] - before["nbt_serializations"] == 1 + 1
+
+
+def test_a_sneaking_click_tests_the_frame_once_in_the_criterion(game: Game) -> None:
+    """§13: the reward tells a sneaking click by an inline predicate on the player (no
+    serialization); the lock's own step tests the frames within reach once more and its
+    `data modify entity` serializes the clicked frame, then the marks test it."""
+    game.sneak("Alex")
+    game.tick()
+    before = dict(game.background_cost)
+    game.use_entity("Alex", U1)
+    assert game.background_cost["nbt_serializations"] - before["nbt_serializations"] == 1 + 1 + 1 + 1
+    assert game.world.get_entity(U1).item_rotation == 4  # type: ignore[union-attr]
 
 
 def _frame(game: Game, cmd: str) -> uuid.UUID:
@@ -426,3 +437,35 @@ def test_installing_over_rcon_while_running(tmp_path: pathlib.Path) -> None:
                 "There are 2 data pack(s) enabled: [vanilla (built-in)], [file/pipesctl (world)]"
             )
             assert rcon.command("function pipes:clicked") == "Running function pipes:clicked"
+
+
+# ------------------------------------------------------------------- §13 inline predicates
+SNEAKING = (
+    'execute if predicate {condition:"minecraft:entity_properties",entity:"this",'
+    "predicate:{flags:{is_sneaking:true}}}"
+)
+
+
+def test_an_inline_predicate_tests_the_source_entity(game: Game) -> None:
+    """§13: `this` is the command's entity: a player that crouches passes, one that stands
+    fails, and a source with no entity (RCON) fails; the pose costs no serialization."""
+    before = game.background_cost["nbt_serializations"]
+    as_alex = f"execute as Alex {SNEAKING.removeprefix('execute ')} run tag @s add crouched"
+    assert reply(game, as_alex) == ""  # the fork ends: nothing runs, nothing printed
+    assert reply(game, SNEAKING) == "Test failed"
+    game.sneak("Alex")
+    game.tick()
+    assert reply(game, as_alex) == "Added tag 'crouched' to Alex"
+    assert reply(game, SNEAKING) == "Test failed"  # no entity: no `this`
+    unless = as_alex.replace(" if predicate", " unless predicate")
+    assert reply(game, unless) == ""
+    assert game.background_cost["nbt_serializations"] == before
+
+
+def test_an_unmodelled_predicate_says_so(game: Game) -> None:
+    """§13: a predicate file or another condition fails with a message naming what the sandbox
+    does not model, never a silent pass."""
+    assert "not modelled" in reply(game, "execute if predicate pipes:sneaking")
+    assert "not modelled" in reply(
+        game, 'execute if predicate {condition:"minecraft:random_chance",chance:0.5f}'
+    )

@@ -22,6 +22,7 @@ from ..arguments import (
 )
 from ..entities import Player
 from ..itempredicate import ItemPredicate, parse_item_predicate
+from ..lootpredicate import EntityProperties, parse_loot_predicate
 from ..packmanager import InstantiationError
 from ..profile import current_profile
 from ..reader import CommandSyntaxError, StringReader
@@ -220,6 +221,15 @@ def _if_branch(game: Game, execute: Node, expected: bool) -> Node:
             for slot in slots
         )
 
+    def predicate_test(ctx: Ctx, source: Source) -> int:
+        # ExecuteCommand.checkCustomPredicate: THIS_ENTITY is the source's entity; an
+        # entity predicate fails without one (docs/sandbox-datapacks.md, "§13 Inline predicates")
+        predicate: EntityProperties = ctx["predicate"]
+        entity = source.entity
+        if not isinstance(entity, Player):
+            return 0
+        return 1 if game.packs.player_matches(predicate.player, entity) else 0
+
     def dimension_test(ctx: Ctx, source: Source) -> int:
         return 1 if source.dimension == get_dimension(ctx["dimension"]) else 0
 
@@ -301,6 +311,17 @@ def _if_branch(game: Game, execute: Node, expected: bool) -> Node:
                     ),
                     label="entities",
                 ),
+            ),
+        ),
+        lit(
+            "predicate",
+            _conditional(
+                game,
+                execute,
+                arg("predicate", parse_loot_predicate),
+                expected,
+                predicate_test,
+                False,
             ),
         ),
         lit(
