@@ -171,7 +171,10 @@ class TurnDetector:
             in_dimension(turns.presence(turns.union_box([r.bounds() for r in rs], wake)), dim)
             for dim, rs in by_dimension.items()
         ]
-        self.awake = True  # until the first presence check says otherwise
+        # asleep until a presence check finds a player; the first comes at the next poll, so
+        # nothing is armed or shown for players before it (docs/turn-detection.md, "Adaptive rate")
+        self.awake = False
+        self.presence_checked = False
         self.awake_until = 0.0
         self.fast_until = 0.0  # polls at the fast interval until then (a click came)
         self.proof_at = 0.0  # trigger mode: the next poll through the pack's `version`
@@ -202,7 +205,7 @@ class TurnDetector:
         near and nobody clicks, one every 2 s with nobody near (docs/turn-detection.md,
         "Adaptive rate")."""
         if not self.awake:
-            return SLOW_INTERVAL_S
+            return SLOW_INTERVAL_S if self.presence_checked else self.fast_interval
         if self.clock.monotonic() < self.fast_until:
             return self.fast_interval
         return max(self.fast_interval, QUIET_INTERVAL_S)
@@ -214,7 +217,7 @@ class TurnDetector:
     def check_presence(self, link: Link) -> bool:
         """Whether a player is within wake distance of a room (one command per dimension)."""
         found = any(parse_count(link.send(c)) > 0 for c in self.presence_commands)
-        self.awake = found
+        self.awake, self.presence_checked = found, True
         self.awake_until = self.clock.monotonic() + SLOW_INTERVAL_S
         return found
 

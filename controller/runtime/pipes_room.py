@@ -335,10 +335,12 @@ class PipesRoom(PlacedRoom):
                 "a plugin may be cancelling entity spawns in this area"
             )
 
-    def reconcile(self, link: Link, progress: Progress | None = None) -> Repairs:
-        """Read the room back and repair it (see `PipesReconciler`); a board found solved
-        meanwhile is won."""
-        repairs = self.reconciler.reconcile(link, progress)
+    def reconcile(
+        self, link: Link, progress: Progress | None = None, *, every_block: bool = False
+    ) -> Repairs:
+        """Read the room back and repair it (see `PipesReconciler`; `every_block`: rewrite
+        every block whatever the compare says); a board found solved meanwhile is won."""
+        repairs = self.reconciler.reconcile(link, progress, every_block=every_block)
         if (
             self.rules.solved(self.board, self.play_state)
             and self.state is not None
@@ -707,7 +709,7 @@ class PipesRoom(PlacedRoom):
             # An explicit repair checks every frame by UUID first (a look-alike that keeps the
             # counts right, a tile frame without its tags or picture), then reconciles.
             fixed = self.guard.repair_frames(link)
-            repairs = self.reconcile(link)
+            repairs = self.reconcile(link, every_block=True)
             fixed.add_to(repairs)
             return RepairDone(repairs)
         if isinstance(request, HintRequest):

@@ -129,7 +129,8 @@ def test_idle_trigger_poll_is_one_command_and_serializes_nothing(
     daemon.poll("main")
     for players in range(1, 9):
         sb.join(f"P{players}", (1.5 + players % 5, 101, 1.5 + players // 5))
-    daemon.detector("main").awake_until = float("inf")  # presence known: awake
+    detector = daemon.detector("main")
+    detector.awake, detector.awake_until = True, float("inf")  # presence known: awake
     for _ in range(3):
         assert _poll_cost(harness)[0] == 1 and _poll_cost(harness)[2] == 0
 
@@ -142,7 +143,8 @@ def test_a_trigger_click_reads_only_frames_near_the_clicker_once_each(
     sb, daemon, room = harness.sb, harness.daemon, harness.room
     daemon.poll("main")
     sb.join("Bea", (3.5, 101, 3.5))  # a second player on the same frames
-    daemon.detector("main").awake_until = float("inf")
+    detector = daemon.detector("main")
+    detector.awake, detector.awake_until = True, float("inf")
     before = list(room.board.rotations)
     harness.click(6, 6)
     count = "execute if entity @e[tag=pipes,tag=pipes.near]"

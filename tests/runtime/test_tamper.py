@@ -15,6 +15,7 @@ from controller.sandbox import Sandbox
 from controller.versions import NEWEST
 from controller.world import blockcheck
 from controller.world import commands as cmd
+from controller.world.geometry import SHADOW_DROP
 from tests.support.grammar import assert_valid_commands
 from tests.support.harness import make_config, world_mismatches
 from tests.support.tamper import (
@@ -258,3 +259,62 @@ def test_a_spoiled_count_reply_starts_no_repair(setup: tuple[Sandbox, Daemon, St
     finally:
         link.send = real_send  # type: ignore[method-assign]
     assert guard.alive(link) is True
+
+
+def _layer_fills(sb: Sandbox, since: int) -> list[str]:
+    """The fills of the block map's solid layers sent since command `since`."""
+    solid = ("minecraft:melon", "minecraft:pumpkin", "minecraft:jack_o_lantern")
+    return [
+        e.command
+        for e in list(sb.command_log)[since:]
+        if " fill " in f" {e.command}" and e.command.rstrip().endswith(solid)
+    ]
+
+
+def test_reconciling_an_intact_room_rewrites_no_block(
+    setup: tuple[Sandbox, Daemon, StepClock],
+) -> None:
+    """Every frame as the board says and the block map equal to its shadow: a reconcile (start,
+    reconnect) compares, and writes only holes, the sink and the air (docs/reliability.md,
+    "Block check")."""
+    sb, daemon, _ = setup
+    room = pipes_room(daemon)
+    since = len(sb.command_log)
+    repairs = room.reconcile(daemon.links["main"])
+    assert repairs.total == 0 and _layer_fills(sb, since) == []
+    compares = [
+        e for e in list(sb.command_log)[since:] if e.command.startswith("execute if blocks")
+    ]
+    assert len(compares) == len(blockcheck.chunks(room.geom))
+    assert world_mismatches(sb, room) == []
+
+
+def test_reconciling_a_replaced_block_rewrites_the_layers(
+    setup: tuple[Sandbox, Daemon, StepClock],
+) -> None:
+    """A block replaced in the room (not its shadow) fails the compare: every block rewritten."""
+    sb, daemon, _ = setup
+    room = pipes_room(daemon)
+    for command in tamper_commands(room, "replace_edge_block"):
+        run(sb, command)
+    since = len(sb.command_log)
+    repairs = room.reconcile(daemon.links["main"])
+    assert repairs.blocks_fixed == 1 and _layer_fills(sb, since) != []
+    assert world_mismatches(sb, room) == []
+
+
+def test_repair_rewrites_a_block_changed_in_both_copies(
+    setup: tuple[Sandbox, Daemon, StepClock],
+) -> None:
+    """A block changed alike in the room and its shadow passes the compare (the reconcile's
+    blind spot); `pipesctl repair` rewrites every block whatever the compare says."""
+    sb, daemon, _ = setup
+    room = pipes_room(daemon)
+    ex, ey, ez = room.geom.east_pos(1, 1)
+    run(sb, f"setblock {ex} {ey} {ez} minecraft:stone")
+    run(sb, f"setblock {ex} {ey - SHADOW_DROP} {ez} minecraft:stone")
+    link = daemon.links["main"]
+    assert room.reconcile(link).blocks_fixed == 0
+    assert world_mismatches(sb, room) != []
+    assert room.reconcile(link, every_block=True).blocks_fixed >= 1
+    assert world_mismatches(sb, room) == []

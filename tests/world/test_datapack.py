@@ -251,7 +251,7 @@ def test_the_sandbox_loads_the_pack(tmp_path: pathlib.Path) -> None:
     assert crit.entity.types == {"minecraft:item_frame", "minecraft:glow_item_frame"}
     assert content.advancements["pipes:clicked"].function == "pipes:clicked"
     assert function_lines()[0] == (
-        "execute if predicate {condition:\"minecraft:entity_properties\",entity:\"this\","
+        'execute if predicate {condition:"minecraft:entity_properties",entity:"this",'
         "predicate:{flags:{is_sneaking:true}}} run return run function pipes:locking"
     )
     assert content.functions["pipes:clicked"] == function_lines()
