@@ -155,6 +155,8 @@ class InGame:
             self.greet_visitors(link)
         if now - self.last_check >= CHECK_INTERVAL_S:
             self.last_check = now
+            if not self.anyone_triggered(link):
+                return
             self.check_help(link)
             if self.cfg.hint.enabled:
                 self.check_hints(link, now)
@@ -180,6 +182,13 @@ class InGame:
         self.run_due(link, float("inf"))
 
     # -- triggers -------------------------------------------------------------------------
+    def anyone_triggered(self, link: Link) -> bool:
+        """Whether a player near the room used one of its triggers (or is not armed yet): one
+        command for all of them, so the reads of each trigger run only then (docs/in-game.md,
+        "Triggers"). A reply spoiled by another RCON connection reads as yes."""
+        reply = self.room.send(link, cmd.triggered_any(self.near, self._objectives()))
+        return bool(reply.strip())
+
     def _askers(self, link: Link, objective: str) -> list[uuid.UUID]:
         """Players near the room who used `/trigger <objective>`, one at a time (each is
         re-armed before the next is read), at most MAX_ASKERS."""

@@ -112,7 +112,7 @@ class PipesReconciler:
         if trusted and not rep.notes and self.shadowed(link):
             # every frame as the board says and the block map equal to its shadow: the blocks
             # are the board's (both copies follow every move); only holes, the sink and the air
-            # are written (docs/reliability.md, "Reconcile")
+            # are written (docs/reliability.md, "Block check")
             replies = room.send_all(link, room.guard.block_check_commands(air=True))
             rep.blocks_fixed = sum(fill_changed(r) for r in replies)
         else:

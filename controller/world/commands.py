@@ -647,6 +647,15 @@ def read_scores(targets: str, objective: str) -> str:
     return f"execute as {targets} run scoreboard players get @s {objective}"
 
 
+def triggered_any(near: str, objectives: Sequence[str]) -> str:
+    """`Test passed` once per player of `near` with a score above 0, or none, in any of
+    `objectives` (who used a trigger, or is not armed yet: a missing score fails the filter);
+    an empty reply when there is nobody, as a forked condition's failures print nothing. Reads
+    scores only: no serialization (docs/in-game.md, "Triggers")."""
+    unused = ",".join(f"{o}=..0" for o in objectives)
+    return f"execute as {near} unless entity @s[scores={{{unused}}}]"
+
+
 def with_scores(selector: str, scores: str) -> str:
     """A `@a[...]` selector narrowed by a `scores={...}` filter, e.g. `pipes_reset=1..`."""
     return selector[:-1] + f",scores={{{scores}}}]"

@@ -159,11 +159,31 @@ def test_one_hint_costs_six_commands_and_two_serializations(game: Game) -> None:
     before, cost = g.link.sent, dict(g.sb.total_cost)
     g.tick()
     after = g.sb.total_cost
-    # read the asker, re-arm (set 0, enable), read again (nobody), the hint, the glow; plus the
-    # help and stats reads (nobody) and the action bar's clock (once a second)
-    assert g.link.sent - before == 7 + 2
+    # whether anyone used a trigger (yes); read the asker, re-arm (set 0, enable), read again
+    # (nobody), the hint, the glow; plus the help and stats reads (nobody) and the action bar's
+    # clock (once a second)
+    assert g.link.sent - before == 1 + 7 + 2
     # the asker's UUID (one player serialized) and the glow's data merge (one frame)
     assert after["nbt_serializations"] - cost["nbt_serializations"] == 2
+
+
+def test_with_nobody_asking_the_triggers_cost_one_command_a_second(game: Game) -> None:
+    """docs/in-game.md, "Triggers": one command asks for every trigger at once; a player not
+    armed yet (no score) makes each trigger read until the arming reaches them."""
+    g = game
+    before, cost = g.link.sent, g.sb.total_cost["nbt_serializations"]
+    g.tick()
+    assert g.link.sent - before == 1 + 1  # the triggers' question and the action bar
+    assert g.sb.total_cost["nbt_serializations"] == cost
+    g.sb.join("Carol", (3.5, 101, 3.5))  # not armed: no score yet
+    before = g.link.sent
+    g.tick()
+    assert g.link.sent - before == 1 + 3 + 1  # the question, each trigger's read, the bar
+    g.clock.advance(5)
+    g.room.periodic(g.link, True)  # the arming reaches Carol
+    before = g.link.sent
+    g.tick()
+    assert g.link.sent - before == 1 + 1
 
 
 def test_hints_are_rate_limited_per_player_and_the_glow_ends(game: Game) -> None:
