@@ -16,13 +16,13 @@ from tests.support.closed_oracle import oracle
 boards = st.one_of(loopy_boards(), tree_boards(), tree_boards(shuffle=False))
 
 
-@settings(max_examples=300, deadline=None)
+@settings(max_examples=200, deadline=None)
 @given(boards)
 def test_closed_tiles_equal_the_oracle(board: Board) -> None:
     assert set(closed_tiles(board)) == oracle(board)
 
 
-@settings(max_examples=200, deadline=None)
+@settings(max_examples=100, deadline=None)
 @given(boards, st.lists(st.tuples(st.integers(0, 10_000), st.integers(0, 3)), max_size=20))
 def test_updates_after_clicks_equal_a_full_scan(
     board: Board, clicks: list[tuple[int, int]]
