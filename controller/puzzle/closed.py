@@ -56,13 +56,14 @@ class ClosedTracker:
     closed: list[bool]
     """Per flat index, whether the tile is on a dry loop or in a closed island."""
     visited: int
-    """Tiles the scans of the last ``update`` or ``rebuild`` visited."""
+    """Tiles the scans of the last ``update`` or ``rebuild`` visited (an update that fell back
+    counts its abandoned scans too; a tile on a dry loop counts twice, for the bridge pass)."""
     full: bool
     """Whether the last ``update`` fell back to one whole-board pass."""
 
     def __init__(self, width: int, height: int, budget: int | None = None) -> None:
-        """``budget``: the tiles one update's scans may visit before it scans the whole board
-        (by default the whole board: it never costs more than a full pass and a half)."""
+        """``budget``: the tiles one update's scans may visit before they are abandoned for a
+        scan of the whole board (by default the board's size)."""
         n = width * height
         self._n = n
         self._adj: Adjacency = neighbour_table(width, height)
@@ -113,7 +114,10 @@ class ClosedTracker:
         except _OverBudget:
             for v, before in was.items():  # an abandoned scan flagged nothing
                 closed[v] = before
-            return self.rebuild(masks, dist)
+            spent = self.visited
+            flips = self.rebuild(masks, dist)
+            self.visited += spent
+            return flips
         return sorted(v for v, before in was.items() if before != closed[v])
 
     def _scan(

@@ -59,8 +59,11 @@ def test_an_update_over_its_budget_is_one_full_scan(
         after = oracle(board)
         assert {v for v, c in enumerate(tracker.closed) if c} == after
         assert flips == sorted(before ^ after)
-        # a full scan visits every dry tile once, and a dry loop's tiles once more
+        # the abandoned scans visit at most budget + 1 tiles; the full scan every dry tile once,
+        # and the tiles of a group with a dry loop once more
         assert tracker.visited <= 2 * board.size + 2
+        if tracker.full:
+            assert tracker.visited >= sum(d == -1 for d in compute_flow(board).dist)
         before = after
 
 
