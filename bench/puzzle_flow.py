@@ -8,7 +8,9 @@ local copy so the benchmark depends only on the engine's flow code) and measures
   network of a shuffled board ("play"), a shuffled board solved tile by tile in BFS order from
   the source ("solve"), and turning a random tile of a solved board away and back ("solved");
   with the median and 90th percentile time, the median tiles visited per click and the share of
-  clicks that re-ran BFS + bridges over the whole wet component;
+  clicks that re-ran BFS + bridges over the whole wet component; the tiles the closed-tile scans
+  (dry loops and closed islands, ``controller.puzzle.closed``) visited per click and the share
+  of clicks whose scans fell back to a whole-board pass;
 - a click on the source tile of a solved board (64 and 128): ``compute_flow`` against the click
   as played (its incremental work is bounded and falls back to one whole-board pass) and against
   the incremental passes without that bound;
@@ -29,6 +31,7 @@ import time
 import tracemalloc
 from collections import deque
 
+from controller.puzzle.closed import closed_tiles
 from controller.puzzle.flow import compute_flow
 from controller.puzzle.model import Board, bit, opposite, shape_of_mask
 from controller.puzzle.play import PlayState
@@ -123,15 +126,19 @@ def time_clicks(board: Board, pattern: str, clicks: int, seed: int) -> dict[str,
     adj = [[board.neighbour(v, d) for d in range(4)] for v in range(n)]
     times: list[float] = []
     visited: list[int] = []
+    closed_visited: list[int] = []
     recomputes = 0
+    closed_full = 0
 
     def click(v: int, r: int) -> None:
-        nonlocal recomputes
+        nonlocal recomputes, closed_full
         t0 = time.perf_counter()
         state.apply_rotation(v, r)
         times.append(time.perf_counter() - t0)
         visited.append(state.visited)
         recomputes += state.recomputed
+        closed_visited.append(state.closed_tracker.visited)
+        closed_full += state.closed_tracker.full
 
     if pattern == "play":
         classes = state.classes
@@ -158,13 +165,16 @@ def time_clicks(board: Board, pattern: str, clicks: int, seed: int) -> dict[str,
         "visited": statistics.median(visited),
         "mean_visited": statistics.fmean(visited),
         "recomputed": recomputes / len(times),
+        "closed_visited": statistics.fmean(closed_visited),
+        "closed_full": closed_full / len(times),
         "clicks": len(times),
     }
 
 
 def time_source_click(board: Board, repeat: int) -> dict[str, tuple[float, float]]:
     """A click on the source tile of the solved board, turned away and back (median, best
-    seconds each): ``compute_flow`` of the board, the click as played (falling back to a
+    seconds each): ``compute_flow`` of the board, ``closed_tiles`` of the board with its source
+    turned away (a flow and a closed-tile pass from scratch), the click as played (falling back to a
     whole-board pass past its budget), and the click with an unbounded budget (the
     incremental passes alone, as before the fallback existed). Interleaved, so a busy
     machine slows all three alike."""
@@ -174,12 +184,17 @@ def time_source_click(board: Board, repeat: int) -> dict[str, tuple[float, float
     unbounded = PlayState(solved.copy(), budget=board.size * 4)
     src = solved.source_index
     right = solved.rotations[src]
-    times: dict[str, list[float]] = {"full": [], "played": [], "unbounded": []}
+    times: dict[str, list[float]] = {"full": [], "closed": [], "played": [], "unbounded": []}
     for k in range(repeat):
         turn = (right + 1 + k % 3) % 4
         t0 = time.perf_counter()
         compute_flow(played.board)
         times["full"].append(time.perf_counter() - t0)
+        away = played.board.copy()
+        away.rotations[src] = turn
+        t0 = time.perf_counter()
+        closed_tiles(away)  # the flow and the closed tiles from scratch, the source turned
+        times["closed"].append(time.perf_counter() - t0)
         for key, state in (("played", played), ("unbounded", unbounded)):
             for r in (turn, right):
                 t0 = time.perf_counter()
@@ -235,16 +250,17 @@ def main(argv: list[str] | None = None) -> None:
     print()
     print(
         "| size | clicks | pattern | median | p90 | tiles visited: median / mean "
-        "| component recomputes |"
+        "| component recomputes | closed scans: tiles visited, mean | closed: whole-board passes |"
     )
-    print("|---|---|---|---|---|---|---|")
+    print("|---|---|---|---|---|---|---|---|---|")
     for size in SIZES:
         for pattern in ("play", "solve", "solved"):
             r = time_clicks(boards[size], pattern, args.clicks, args.seed)
             print(
                 f"| {size}x{size} | {int(r['clicks'])} | {pattern} | {r['median_us']:.0f} µs "
                 f"| {r['p90_us']:.0f} µs | {r['visited']:g} / {r['mean_visited']:.1f} "
-                f"| {r['recomputed'] * 100:.1f} % |"
+                f"| {r['recomputed'] * 100:.1f} % | {r['closed_visited']:.1f} "
+                f"| {r['closed_full'] * 100:.1f} % |"
             )
         sys.stdout.flush()
     print()
@@ -255,10 +271,11 @@ def main(argv: list[str] | None = None) -> None:
     print()
     print(
         "| size | full recompute (`compute_flow`): median / best "
+        "| flow and closed tiles from scratch (`closed_tiles`, source turned): median / best "
         "| click as played (fallback): median / best "
         "| incremental passes alone (unbounded budget): median / best |"
     )
-    print("|---|---|---|---|")
+    print("|---|---|---|---|---|")
     for size in (64, 128):
         r = time_source_click(boards[size], 15)
         cells = " | ".join(f"{r[k][0] * 1e3:.2f} / {r[k][1] * 1e3:.2f} ms" for k in r)

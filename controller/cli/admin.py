@@ -128,6 +128,7 @@ def show(
     """The live board read back from the server, as unicode pipes (or a PNG of the pictures);
     for a paint room its canvas beside its target."""
     from controller.cli.ui import board_text, console
+    from controller.puzzle.closed import closed_tiles
     from controller.puzzle.flow import compute_flow
     from controller.runtime.requests import Rotations, ShowRequest
     from controller.runtime.state import RoomState, state_path
@@ -146,15 +147,21 @@ def show(
             if 0 <= idx < board.size:
                 board.rotations[idx] = value % 4
     flow = compute_flow(board)
+    found = closed_tiles(board)
+    closed = [t in found for t in range(board.size)]
     if png is not None:
         from controller.maps.png import board_png
 
-        board_png(png, board, flow.classes)
+        board_png(png, board, flow.classes, closed)
         typer.echo(f"wrote {png}")
         return
     out = console()
-    out.print(f"{world}: water {flow.wet_count}/{board.size}" + ("  solved" if flow.solved else ""))
-    out.print(board_text(board, flow.classes), end="")
+    out.print(
+        f"{world}: water {flow.wet_count}/{board.size}"
+        + (f"  closed {len(found)}" if found else "")
+        + ("  solved" if flow.solved else "")
+    )
+    out.print(board_text(board, flow.classes, closed=closed), end="")
 
 
 def _show_paint(config: Path | None, world: str, png: Path | None) -> None:

@@ -18,9 +18,10 @@ import typer
 
 from controller.cli import puzzle_paint
 from controller.cli.common import guarded
-from controller.cli.ui import CLASS_STYLE, PIPE_GLYPHS
+from controller.cli.ui import CLASS_STYLE, CLOSED_STYLE, PIPE_GLYPHS
 from controller.errors import ExitCode
 from controller.puzzle import solver
+from controller.puzzle.closed import closed_tiles
 from controller.puzzle.flow import Flow, compute_flow, sink_reached
 from controller.puzzle.generators import (
     DEFAULT_BRANCHING,
@@ -140,15 +141,23 @@ def solved(board: Board, flow: Flow) -> bool:
 
 
 def flow_to_dict(board: Board, flow: Flow) -> dict[str, Any]:
-    """The ``puzzle flow --json`` object: wet and ring tiles as [i, j], parents, solved."""
+    """The ``puzzle flow --json`` object: wet, ring and closed tiles (on dry loops and in closed
+    islands) as [i, j], parents, solved."""
     wet = [list(board.coords(t)) for t in range(board.size) if flow.wet[t]]
     rings = [list(board.coords(t)) for t in range(board.size) if flow.ring[t]]
+    closed = [list(board.coords(t)) for t in sorted(closed_tiles(board))]
     parent = {
         "{},{}".format(*board.coords(t)): Direction(flow.parent[t]).word
         for t in range(board.size)
         if flow.wet[t] and flow.parent[t] >= 0
     }
-    return {"wet": wet, "rings": rings, "parent": parent, "solved": solved(board, flow)}
+    return {
+        "wet": wet,
+        "rings": rings,
+        "closed": closed,
+        "parent": parent,
+        "solved": solved(board, flow),
+    }
 
 
 def _hint_object(board: Board, tip: tuple[int, int] | None) -> dict[str, Any] | None:
@@ -319,7 +328,8 @@ def flow(
     board_file: Annotated[str, typer.Argument(metavar="BOARD.json", help="Board JSON, - = stdin")],
     as_json: Annotated[bool, typer.Option("--json", help="Print the flow as JSON.")] = False,
 ) -> None:
-    """Show the water flow of the board's current rotations (wet, ring and source tiles)."""
+    """Show the water flow of the board's current rotations (wet, ring and source tiles, and
+    the tiles on dry loops and in closed islands)."""
     try:
         board = _read_board(board_file)
     except ValueError as exc:
@@ -328,9 +338,12 @@ def flow(
     if as_json:
         typer.echo(json.dumps(flow_to_dict(board, state)))
         return
+    closed = closed_tiles(board)
     styles = []
     for t in range(board.size):
-        if t == board.source_index:
+        if t in closed:
+            styles.append(CLOSED_STYLE)
+        elif t == board.source_index:
             styles.append(_STYLE_SOURCE_RING if state.ring[t] else _STYLE_SOURCE)
         elif state.ring[t]:
             styles.append(_STYLE_RING)
@@ -341,7 +354,7 @@ def flow(
     _print_grid(board, styles)
     rings = sum(state.ring)
     typer.echo(
-        f"wet {state.wet_count}/{board.size}, ring tiles {rings}, "
+        f"wet {state.wet_count}/{board.size}, ring tiles {rings}, closed tiles {len(closed)}, "
         f"solved: {'yes' if solved(board, state) else 'no'}"
     )
 

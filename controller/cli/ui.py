@@ -18,6 +18,7 @@ if TYPE_CHECKING:
 
 __all__ = [
     "CLASS_STYLE",
+    "CLOSED_STYLE",
     "PIPE_GLYPHS",
     "board_text",
     "canvas_text",
@@ -37,6 +38,9 @@ CLASS_STYLE = {
     TileClass.SOURCE: "bold bright_red",
     TileClass.SOURCE_RING: "bold magenta",
 }
+# a dry tile on a dry loop or in a closed island (docs/puzzle.md, "Loops and closed islands"):
+# pink, as the pearlescent froglight under it
+CLOSED_STYLE = "bold hot_pink"
 
 
 def use_colour(stream: object = None) -> bool:
@@ -60,10 +64,14 @@ def err_console() -> Console:
 
 
 def board_text(
-    board: Board, classes: Sequence[int] | None = None, width: int | None = None
+    board: Board,
+    classes: Sequence[int] | None = None,
+    width: int | None = None,
+    closed: Sequence[bool] | None = None,
 ) -> Text:
-    """The board as unicode pipes, one line per row, coloured by tile class when given; rows
-    wider than `width` columns are cut, ending in `…`."""
+    """The board as unicode pipes, one line per row, coloured by tile class when given (a tile
+    `closed` says is on a dry loop or in a closed island in CLOSED_STYLE); rows wider than
+    `width` columns are cut, ending in `…`."""
     shown = board.width if width is None or width >= board.width else max(width - 1, 0)
     from rich.text import Text
 
@@ -73,6 +81,8 @@ def board_text(
             idx = j * board.width + i
             glyph = PIPE_GLYPHS[board.mask(idx)]
             style = CLASS_STYLE[TileClass(classes[idx])] if classes is not None else ""
+            if closed is not None and closed[idx]:
+                style = CLOSED_STYLE
             out.append(glyph, style=style)
         if shown < board.width:
             out.append("…")
@@ -125,7 +135,7 @@ def room_panel(room: Room, now: float, width: int | None = None) -> Group:
     if width is not None:
         head.truncate(width, overflow="ellipsis")
     if isinstance(room, PipesRoom) and room.play is not None:
-        return Group(head, board_text(room.board, room.play.classes, width))
+        return Group(head, board_text(room.board, room.play.classes, width, room.play.closed))
     if isinstance(room, PaintRoom) and room.state is not None:
         return Group(head, canvas_text(room.canvas, room.puzzle.target, width))
     return Group(head)

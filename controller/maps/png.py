@@ -19,7 +19,7 @@ from controller.world.mapart import (
 )
 from controller.world.mapids import DEFAULT_MAP_ID_BASE
 
-__all__ = ["preview_image", "preview_png", "board_image", "board_png"]
+__all__ = ["CLOSED_OUTLINE", "preview_image", "preview_png", "board_image", "board_png"]
 
 
 def preview_image(base: int = DEFAULT_MAP_ID_BASE) -> Image.Image:
@@ -60,19 +60,43 @@ def preview_png(path: str | Path, base: int = DEFAULT_MAP_ID_BASE) -> Path:
     return out
 
 
-def board_image(board: Board, classes: Sequence[int], tile_px: int = 128) -> Image.Image:
-    """The board's pictures as an RGB image, ``tile_px`` pixels a tile, north up."""
+# The outline of a tile on a dry loop or in a closed island: the base colour of map colour
+# COLOR_PINK, pearlescent froglight's (docs/server-behaviour.md, "Block states").
+CLOSED_OUTLINE = (242, 127, 165)
+
+
+def board_image(
+    board: Board,
+    classes: Sequence[int],
+    tile_px: int = 128,
+    closed: Sequence[bool] | None = None,
+) -> Image.Image:
+    """The board's pictures as an RGB image, ``tile_px`` pixels a tile, north up; tiles that
+    ``closed`` marks (dry loops, closed islands) framed in CLOSED_OUTLINE."""
     image = Image.fromarray(to_rgb(board_picture(board, classes)), "RGB")
     if tile_px != SIZE:
         image = image.resize(
             (board.width * tile_px, board.height * tile_px), Image.Resampling.NEAREST
         )
+    if closed is not None and any(closed):
+        draw = ImageDraw.Draw(image)
+        line = max(2, tile_px // 16)
+        for idx in (t for t in range(board.size) if closed[t]):
+            x, y = idx % board.width * tile_px, idx // board.width * tile_px
+            box = (x, y, x + tile_px - 1, y + tile_px - 1)
+            draw.rectangle(box, outline=CLOSED_OUTLINE, width=line)
     return image
 
 
-def board_png(path: str | Path, board: Board, classes: Sequence[int]) -> Path:
-    """Write the board picture as PNG (tiles shrink so the image stays ≤ 4096 px wide)."""
+def board_png(
+    path: str | Path,
+    board: Board,
+    classes: Sequence[int],
+    closed: Sequence[bool] | None = None,
+) -> Path:
+    """Write the board picture as PNG (tiles shrink so the image stays ≤ 4096 px wide), the
+    tiles ``closed`` marks framed."""
     tile_px = max(16, min(128, 4096 // max(board.width, board.height)))
     out = Path(path)
-    board_image(board, classes, tile_px).save(out)
+    board_image(board, classes, tile_px, closed).save(out)
     return out

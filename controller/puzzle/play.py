@@ -18,7 +18,9 @@ Only the turned tile's four edges can change. With ``W`` the wet network (the so
   two or more wet neighbours, removing an edge of a ring tile) or turns the source re-runs BFS and
   bridge-finding over the wet component only (old and new), never over the dry rest of the board.
 
-``Change`` lists exactly what the room runtime writes back to the world.
+``Change`` lists exactly what the room runtime writes back to the world, the tiles on dry loops
+and in closed islands included (``controller.puzzle.closed``: its ``ClosedTracker`` rescans only
+the components around the turned tile, within the same budget).
 
 The incremental work is bounded: a click never does more than a share (``FALLBACK_SHARE``) of
 the board's tiles in incremental passes. A recompute of a wet component larger than that, or a
@@ -33,6 +35,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import NamedTuple
 
+from .closed import ClosedTracker
 from .flow import (
     ARMS,
     Flow,
@@ -63,14 +66,16 @@ class _OverBudget(Exception):
 
 
 class TileChange(NamedTuple):
-    """A tile whose class, parent direction or rotation changed; carries the new values (a
-    named tuple: a click that changes much of a large board creates thousands of them).
-    ``index`` is the tile's index and hides ``tuple.index``."""
+    """A tile whose class, parent direction, rotation or closed flag (on a dry loop or in a
+    closed island) changed; carries the new values (a named tuple: a click that changes much of
+    a large board creates thousands of them). ``index`` is the tile's index and hides
+    ``tuple.index``."""
 
     index: int  # type: ignore[assignment]
     cls: int
     parent: int
     rotation: int
+    closed: bool = False
 
 
 @dataclass(frozen=True, slots=True)
@@ -146,6 +151,8 @@ class PlayState:
         self.full = False
         self._classes[:] = self._all_classes()
         self._parents[:] = self._par
+        self.closed_tracker = ClosedTracker(board.width, board.height, self._budget)
+        self.closed_tracker.rebuild(self._masks, self._dist)
 
     # ------------------------------------------------------------------ views
 
@@ -158,6 +165,12 @@ class PlayState:
     def parents(self) -> Sequence[int]:
         """The parent direction of every tile, -1 for dry tiles and the source (read-only)."""
         return self._parents
+
+    @property
+    def closed(self) -> Sequence[bool]:
+        """Per tile, whether it is on a dry loop or in a closed island (read-only view; equal
+        to ``closed.closed_tiles(board)``)."""
+        return self.closed_tracker.closed
 
     @property
     def wet_count(self) -> int:
@@ -241,9 +254,12 @@ class PlayState:
                     self._turn_wet_tree_tile(idx, mo, removed, added, touched)
             except _OverBudget:
                 self._rebuild()
-                return self._finish_full(idx, old_rotation != new_rotation, edges)
-
-        return self._finish(idx, old_rotation != new_rotation, touched, edges)
+                flips = self.closed_tracker.update(idx, masks, self._dist)
+                return self._finish_full(idx, old_rotation != new_rotation, edges, flips)
+            flips = self.closed_tracker.update(idx, masks, self._dist)
+        else:
+            flips = []
+        return self._finish(idx, old_rotation != new_rotation, touched, edges, flips)
 
     # ------------------------------------------------------------------ cases
 
@@ -468,8 +484,16 @@ class PlayState:
         classes[src] = _SOURCE_RING if ring[src] else _SOURCE
         return classes
 
-    def _finish(self, t: int, rotated: bool, touched: list[int], edges: list[EdgeChange]) -> Change:
-        """Publish the new classes and parents of the touched tiles and build the Change."""
+    def _finish(
+        self,
+        t: int,
+        rotated: bool,
+        touched: list[int],
+        edges: list[EdgeChange],
+        flips: list[int],
+    ) -> Change:
+        """Publish the new classes and parents of the touched tiles and build the Change (with
+        the tiles whose closed flag flipped)."""
         classes = self._classes
         parents = self._parents
         par = self._par
@@ -479,9 +503,12 @@ class PlayState:
         rotations = self.board.rotations
         tiles: list[TileChange] = []
         make = tuple.__new__  # TileChange(...) without its Python-level __new__
+        closed = self.closed_tracker.closed
         candidates = set(touched)
+        candidates.update(flips)
         if rotated:
             candidates.add(t)
+        flipped = set(flips)
         for v in sorted(candidates):
             if v == src:
                 c = _SOURCE_RING if ring[v] else _SOURCE
@@ -490,16 +517,18 @@ class PlayState:
             else:
                 c = _RING if ring[v] else _WET
             p = par[v]
-            if c != classes[v] or p != parents[v] or (rotated and v == t):
+            if c != classes[v] or p != parents[v] or (rotated and v == t) or v in flipped:
                 classes[v] = c
                 parents[v] = p
-                tiles.append(make(TileChange, (v, c, p, rotations[v])))
+                tiles.append(make(TileChange, (v, c, p, rotations[v], closed[v])))
         n_wet = len(self._wet)
         return Change(tiles, edges, n_wet == self._n, n_wet)
 
-    def _finish_full(self, t: int, rotated: bool, edges: list[EdgeChange]) -> Change:
+    def _finish_full(
+        self, t: int, rotated: bool, edges: list[EdgeChange], flips: list[int]
+    ) -> Change:
         """Publish a whole-board pass: compare every class and parent at once (in place, so
-        views handed out stay current) and build the Change."""
+        views handed out stay current) and build the Change (with the closed flips)."""
         new = self._all_classes()
         par = self._par
         classes = self._classes
@@ -509,13 +538,18 @@ class PlayState:
             for v, a, b, c, d in zip(range(self._n), new, classes, par, parents, strict=True)
             if a != b or c != d
         ]
-        if rotated and (not changed or t not in set(changed)):
-            changed.append(t)
+        extra = set(flips)
+        if rotated:
+            extra.add(t)
+        extra.difference_update(changed)
+        if extra:
+            changed.extend(extra)
             changed.sort()
         classes[:] = new
         parents[:] = par
         rotations = self.board.rotations
         make = tuple.__new__  # TileChange(...) without its Python-level __new__
-        tiles = [make(TileChange, (v, new[v], par[v], rotations[v])) for v in changed]
+        closed = self.closed_tracker.closed
+        tiles = [make(TileChange, (v, new[v], par[v], rotations[v], closed[v])) for v in changed]
         n_wet = len(self._wet)
         return Change(tiles, edges, n_wet == self._n, n_wet)

@@ -26,7 +26,15 @@ from controller.runtime.control import Health, is_running, read_health
 from controller.runtime.link import CommandClient, Link
 from controller.runtime.paint_room import PaintRoom
 from controller.runtime.pipes_room import PipesRoom, picture_ids
-from controller.runtime.state import state_path
+from controller.runtime.state import (
+    LOCK_FORMAT,
+    LOOP_FORMAT,
+    SHADOW_FORMAT,
+    SILENT_FORMAT,
+    WORLD_FORMAT,
+    RoomState,
+    state_path,
+)
 from controller.versions import SUPPORTED_RANGE, Release
 from controller.world import commands as cmd
 from controller.world import turns
@@ -40,6 +48,7 @@ __all__ = [
     "Report",
     "check_map_files",
     "check_pack_files",
+    "check_world_format",
     "diagnose",
     "read_properties",
     "REFERENCE_Y",
@@ -120,6 +129,8 @@ def diagnose(
     report = Report(world, room_cfg.server)
     props = _check_properties(report, server_dir)
     state_dir = Path(cfg.state_dir)
+    if room_cfg.kind == "pipes":
+        check_world_format(report, state_path(state_dir, world))
     if is_running(state_dir, world):
         _check_daemon_health(report, state_dir, world, server, clock)
         _check_installed(report, room_cfg, world_dir, _offline_release(report, server, world_dir))
@@ -647,6 +658,41 @@ def _loaded(report: Report, room: AnyRoom, link: Link, clock: Clock) -> Iterator
     finally:
         for cx, cz in added:
             room.send(link, cmd.forceload_chunk(cx, cz, add=False))
+
+
+# What the next start changes in a pipes room built at an older world format
+# (docs/world-format.md, "Versions").
+MIGRATIONS = {
+    SILENT_FORMAT: "frames made Silent",
+    SHADOW_FORMAT: "the block map copied 3 blocks lower for the tamper guard",
+    LOCK_FORMAT: "players may lock tiles",
+    LOOP_FORMAT: "tiles on dry loops and in closed islands shown (pearlescent froglight)",
+}
+
+
+def check_world_format(report: Report, path: Path) -> None:
+    """The world format a built pipes room's state names, and what its next start changes when
+    that is older than today's (nothing is checked before the first build; an unreadable state
+    is skipped, as `status` reports it)."""
+    if not path.exists():
+        return
+    try:
+        state = RoomState.load(path)
+    except PipesError as exc:  # `status` and `start` say so and how to get out of it
+        report.add("world format", "skip", f"state unreadable: {exc}")
+        return
+    if state is None:
+        return
+    built = state.world_format
+    if built >= WORLD_FORMAT:
+        report.add("world format", "pass", f"format {built}")
+        return
+    steps = [f"{v}: {what}" for v, what in sorted(MIGRATIONS.items()) if built < v <= WORLD_FORMAT]
+    report.add(
+        "world format",
+        "pass",
+        f"format {built}; the next start moves it to {WORLD_FORMAT} (" + "; ".join(steps) + ")",
+    )
 
 
 def _check_footprint(report: Report, room: AnyRoom, link: Link, state_dir: Path) -> None:

@@ -105,6 +105,7 @@ class PipesRoom(PlacedRoom):
         self.play: PlayState | None = None
         self.shown_class: list[int] = []
         self.shown_parent: list[int] = []
+        self.shown_closed: list[bool] = []
         self.next_puzzle_at: float | None = None
         self.last_audit = clock.time()
         self.audit_row = 0  # the first row of the rolling audit's next slice
@@ -199,10 +200,11 @@ class PipesRoom(PlacedRoom):
         self.mark_shown()
 
     def mark_shown(self) -> None:
-        """Record that the world now shows the engine's classes and parents."""
+        """Record that the world now shows the engine's classes, parents and closed tiles."""
         play = self.play_state
         self.shown_class = list(play.classes)
         self.shown_parent = list(play.parents)
+        self.shown_closed = list(play.closed)
 
     # -- lifecycle ------------------------------------------------------------------------
     def load(self) -> bool:
@@ -299,10 +301,13 @@ class PipesRoom(PlacedRoom):
         commands += self.preload_commands(release)
         commands += cmd.derive_edge_layers(self.geom, kind)
         commands += cmd.clear_arm_tags(self.geom, kind)
-        for idx, (i, j) in enumerate(self.geom.tiles()):
-            if play.classes[idx] != TileClass.DRY:
-                block = state_block(play.classes[idx], play.parents[idx])
-                commands.append(cmd.setblock(self.geom.state_pos(i, j), block))
+        # the base fills left the state layer melon (dry): write the other tiles' blocks, equal
+        # neighbours (a pair of closed ends, say) in one fill
+        at = self.reconciler.block_at
+        state_rows = [[at(0, i, j) for i in range(board.width)] for j in range(board.height)]
+        commands += cmd.overlay_fills(
+            self.geom.y0 - 1, self.geom.x0, self.geom.z0, state_rows, state_block(TileClass.DRY, -1)
+        )
         commands += self.rules.block_commands(board, play.classes)
         commands += blockcheck.copies(self.geom)
         self.send_build(link, commands, progress)
@@ -534,13 +539,17 @@ class PipesRoom(PlacedRoom):
         w = self.board.width
         extra = self.rules.block_update(self.board, self.shown_class, change.tiles)
         for t in change.tiles:
-            i, j = t.index % w, t.index // w
-            if t.cls != self.shown_class[t.index] or t.parent != self.shown_parent[t.index]:
-                self._set_layer_block(link, self.geom.state_pos(i, j), state_block(t.cls, t.parent))
-            if t.cls != self.shown_class[t.index] and (t.index != turned or not turned_written):
-                self.send(link, cmd.set_map_id(self.uuids[t.index], self.map_id(t.index, t.cls)))
-            self.shown_class[t.index] = t.cls
-            self.shown_parent[t.index] = t.parent
+            v = t.index
+            i, j = v % w, v // w
+            block = state_block(t.cls, t.parent, t.closed)
+            shown = state_block(self.shown_class[v], self.shown_parent[v], self.shown_closed[v])
+            if block != shown:
+                self._set_layer_block(link, self.geom.state_pos(i, j), block)
+            if t.cls != self.shown_class[v] and (v != turned or not turned_written):
+                self.send(link, cmd.set_map_id(self.uuids[v], self.map_id(v, t.cls)))
+            self.shown_class[v] = t.cls
+            self.shown_parent[v] = t.parent
+            self.shown_closed[v] = t.closed
         for e in change.edges:
             i, j = e.index % w, e.index // w
             pos = (

@@ -13,10 +13,10 @@ from typing import TYPE_CHECKING
 from controller.puzzle.model import Direction
 from controller.runtime.link import Link
 from controller.runtime.repairs import Repairs
-from controller.runtime.state import LOCK_FORMAT, SHADOW_FORMAT, SILENT_FORMAT
+from controller.runtime.state import LOCK_FORMAT, LOOP_FORMAT, SHADOW_FORMAT, SILENT_FORMAT
 from controller.world import blockcheck, turns
 from controller.world import commands as cmd
-from controller.world.geometry import EDGE_OFF, EDGE_ON, SHADOW_DROP, state_block
+from controller.world.geometry import CLOSED_BLOCK, EDGE_OFF, EDGE_ON, SHADOW_DROP, state_block
 from controller.world.replies import (
     fill_changed,
     merge_applied,
@@ -128,6 +128,13 @@ class PipesReconciler:
             log.info(
                 "room %s: world format %d: players may lock tiles (tag %s); the world needs no "
                 "change", room.name, LOCK_FORMAT, cmd.LOCKED_TAG,
+            )  # fmt: skip
+        if built_at < LOOP_FORMAT <= room.rules.world_format:
+            closed = sum(room.play_state.closed)
+            rep.notes.append(f"dry loops and closed islands shown (world format {LOOP_FORMAT})")
+            log.info(
+                "room %s: world format %d: tiles on dry loops and in closed islands show %s "
+                "(%d now)", room.name, LOOP_FORMAT, CLOSED_BLOCK, closed,
             )  # fmt: skip
         room.current_state.world_format = max(built_at, room.rules.world_format)
         room.mark_shown()
@@ -241,7 +248,7 @@ class PipesReconciler:
         board, play = room.board, room.play_state
         idx = j * board.width + i
         if layer == 0:
-            return state_block(play.classes[idx], play.parents[idx])
+            return state_block(play.classes[idx], play.parents[idx], play.closed[idx])
         direction = Direction.E if layer == 1 else Direction.S
         return EDGE_ON if board.connected(idx, direction) else EDGE_OFF
 

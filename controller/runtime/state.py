@@ -25,6 +25,7 @@ __all__ = [
     "SILENT_FORMAT",
     "SHADOW_FORMAT",
     "LOCK_FORMAT",
+    "LOOP_FORMAT",
     "Solve",
     "RoomState",
     "StateError",
@@ -38,8 +39,9 @@ STATE_FORMAT = 1
 SILENT_FORMAT = 2  # docs/world-format.md: from version 2 on frames are Silent
 SHADOW_FORMAT = 5  # docs/world-format.md: from version 5 on the block map has a shadow copy
 LOCK_FORMAT = 6  # docs/world-format.md: from version 6 on players lock tiles ("Locked tiles")
-WORLD_FORMAT = LOCK_FORMAT  # what a tree room is built at today
-SINK_WORLD_FORMAT = LOCK_FORMAT  # sink rooms exist from version 4 on; built at 6 today
+LOOP_FORMAT = 7  # docs/world-format.md: from version 7 on dry loops and closed islands show
+WORLD_FORMAT = LOOP_FORMAT  # what a tree room is built at today
+SINK_WORLD_FORMAT = LOOP_FORMAT  # sink rooms exist from version 4 on; built at 7 today
 
 
 class StateError(PipesError):

@@ -34,6 +34,7 @@ __all__ = [
     "is_loaded",
     "row_fills",
     "layer_fills",
+    "overlay_fills",
     "border_fills",
     "air_fills",
     "base_fills",
@@ -393,6 +394,18 @@ def layer_fills(y: int, x0: int, z0: int, rows: Sequence[Sequence[str]]) -> list
     return [
         f"fill {x0 + i0} {y} {z0 + j0} {x0 + i1} {y} {z0 + j1} {block}"
         for i0, j0, i1, j1, block in rectangles(rows)
+    ]
+
+
+def overlay_fills(y: int, x0: int, z0: int, rows: Sequence[Sequence[str]], base: str) -> list[str]:
+    """The writes that turn a layer that is all `base` into `rows`: the rectangles of
+    `layer_fills` that are not `base`, a single block as a `setblock`."""
+    return [
+        setblock((x0 + i0, y, z0 + j0), block)
+        if (i0, j0) == (i1, j1)
+        else f"fill {x0 + i0} {y} {z0 + j0} {x0 + i1} {y} {z0 + j1} {block}"
+        for i0, j0, i1, j1, block in rectangles(rows)
+        if block != base
     ]
 
 

@@ -17,6 +17,7 @@ __all__ = [
     "uuid_ints",
     "frame_name",
     "state_block",
+    "CLOSED_BLOCK",
     "EDGE_ON",
     "EDGE_OFF",
     "SINK_EMPTY",
@@ -31,6 +32,8 @@ Pos = tuple[int, int, int]
 # The UUID namespace of pipesctl frames: uuid5(NAMESPACE_URL, "pipesctl").
 FRAME_NAMESPACE = uuid.uuid5(uuid.NAMESPACE_URL, "https://pipesctl/frames")
 
+# A dry tile on a dry loop or in a closed island (docs/world-format.md, "Tile states"; version 7).
+CLOSED_BLOCK = "minecraft:pearlescent_froglight"
 EDGE_ON = "minecraft:pumpkin"
 EDGE_OFF = "minecraft:melon"
 # The sink block of a sink-mode room (docs/world-format.md, "Sink rooms").
@@ -73,10 +76,11 @@ def frame_name(room: str, i: int, j: int) -> str:
     return f"pipes:{room}:{i}:{j}"
 
 
-def state_block(cls: int, parent: int) -> str:
-    """The state-layer block of a tile: melon, jack o'lantern facing its parent, froglight..."""
+def state_block(cls: int, parent: int, closed: bool = False) -> str:
+    """The state-layer block of a tile: melon, jack o'lantern facing its parent, froglight...;
+    a dry tile that is ``closed`` (on a dry loop or in a closed island) shows CLOSED_BLOCK."""
     if cls == TileClass.DRY:
-        return "minecraft:melon"
+        return CLOSED_BLOCK if closed else "minecraft:melon"
     if cls == TileClass.WET:
         return f"minecraft:jack_o_lantern[facing={_FACING[parent]}]"
     if cls == TileClass.RING:

@@ -18,6 +18,7 @@ from controller.puzzle.generators import GeneratorParams, generate
 from controller.puzzle.model import Board, mask_of
 from controller.puzzle.serialize import board_to_dict, board_to_json
 from controller.puzzle.solver import count_solutions, par
+from tests.support.closed_oracle import oracle
 
 STEP = ((0, -1), (1, 0), (0, 1), (-1, 0))
 WORDS = ("north", "east", "south", "west")
@@ -149,6 +150,7 @@ def test_flow_json_matches_an_oracle(tmp_path: Path, seed: int, w: int, h: int) 
     dist = truth["dist"]
     assert sorted(map(tuple, got["wet"])) == sorted(board.coords(t) for t in dist)
     assert sorted(map(tuple, got["rings"])) == sorted(board.coords(t) for t in truth["ring"])
+    assert sorted(map(tuple, got["closed"])) == sorted(board.coords(t) for t in oracle(board))
     assert got["solved"] == (len(dist) == board.size)
     assert set(got["parent"]) == {"{},{}".format(*board.coords(t)) for t in dist if dist[t] > 0}
     for key, word in got["parent"].items():
@@ -165,7 +167,8 @@ def test_flow_of_a_solved_board(tmp_path: Path) -> None:
     got = json.loads(run("flow", write(tmp_path, board), "--json").stdout)
     assert got["solved"] is True and got["rings"] == [] and len(got["wet"]) == 35
     plain = run("flow", write(tmp_path, board)).stdout.splitlines()
-    assert plain[-1] == "wet 35/35, ring tiles 0, solved: yes"
+    assert plain[-1] == "wet 35/35, ring tiles 0, closed tiles 0, solved: yes"
+    assert got["closed"] == []
 
 
 def test_solve_reports_count_par_and_a_working_hint(tmp_path: Path) -> None:

@@ -7,7 +7,8 @@ from pathlib import Path
 import numpy as np
 from PIL import Image
 
-from controller.maps.png import board_png, preview_image, preview_png
+from controller.maps.png import CLOSED_OUTLINE, board_png, preview_image, preview_png
+from controller.puzzle.closed import closed_tiles
 from controller.puzzle.flow import compute_flow
 from controller.puzzle.generators import GeneratorParams, generate
 from controller.world.boardart import board_picture
@@ -67,3 +68,25 @@ def test_board_png_of_a_wide_board_stays_within_4096_pixels(tmp_path: Path) -> N
         rgb = np.asarray(image.convert("RGB"))
     # shrunk by nearest neighbour: no blended colours
     assert packed_rgb(rgb) <= packed_rgb(to_rgb(board_picture(board, classes)))
+
+
+def test_board_png_frames_the_closed_tiles_only(tmp_path: Path) -> None:
+    board = next(
+        b for s in range(50) if closed_tiles(b := generate(7, 7, seed=s, params=GeneratorParams()))
+    )
+    found = closed_tiles(board)
+    closed = [t in found for t in range(board.size)]
+    classes = compute_flow(board).classes
+    out = board_png(tmp_path / "board.png", board, classes, closed)
+    with Image.open(out) as image:
+        rgb = np.asarray(image.convert("RGB"))
+    plain = to_rgb(board_picture(board, classes))
+    for t in range(board.size):
+        x, y = t % board.width * SIZE, t // board.width * SIZE
+        tile, want = rgb[y : y + SIZE, x : x + SIZE], plain[y : y + SIZE, x : x + SIZE]
+        if closed[t]:
+            border = np.concatenate([tile[0], tile[-1], tile[:, 0], tile[:, -1]])
+            assert {tuple(int(v) for v in px) for px in border} == {CLOSED_OUTLINE}
+            assert np.array_equal(tile[16:-16, 16:-16], want[16:-16, 16:-16])  # the picture
+        else:
+            assert np.array_equal(tile, want)

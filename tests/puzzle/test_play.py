@@ -8,6 +8,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from controller.puzzle.closed import closed_tiles
 from controller.puzzle.flow import Flow, compute_flow
 from controller.puzzle.model import Board, Direction, TileClass
 from controller.puzzle.play import MIN_BUDGET, Change, EdgeChange, PlayState, TileChange
@@ -15,16 +16,19 @@ from tests.support.boards import board_from_masks, loopy_boards, random_tree_boa
 
 
 def expected_change(board: Board, before: Flow, old_rotations: list[int], after: Flow) -> Change:
-    """The Change a click must report: the diff of two full recomputes."""
+    """The Change a click must report: the diff of two full recomputes (flow and closed tiles)."""
+    old = board.copy()
+    old.rotations = old_rotations
+    was_closed = closed_tiles(old)
+    now_closed = closed_tiles(board)
     tiles = [
-        TileChange(v, after.classes[v], after.parent[v], board.rotations[v])
+        TileChange(v, after.classes[v], after.parent[v], board.rotations[v], v in now_closed)
         for v in range(board.size)
         if before.classes[v] != after.classes[v]
         or before.parent[v] != after.parent[v]
         or old_rotations[v] != board.rotations[v]
+        or (v in was_closed) != (v in now_closed)
     ]
-    old = board.copy()
-    old.rotations = old_rotations
     edges = []
     for v in range(board.size):
         for d in (Direction.E, Direction.S):
@@ -65,6 +69,7 @@ def run_clicks(
         assert state.flow == after
         assert list(state.classes) == after.classes
         assert list(state.parents) == after.parent
+        assert {v for v, c in enumerate(state.closed) if c} == closed_tiles(board)
         assert change == expected_change(board, before, old_rotations, after)
         assert state.wet_count == after.wet_count and state.solved == after.solved
         if idx != board.source_index and not any(before.ring) and not any(after.ring):

@@ -11,7 +11,15 @@ import pytest
 from controller.maps.datapack import PACK_FOLDER, install_pack
 from controller.maps.install import install_pictures
 from controller.maps.probe import Target
-from controller.runtime.doctor import Check, Report, check_map_files, check_pack_files
+from controller.puzzle.generators import generate
+from controller.runtime.doctor import (
+    Check,
+    Report,
+    check_map_files,
+    check_pack_files,
+    check_world_format,
+)
+from controller.runtime.state import WORLD_FORMAT, RoomState
 from controller.versions import RELEASES, Release, release
 from controller.world.datapack import build
 from controller.world.mapart import all_pictures
@@ -146,3 +154,33 @@ def test_gestures_need_the_pack_of_protocol_three(
     (gestures,) = [c for c in report.checks if c.name == "gestures"]
     assert gestures.status == status
     assert (gestures.fix is None) == (status == "pass")
+
+
+def _format_check(tmp_path: Path, built: int) -> Check:
+    path = tmp_path / "lobby.json"
+    RoomState("lobby", generate(5, 5, seed=1), world_format=built).save(path)
+    report = Report("lobby", "main")
+    check_world_format(report, path)
+    (check,) = report.checks
+    return check
+
+
+def test_the_world_format_and_what_the_next_start_changes(tmp_path: Path) -> None:
+    now = _format_check(tmp_path, WORLD_FORMAT)
+    assert (now.name, now.status, now.detail) == ("world format", "pass", "format 7")
+    older = _format_check(tmp_path, 6)
+    assert older.status == "pass" and older.detail.startswith("format 6; the next start moves")
+    assert "7: tiles on dry loops and in closed islands" in older.detail
+    assert "6: players may lock" not in older.detail
+    oldest = _format_check(tmp_path, 4)
+    assert "5: the block map copied" in oldest.detail and "6: players may lock" in oldest.detail
+
+
+def test_no_state_no_world_format_check_and_a_broken_one_is_skipped(tmp_path: Path) -> None:
+    report = Report("lobby", "main")
+    check_world_format(report, tmp_path / "lobby.json")
+    assert report.checks == []
+    (tmp_path / "lobby.json").write_text("{not json")
+    check_world_format(report, tmp_path / "lobby.json")
+    assert [(c.name, c.status) for c in report.checks] == [("world format", "skip")]
+    assert report.checks[0].detail.startswith("state unreadable: state file ")

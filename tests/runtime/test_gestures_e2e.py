@@ -15,7 +15,7 @@ from controller.config import parse_config
 from controller.maps.datapack import PACK_FOLDER, install_pack
 from controller.runtime.connect import connect_server
 from controller.runtime.daemon import Daemon
-from controller.runtime.state import LOCK_FORMAT, RoomState
+from controller.runtime.state import LOCK_FORMAT, WORLD_FORMAT, RoomState
 from controller.sandbox import Sandbox
 from controller.versions import release
 from controller.world import turns
@@ -235,7 +235,7 @@ def test_an_older_pack_turns_clockwise_and_says_to_reinstall(
 
 
 @pytest.mark.parametrize("setup", ["trigger"], indirect=True)
-def test_an_older_room_moves_to_world_format_six_at_start(harness: Harness) -> None:
+def test_an_older_room_moves_past_world_format_six_at_start(harness: Harness) -> None:
     room, daemon = harness.room, harness.daemon
     state = room.current_state
     state.world_format = 5
@@ -245,7 +245,7 @@ def test_an_older_room_moves_to_world_format_six_at_start(harness: Harness) -> N
     restarted.start()
     try:
         again = restarted.rooms["lobby"]
-        assert again.current_state.world_format == LOCK_FORMAT  # type: ignore[attr-defined]
-        assert RoomState.load(room.path).world_format == LOCK_FORMAT
+        assert again.current_state.world_format == WORLD_FORMAT > LOCK_FORMAT  # type: ignore[attr-defined]
+        assert RoomState.load(room.path).world_format == WORLD_FORMAT
     finally:
         restarted.close()

@@ -34,6 +34,7 @@ GOOD = [
     "setblock 3 61 7 minecraft:pumpkin",
     "setblock 3 62 7 minecraft:shroomlight",
     "setblock 3 62 7 minecraft:verdant_froglight",
+    "setblock 3 62 7 minecraft:pearlescent_froglight",
     "setblock 3 63 -1 minecraft:cauldron",
     "setblock 3 63 -1 minecraft:water_cauldron[level=3]",
     "fill 3 63 -1 3 63 -1 minecraft:water_cauldron[level=3]",

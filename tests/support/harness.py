@@ -15,6 +15,7 @@ import pytest
 
 from controller.config import Config, parse_config
 from controller.maps.datapack import PACK_FOLDER, install_pack
+from controller.puzzle.closed import closed_tiles
 from controller.puzzle.flow import compute_flow
 from controller.puzzle.model import Board, Direction, TileClass, map_id
 from controller.runtime.connect import connect_server
@@ -106,11 +107,14 @@ def world_mismatches(sb: Sandbox, room: PipesRoom) -> list[str]:
     sink room's cauldron and `Fixed` flags included)."""
     board = room.board
     flow = compute_flow(board)
+    closed = closed_tiles(board)
     geom = room.geom
     expected: dict[tuple[int, int, int], str] = {}
     frames: dict[int, tuple[int, int]] = {}
     for idx, (i, j) in enumerate(geom.tiles()):
-        expected[geom.state_pos(i, j)] = state_block(flow.classes[idx], flow.parent[idx])
+        expected[geom.state_pos(i, j)] = state_block(
+            flow.classes[idx], flow.parent[idx], idx in closed
+        )
         east = board.connected(idx, Direction.E)
         south = board.connected(idx, Direction.S)
         expected[geom.east_pos(i, j)] = EDGE_ON if east else EDGE_OFF

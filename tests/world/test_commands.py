@@ -15,7 +15,7 @@ from controller.nbt.snbt import parse_compound_fully, parse_tag_fully
 from controller.puzzle.model import TileClass
 from controller.versions import NEWEST, RELEASES, Release, release
 from controller.world import commands as cmd
-from controller.world.geometry import Room, frame_uuid
+from controller.world.geometry import CLOSED_BLOCK, Room, frame_uuid, shadow_of, state_block
 from controller.world.paint_geometry import Placement, brush_uuid
 from tests.support.grammar import assert_valid_commands
 
@@ -135,6 +135,8 @@ def _sample_commands(version: Release = NEWEST) -> list[str]:
         cmd.set_frame(uid, room=room.name, rotation=0, source=True, map_id=1_000_012),
         cmd.set_map_id(uid, 1_000_005),
         cmd.setblock(room.state_pos(1, 2), "minecraft:jack_o_lantern[facing=north]"),
+        cmd.setblock(room.state_pos(1, 2), state_block(TileClass.DRY, -1, closed=True)),
+        cmd.setblock(shadow_of(room.state_pos(1, 2)), CLOSED_BLOCK),
         cmd.read_rotations(room, "item_frame"),
         cmd.read_map_ids(room, "item_frame"),
         cmd.count_frames(room, "item_frame"),

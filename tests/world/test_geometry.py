@@ -67,6 +67,9 @@ def test_frame_identity_is_deterministic_and_distinct() -> None:
 
 def test_state_blocks() -> None:
     assert state_block(TileClass.DRY, -1) == "minecraft:melon"
+    assert state_block(TileClass.DRY, -1, closed=True) == "minecraft:pearlescent_froglight"
+    # wet tiles are never closed (their rings are the flow's): the flag changes nothing
+    assert state_block(TileClass.RING, Direction.N, closed=True) == "minecraft:verdant_froglight"
     assert state_block(TileClass.WET, Direction.W) == "minecraft:jack_o_lantern[facing=west]"
     assert state_block(TileClass.RING, Direction.N) == "minecraft:verdant_froglight"
     assert state_block(TileClass.SOURCE, -1) == "minecraft:shroomlight"
