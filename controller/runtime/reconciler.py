@@ -108,7 +108,9 @@ class PipesReconciler:
             room.send(link, cmd.kill_preloads(geom, kind))
             room.send_all(link, room.preload_commands(link.release))
             rep.preloads_rebuilt = expected
-        trusted = built_at >= SHADOW_FORMAT and not every_block and not rep.total
+        # (a world built at an older format is rewritten once: its blocks follow older rules)
+        current = built_at >= room.rules.world_format
+        trusted = current and not every_block and not rep.total
         if trusted and not rep.notes and self.shadowed(link):
             # every frame as the board says and the block map equal to its shadow: the blocks
             # are the board's (both copies follow every move); only holes, the sink and the air
