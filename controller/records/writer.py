@@ -103,6 +103,7 @@ class RecordsWriter:
         self._version = 0
         self._rounds = 0  # completed rounds of the thread
         self._last_refresh = -1e18
+        self._refresh_wanted = False
         self._wake = threading.Event()
         self._stop = threading.Event()
         self._done = threading.Condition()
@@ -151,6 +152,7 @@ class RecordsWriter:
         """Wake the writer and wait until every outbox is empty and, for a shared store, the
         figures were read again after that; False when `timeout` passes first."""
         deadline = time.monotonic() + timeout
+        self._refresh_wanted = True
         with self._done:
             start = self._rounds
             while True:
@@ -215,9 +217,10 @@ class RecordsWriter:
                              applied[-1])  # fmt: skip
             written = self._drain()
             now = time.monotonic()
-            if self.target.shared and (written or now - self._last_refresh >= self.refresh_s
-                                       or self._figures is None
-                                       or self._figures.day != self.today()):  # fmt: skip
+            due = now - self._last_refresh >= self.refresh_s or self._refresh_wanted
+            stale = self._figures is None or self._figures.day != self.today()
+            if self.target.shared and (written or due or stale):
+                self._refresh_wanted = False
                 self._refresh()
                 self._last_refresh = now
         except StoreUnavailable:

@@ -17,6 +17,8 @@ from typing import Protocol
 
 from controller.config import Config, ServerConfig
 from controller.errors import PipesError, RconError, RconUnavailable, RoomError
+from controller.records.setup import server_name, target_of
+from controller.records.writer import RecordsWriter
 from controller.runtime.clock import SYSTEM_CLOCK, Clock, utc_iso
 from controller.runtime.control import (
     RoomLock,
@@ -29,6 +31,7 @@ from controller.runtime.control import (
     write_json,
     write_response,
 )
+from controller.runtime.daily import utc_date
 from controller.runtime.detection import TurnDetector, choose
 from controller.runtime.lease import (
     LEASE_TICKS,
@@ -42,6 +45,7 @@ from controller.runtime.lease import (
     record_owner,
 )
 from controller.runtime.link import CommandClient, Link
+from controller.runtime.records import importable_records
 from controller.runtime.requests import Request, ResetDone, ResetRequest
 from controller.runtime.room import Progress, Room, RoomStatus, make_room
 from controller.runtime.serverversion import ServerVersion, VersionUndetected, learn
@@ -96,6 +100,7 @@ class Daemon:
         self.clock = clock
         state_dir = Path(config.state_dir)
         self.state_dir = state_dir
+        target = target_of(config)  # a database password that cannot be read: a ConfigError
         self.locks = [RoomLock(state_dir, name) for name in worlds]
         taken: list[RoomLock] = []
         try:
@@ -112,6 +117,10 @@ class Daemon:
         self.by_server: dict[str, list[Room]] = {}
         for room in self.rooms.values():
             self.by_server.setdefault(room.cfg.server, []).append(room)
+        self.records = RecordsWriter(
+            target, state_dir, today=lambda: utc_date(clock.time()),
+            refresh_s=config.records.refresh_s,
+        )  # fmt: skip
         self._connect, self.record = connect, record
         self.links: dict[str, Link] = {}
         self.unreachable: dict[str, RconUnavailable] = {}
@@ -131,11 +140,14 @@ class Daemon:
                 raise next(iter(self.refused.values()))
             if all(s in self.unreachable for s in serving):
                 raise self.unreachable[serving[0]]
+            self.attach_records()
         except BaseException:
             self._close_links()
+            self.records.close()
             for lock in self.locks:
                 lock.release()
             raise
+        self.records.start()
         for server, failure in self.unreachable.items():
             log.warning(
                 "server %s: unreachable at start (%s); retrying in the background", server, failure
@@ -154,6 +166,19 @@ class Daemon:
         self.stuck: set[str] = set()  # servers whose thread did not finish its step at a stop
         self.beats: dict[str, float] = {}  # when each server's thread last went round
         self._count = threading.Lock()
+
+    def attach_records(self) -> None:
+        """Give every pipes room its records handle; a room's state-file records are queued
+        for the one-time import (docs/records.md, "Importing the state files")."""
+        from controller.runtime.pipes_room import PipesRoom
+
+        for name, room in self.rooms.items():
+            if isinstance(room, PipesRoom):
+                handle = self.records.add_room(
+                    name, server_name(self.config, name),
+                    functools.partial(importable_records, room.path),
+                )  # fmt: skip
+                room.attach_records(handle)
 
     @property
     def poll_interval(self) -> float:
@@ -596,6 +621,7 @@ class Daemon:
         (`LEASE_TICKS` game ticks after the last renewal)."""
         for room in self.rooms.values():
             room.save()
+        self.records.close()
         for name, lease in self.leases.items():
             server = self.rooms[name].cfg.server
             link = self.links.get(server)
