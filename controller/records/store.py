@@ -178,9 +178,30 @@ class RecordsStore:
         return text if self._mark == "?" else text.replace("?", self._mark)
 
     # -- schema ---------------------------------------------------------------------------
+    def _applied(self, cur: Any) -> set[int] | None:
+        """The versions in `schema_version`; None when the table is not there yet."""
+        if self.target.kind == "postgresql":
+            cur.execute("SELECT to_regclass('schema_version') IS NOT NULL")
+        else:
+            cur.execute(
+                "SELECT COUNT(*) > 0 FROM sqlite_master WHERE type = 'table' "
+                "AND name = 'schema_version'"
+            )
+        (present,) = cur.fetchone()
+        if not present:
+            return None
+        cur.execute("SELECT version FROM schema_version")
+        return {int(v) for (v,) in cur.fetchall()}
+
     def migrate(self) -> list[int]:
         """Apply the migrations not applied yet, each in the transaction that records its
-        version; returns the versions applied now."""
+        version; returns the versions applied now. A schema that is up to date is only read,
+        so a role without the right to create tables can use it."""
+        wanted = {version for version, _ in MIGRATIONS}
+        with self._tx() as cur:
+            done = self._applied(cur)
+        if done is not None and wanted <= done:
+            return []
         applied = []
         with self._tx() as cur:
             if self.target.kind == "postgresql":
@@ -189,8 +210,7 @@ class RecordsStore:
                 "CREATE TABLE IF NOT EXISTS schema_version "
                 "(version INTEGER PRIMARY KEY, applied_at DOUBLE PRECISION NOT NULL)"
             )
-            cur.execute("SELECT version FROM schema_version")
-            done = {int(v) for (v,) in cur.fetchall()}
+            done = self._applied(cur) or set()
             for version, sql in MIGRATIONS:
                 if version in done:
                     continue
@@ -206,13 +226,8 @@ class RecordsStore:
     def schema_version(self) -> int:
         """The newest migration applied (0: none)."""
         with self._tx() as cur:
-            cur.execute(
-                "CREATE TABLE IF NOT EXISTS schema_version "
-                "(version INTEGER PRIMARY KEY, applied_at DOUBLE PRECISION NOT NULL)"
-            )
-            cur.execute("SELECT MAX(version) FROM schema_version")
-            (version,) = cur.fetchone()
-        return int(version or 0)
+            done = self._applied(cur)
+        return max(done or {0})
 
     # -- writing --------------------------------------------------------------------------
     def add_solves(self, solves: Sequence[SolveRecord]) -> int:

@@ -23,6 +23,7 @@ from controller.records.store import (
     StoreUnavailable,
     Target,
 )
+from tests.support.postgres import PostgresServer
 
 MakeStore = Callable[[], RecordsStore]
 DAY = dt.date(2026, 12, 1)
@@ -229,3 +230,24 @@ def test_leaderboards_match_the_oracle(
     got = store.daily(DAY, limit=50)
     want = _oracle(daily, [], "best_time", None)
     assert [(s.rank, s.player_name, s.solves, s.best_s, s.server) for s in got] == want
+
+
+def test_a_role_granted_select_and_insert_uses_a_migrated_database(
+    postgres: PostgresServer,
+) -> None:
+    """The grants docs/records.md, "A network with PostgreSQL" gives a daemon's role."""
+    url = postgres.create_database()
+    RecordsStore(Target("postgresql", url)).migrate()
+    database, role = url.rsplit("/", 1)[1], "daemon_" + uuid.uuid4().hex[:8]
+    for sql in (
+        f"CREATE ROLE {role} LOGIN",
+        f"GRANT CONNECT ON DATABASE {database} TO {role}",
+        f"GRANT USAGE ON SCHEMA public TO {role}",
+        f"GRANT SELECT, INSERT ON ALL TABLES IN SCHEMA public TO {role}",
+    ):
+        postgres.execute(url, sql)
+    with RecordsStore(Target("postgresql", postgres.url(database, role))) as store:
+        assert store.migrate() == []
+        assert store.add_solves([_solve("u1", "Alex", 30.0)]) == 1
+        assert store.import_records("hub", "lobby", [], T0)
+        assert [s.player_name for s in store.leaderboard(None, by="solves", limit=5)] == ["Alex"]

