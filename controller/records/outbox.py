@@ -1,4 +1,4 @@
-"""A room's queued records writes on disk (docs/records.md, "The outbox").
+"""A room's queued records writes on disk (docs/records.md, "Exactly once").
 
 One JSON object a line, each with a unique `key`. `append` returns only once the lines are
 written and fsynced, so an acknowledged write survives a crash or a power cut; `remove` rewrites

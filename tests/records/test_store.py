@@ -237,7 +237,8 @@ def test_a_role_granted_select_and_insert_uses_a_migrated_database(
 ) -> None:
     """The grants docs/records.md, "A network with PostgreSQL" gives a daemon's role."""
     url = postgres.create_database()
-    RecordsStore(Target("postgresql", url)).migrate()
+    with RecordsStore(Target("postgresql", url)) as owner:
+        owner.migrate()
     database, role = url.rsplit("/", 1)[1], "daemon_" + uuid.uuid4().hex[:8]
     for sql in (
         f"CREATE ROLE {role} LOGIN",
