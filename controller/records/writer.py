@@ -24,7 +24,14 @@ from controller.records.model import SolveRecord, Standing
 from controller.records.outbox import Outbox
 from controller.records.store import ImportedRecord, RecordsStore, StoreUnavailable, Target
 
-__all__ = ["Figures", "RecordsWriter", "RoomRecords", "OUTBOX_DIR", "CACHE_LIMIT"]
+__all__ = [
+    "Figures",
+    "RecordsWriter",
+    "RoomRecords",
+    "OUTBOX_DIR",
+    "CACHE_LIMIT",
+    "forget_room",
+]
 
 log = logging.getLogger("controller.records")
 
@@ -283,6 +290,18 @@ class RecordsWriter:
         daily = store.daily(day, limit=CACHE_LIMIT)
         self._version += 1
         self._figures = Figures.of(self._version, day, by_solves, by_best, daily)
+
+
+def forget_room(state_dir: Path, room: str) -> bool:
+    """After a room is removed: forget that its state file was imported (a room built again
+    under the name starts a new state file). Writes still waiting in its outbox are kept, to
+    reach the store at the room's next start; returns whether there are any."""
+    folder = state_dir / OUTBOX_DIR
+    (folder / f"{room}.imported").unlink(missing_ok=True)
+    waiting = (folder / f"{room}.jsonl").exists()
+    if folder.is_dir() and not any(folder.iterdir()):
+        folder.rmdir()
+    return waiting
 
 
 def _import_entry(room: str, server: str, records: list[ImportedRecord]) -> dict[str, Any]:

@@ -45,7 +45,6 @@ from controller.runtime.lease import (
     record_owner,
 )
 from controller.runtime.link import CommandClient, Link
-from controller.runtime.records import importable_records
 from controller.runtime.requests import Request, ResetDone, ResetRequest
 from controller.runtime.room import Progress, Room, RoomStatus, make_room
 from controller.runtime.serverversion import ServerVersion, VersionUndetected, learn
@@ -102,25 +101,33 @@ class Daemon:
         self.state_dir = state_dir
         target = target_of(config)  # a database password that cannot be read: a ConfigError
         self.locks = [RoomLock(state_dir, name) for name in worlds]
+        self.records = RecordsWriter(
+            target, state_dir, today=lambda: utc_date(clock.time()),
+            refresh_s=config.records.refresh_s,
+        )  # fmt: skip
         taken: list[RoomLock] = []
         try:
             for lock in self.locks:
                 lock.acquire()
                 taken.append(lock)
+            self.rooms: dict[str, Room] = {
+                name: make_room(
+                    name,
+                    config.worlds[name],
+                    state_dir,
+                    clock,
+                    self.records,
+                    server_name(config, name),
+                )  # fmt: skip
+                for name in worlds
+            }
         except BaseException:
             for lock in taken:
                 lock.release()
             raise
-        self.rooms: dict[str, Room] = {
-            name: make_room(name, config.worlds[name], state_dir, clock) for name in worlds
-        }
         self.by_server: dict[str, list[Room]] = {}
         for room in self.rooms.values():
             self.by_server.setdefault(room.cfg.server, []).append(room)
-        self.records = RecordsWriter(
-            target, state_dir, today=lambda: utc_date(clock.time()),
-            refresh_s=config.records.refresh_s,
-        )  # fmt: skip
         self._connect, self.record = connect, record
         self.links: dict[str, Link] = {}
         self.unreachable: dict[str, RconUnavailable] = {}
@@ -140,7 +147,6 @@ class Daemon:
                 raise next(iter(self.refused.values()))
             if all(s in self.unreachable for s in serving):
                 raise self.unreachable[serving[0]]
-            self.attach_records()
         except BaseException:
             self._close_links()
             self.records.close()
@@ -166,19 +172,6 @@ class Daemon:
         self.stuck: set[str] = set()  # servers whose thread did not finish its step at a stop
         self.beats: dict[str, float] = {}  # when each server's thread last went round
         self._count = threading.Lock()
-
-    def attach_records(self) -> None:
-        """Give every pipes room its records handle; a room's state-file records are queued
-        for the one-time import (docs/records.md, "Importing the state files")."""
-        from controller.runtime.pipes_room import PipesRoom
-
-        for name, room in self.rooms.items():
-            if isinstance(room, PipesRoom):
-                handle = self.records.add_room(
-                    name, server_name(self.config, name),
-                    functools.partial(importable_records, room.path),
-                )  # fmt: skip
-                room.attach_records(handle)
 
     @property
     def poll_interval(self) -> float:
