@@ -38,7 +38,7 @@ log = logging.getLogger("controller.records")
 OUTBOX_DIR = "records-outbox"  # in the state directory: one outbox and import mark per room
 MAX_BACKOFF_S = 30.0
 CACHE_LIMIT = 10_000  # players ranked in the network figures the game shows
-CLOSE_S = 2.0  # how long a stop waits for a last write
+CLOSE_S = 1.0  # how long a stop waits for a last write (and again for the thread)
 
 
 @dataclass(frozen=True)

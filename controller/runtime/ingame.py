@@ -325,7 +325,7 @@ class InGame:
             text = f"; network: #{mine.rank} of {figures.players} by solves ({mine.solves})"
             best = figures.best_of(str(uid))
             if best is not None and best.best_s is not None:
-                text += f", best {duration(best.best_s)} (#{best.rank})"
+                text += f", best {duration(best.best_s)} (rank {best.rank})"
         if self.cfg.seed == "daily" and figures.daily:
             top = figures.daily[0]
             who = top.player_name if is_player_name(top.player_name) else "a player"

@@ -189,7 +189,7 @@ def test_two_servers_sharing_postgresql_show_one_network_leaderboard(
             _tick(hub, clock)
             text = _chat(hub_sb, "Alex")[-1]
             assert text.startswith("Pipes lobby: 1 solve(s), best 1:2")
-            assert "; network: #2 of 2 by solves (1), best 1:2" in text and "(#2)" in text
+            assert "; network: #2 of 2 by solves (1), best 1:2" in text and "(rank 2)" in text
             assert text.endswith(f"; today's network best {duration(50)} by Steve on lobby-1")
             objective = NETWORK["daily"]
             shown = hub_sb.call(lambda g: dict(g.world.display_slots))
