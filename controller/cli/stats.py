@@ -138,7 +138,7 @@ def _player(
         return
     titles = {"daily": "Daily puzzle", "by_solves": "By solves", "by_best_time": "By best time"}
     for board, lines in boards.items():
-        _table(f"{titles[board]}: {name}", lines)
+        _table(f"{titles[board]}: {lines[0].player_name if lines else name}", lines)
 
 
 def register(app: typer.Typer) -> None:

@@ -138,11 +138,14 @@ def make_room(
         from controller.runtime.paint_room import PaintRoom
 
         return PaintRoom(name, cfg, state_dir, clock=clock)
+    from controller.runtime.control import writing_into
     from controller.runtime.pipes_room import PipesRoom
     from controller.runtime.records import importable_records
 
     room = PipesRoom(name, cfg, state_dir, clock=clock)
     if records is not None:
         snapshot = functools.partial(importable_records, room.path)
-        room.attach_records(records.add_room(name, records_server or cfg.server, snapshot))
+        with writing_into(state_dir):  # the room's outbox lives in the state directory
+            handle = records.add_room(name, records_server or cfg.server, snapshot)
+        room.attach_records(handle)
     return room

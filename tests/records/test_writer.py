@@ -123,3 +123,26 @@ def test_a_postgresql_outage_loses_nothing_and_counts_nothing_twice(
     messages = [r.getMessage() for r in caplog.records]
     assert sum("retrying in the background" in m for m in messages) == 1
     assert any("is back; " in m for m in messages)
+
+
+def test_an_import_replayed_after_a_crash_is_kept_once(tmp_path: Path) -> None:
+    """A crash after the import's transaction, before its outbox entry and mark were updated:
+    the next start queues the import again and the store refuses it."""
+    state = tmp_path / "state"
+    target = Target("sqlite", str(state / "records.sqlite3"))
+    records = [ImportedRecord("", "Alex", 4, 55.0, (55.0, 60.0))]
+    writer = _writer(target, state)
+    writer.add_room("lobby", "hub", lambda: records)
+    writer.start()
+    assert writer.flush(30)
+    writer.close()
+    (state / OUTBOX_DIR / "lobby.imported").unlink()  # as if the crash came before the mark
+    grown = [ImportedRecord("", "Alex", 5, 50.0, (55.0, 60.0, 50.0))]  # played on meanwhile
+    writer = _writer(target, state)
+    writer.add_room("lobby", "hub", lambda: grown)
+    writer.start()
+    assert writer.flush(30)
+    writer.close()
+    with RecordsStore(target) as store:
+        assert store.imported("hub", "lobby") == records
+    assert (state / OUTBOX_DIR / "lobby.imported").read_text().strip() == target.describe()
