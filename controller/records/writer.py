@@ -41,6 +41,11 @@ CACHE_LIMIT = 10_000  # players ranked in the network figures the game shows
 CLOSE_S = 1.0  # how long a stop waits for a last write (and again for the thread)
 
 
+def _key(standing: Standing) -> str:
+    """A line's lookup key: the player's UUID, or for figures imported by name the name."""
+    return standing.player_uuid or "name:" + standing.player_name.lower()
+
+
 @dataclass(frozen=True)
 class Figures:
     """The network figures at one moment: every player by solves and by best time (at most
@@ -51,10 +56,7 @@ class Figures:
     by_solves: tuple[Standing, ...]
     by_best: tuple[Standing, ...]
     daily: tuple[Standing, ...]
-    players: int = 0
-    _solves_of: dict[str, Standing] = field(default_factory=dict, repr=False, compare=False)
-    _best_of: dict[str, Standing] = field(default_factory=dict, repr=False, compare=False)
-    _daily_of: dict[str, Standing] = field(default_factory=dict, repr=False, compare=False)
+    _index: dict[str, dict[str, Standing]] = field(default_factory=dict, repr=False, compare=False)
 
     @classmethod
     def of(
@@ -65,25 +67,34 @@ class Figures:
         by_best: Sequence[Standing],
         daily: Sequence[Standing],
     ) -> Figures:
-        """The snapshot with its lookups by player UUID."""
-        return cls(
-            version, day, tuple(by_solves), tuple(by_best), tuple(daily), len(by_solves),
-            {s.player_uuid: s for s in by_solves if s.player_uuid},
-            {s.player_uuid: s for s in by_best if s.player_uuid},
-            {s.player_uuid: s for s in daily if s.player_uuid},
-        )  # fmt: skip
+        """The snapshot with its lookups by player."""
+        boards = {"solves": by_solves, "best": by_best, "daily": daily}
+        index = {board: {_key(s): s for s in lines} for board, lines in boards.items()}
+        return cls(version, day, tuple(by_solves), tuple(by_best), tuple(daily), index)
 
-    def solves_of(self, player_uuid: str) -> Standing | None:
-        """The player's line by solves."""
-        return self._solves_of.get(player_uuid)
+    @property
+    def players(self) -> int:
+        """How many players the network figures rank."""
+        return len(self.by_solves)
 
-    def best_of(self, player_uuid: str) -> Standing | None:
+    def _find(self, board: str, player_uuid: str, name: str | None) -> Standing | None:
+        lines = self._index.get(board, {})
+        found = lines.get(player_uuid)
+        if found is None and name is not None:  # figures imported under the name only
+            found = lines.get("name:" + name.lower())
+        return found
+
+    def solves_of(self, player_uuid: str, name: str | None = None) -> Standing | None:
+        """The player's line by solves (by UUID, else by imported name)."""
+        return self._find("solves", player_uuid, name)
+
+    def best_of(self, player_uuid: str, name: str | None = None) -> Standing | None:
         """The player's line by best time."""
-        return self._best_of.get(player_uuid)
+        return self._find("best", player_uuid, name)
 
-    def daily_of(self, player_uuid: str) -> Standing | None:
+    def daily_of(self, player_uuid: str, name: str | None = None) -> Standing | None:
         """The player's line on the daily puzzle of `day`."""
-        return self._daily_of.get(player_uuid)
+        return self._find("daily", player_uuid, name)
 
 
 class RecordsWriter:

@@ -288,7 +288,7 @@ class InGame:
     def stats_text(self, uid: uuid.UUID, name: str | None) -> str:
         """A player's records in this room (and on today's daily puzzle), then, with a shared
         records store, the network's figures."""
-        return self.room_stats_text(name) + self.network_text(uid)
+        return self.room_stats_text(name) + self.network_text(uid, name)
 
     def room_stats_text(self, name: str | None) -> str:
         """A player's records in this room (and on today's daily puzzle)."""
@@ -307,7 +307,7 @@ class InGame:
                 text += f"; today's puzzle: best {duration(today.best)}"
         return text
 
-    def network_text(self, uid: uuid.UUID) -> str:
+    def network_text(self, uid: uuid.UUID, name: str | None = None) -> str:
         """The player's rank among all players of the network and today's daily best across
         servers, from the figures the records writer last read (never waiting on the store);
         "" without a shared store. Names and servers read from the store are shown only when
@@ -318,12 +318,12 @@ class InGame:
         figures = records.figures()
         if figures is None:
             return "; network figures not available yet"
-        mine = figures.solves_of(str(uid))
+        mine = figures.solves_of(str(uid), name)
         if mine is None:
             text = "; network: no solves recorded yet"
         else:
             text = f"; network: #{mine.rank} of {figures.players} by solves ({mine.solves})"
-            best = figures.best_of(str(uid))
+            best = figures.best_of(str(uid), name)
             if best is not None and best.best_s is not None:
                 text += f", best {duration(best.best_s)} (rank {best.rank})"
         if self.cfg.seed == "daily" and figures.daily:

@@ -10,9 +10,9 @@ from pathlib import Path
 
 import pytest
 
-from controller.records.model import SolveRecord
+from controller.records.model import SolveRecord, Standing
 from controller.records.store import ImportedRecord, RecordsStore, Target
-from controller.records.writer import OUTBOX_DIR, RecordsWriter
+from controller.records.writer import OUTBOX_DIR, Figures, RecordsWriter
 from tests.support.postgres import PostgresServer
 
 DAY = dt.date(2026, 12, 1)
@@ -146,3 +146,13 @@ def test_an_import_replayed_after_a_crash_is_kept_once(tmp_path: Path) -> None:
     with RecordsStore(target) as store:
         assert store.imported("hub", "lobby") == records
     assert (state / OUTBOX_DIR / "lobby.imported").read_text().strip() == target.describe()
+
+
+def test_figures_find_a_player_by_uuid_or_by_a_name_imported_without_one() -> None:
+    live = Standing(1, "u1", "Alex", 7, 40.0, "hub")
+    imported = Standing(2, "", "Steve", 3, 55.0, "lobby-1")
+    figures = Figures.of(1, DAY, [live, imported], [live, imported], [])
+    assert figures.players == 2
+    assert figures.solves_of("u1") == live
+    assert figures.best_of("u-steve", "steve") == imported  # the state files kept names only
+    assert figures.solves_of("u-steve") is None and figures.daily_of("u1", "Alex") is None
