@@ -235,7 +235,7 @@ def remove_room(
     """Clear a room no daemon runs from the world, with its score holder (and the shared
     objectives when no other room of the server is configured) and its control files;
     returns where its state was archived."""
-    from controller.runtime.feedback import BEST, RESET, SOLVES
+    from controller.runtime.feedback import BEST, DAILY, NETWORK, RESET, SOLVES
     from controller.world import commands as cmd
 
     ensure_not_running(cfg, world)
@@ -251,8 +251,9 @@ def remove_room(
             room.fence = fence = Fence(lease)
             archived = room.remove(link)
             fence.send(link, cmd.score_reset(f"#{world}", BEST), room.dimension)
-            if not others:
-                for name in (SOLVES, BEST, RESET):
+            if not others:  # a removal of one that is not there is answered with an error
+                shared = (DAILY, *NETWORK.values()) if cfg.records.url else (DAILY,)
+                for name in (SOLVES, BEST, RESET, *shared):
                     fence.send(link, cmd.objective_remove(name), room.dimension)
     finally:
         _close(client)

@@ -20,6 +20,7 @@ from controller.cli import app
 from controller.config import Config, RecordsConfig
 from controller.records.store import RecordsStore, Target
 from controller.records.writer import OUTBOX_DIR
+from controller.runtime.admin import remove_room
 from controller.runtime.connect import connect_server
 from controller.runtime.daemon import Daemon
 from controller.runtime.demo import next_click, solution_order
@@ -199,6 +200,9 @@ def test_two_servers_sharing_postgresql_show_one_network_leaderboard(
             )
             assert scores == {"Steve": 50, "Alex": 80}
             assert_valid_commands(sorted(set(hub.links["main"].record)))
+        remove_room(hub_cfg, "lobby", connect=connect_server)  # the network objectives go too
+        objectives = hub_sb.call(lambda g: g.execute("scoreboard objectives list"))
+        assert "pipes_" not in " ".join(objectives)
     cli_config = tmp_path / "stats.yaml"
     cli_config.write_text(
         json.dumps(

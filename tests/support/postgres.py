@@ -215,6 +215,7 @@ def start_or_skip() -> PostgresServer:
     for bindir in found:
         try:
             server = PostgresServer(runnable_bindir(bindir))
+            atexit.register(server.close)  # a worker that dies leaves no server running
             server.start()
             return server
         except (OSError, subprocess.SubprocessError, RuntimeError, KeyError) as exc:
