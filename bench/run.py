@@ -32,6 +32,7 @@ AREAS = [
     ("Reliability: tampering, command budget, SIGKILL", "bench.room_tamper"),
     ("Reliability: worst stop time", "bench.stop_time"),
     ("Paint room runtime", "bench.paint_room"),
+    ("Records store", "bench.records"),
     ("Start-up", "bench.startup"),
     ("Every release and flavour", "bench.versions"),
     ("Server cost of a room by detection mode", "bench.server_cost --quick"),

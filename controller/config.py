@@ -12,6 +12,7 @@ import string
 from collections.abc import Mapping
 from pathlib import Path
 from typing import Any, Literal
+from urllib.parse import parse_qs, urlsplit
 
 import yaml
 from pydantic import (
@@ -36,6 +37,8 @@ __all__ = [
     "BUILD_MAX_Y",
     "DEFAULT_MAP_ID_BASE",
     "ServerConfig",
+    "RecordsConfig",
+    "SERVER_NAME",
     "WinConfig",
     "HintConfig",
     "check_win_command",
@@ -68,6 +71,7 @@ BUILD_MAX_Y = 319
 DEFAULT_MAP_ID_BASE = 1_000_000
 DEFAULT_CONFIG = Path("config/pipes.yaml")
 DEFAULT_STATE_DIR = "state"
+SERVER_NAME = re.compile(r"[A-Za-z0-9_.-]{1,32}")  # a server's name in the records store
 """The default `state_dir`; under systemd's `StateDirectory=` it names that directory itself."""
 CONFIG_VERSION = 1
 MIN_PASSWORD_LENGTH = 12
@@ -130,29 +134,94 @@ class ServerConfig(_Model):
     def resolve_password(self, name: str = "") -> str:
         """The password from the environment, a file or (discouraged) inline; never logged."""
         where = f"servers.{name}" if name else "server"
-        if self.password_env:
-            value = os.environ.get(self.password_env)
-            if value:
-                return value
-            raise ConfigError([f"{where}.password_env: ${self.password_env} is not set or empty"])
-        if self.password_file:
-            try:
-                raw = Path(self.password_file).expanduser().read_bytes()
-            except OSError as exc:
-                raise ConfigError(
-                    [f"{where}.password_file: cannot read {self.password_file} ({exc.strerror})"]
-                ) from None
-            try:
-                value = raw.decode("utf-8").strip()
-            except UnicodeDecodeError as exc:
-                problem = f"{self.password_file} is not UTF-8 at byte {exc.start}"
-                raise ConfigError([f"{where}.password_file: {problem}"]) from None
-            if value:
-                return value
-            raise ConfigError([f"{where}.password_file: {self.password_file} is empty"])
+        found = _secret(where, self.password_env, self.password_file)
+        if found is not None:
+            return found
         if self.password:
             return self.password
         raise ConfigError([f"{where}: set password_env or password_file"])
+
+
+def _secret(where: str, env: str | None, file: str | None) -> str | None:
+    """A password from `$env` or `file` (None when neither is set); an unset variable or an
+    unreadable or empty file is a ConfigError naming them, never the password."""
+    if env:
+        value = os.environ.get(env)
+        if value:
+            return value
+        raise ConfigError([f"{where}.password_env: ${env} is not set or empty"])
+    if file:
+        try:
+            raw = Path(file).expanduser().read_bytes()
+        except OSError as exc:
+            raise ConfigError(
+                [f"{where}.password_file: cannot read {file} ({exc.strerror})"]
+            ) from None
+        try:
+            value = raw.decode("utf-8").strip()
+        except UnicodeDecodeError as exc:
+            problem = f"{file} is not UTF-8 at byte {exc.start}"
+            raise ConfigError([f"{where}.password_file: {problem}"]) from None
+        if value:
+            return value
+        raise ConfigError([f"{where}.password_file: {file} is empty"])
+    return None
+
+
+class RecordsConfig(_Model):
+    """Where the records go (docs/records.md): absent, SQLite in the state directory; `url`, a
+    PostgreSQL database shared by a network of servers."""
+
+    url: str | None = None
+    password_env: str | None = None
+    password_file: str | None = None
+    server_name: str | None = None
+    refresh_s: float = Field(10.0, ge=1, le=3600)
+
+    @field_validator("url")
+    @classmethod
+    def _url(cls, value: str | None) -> str | None:
+        """A `postgresql://user@host:port/database` URL without a password (never echoed)."""
+        if value is None:
+            return None
+        try:
+            parts = urlsplit(value.strip())
+            port = parts.port
+        except ValueError:
+            raise ValueError(
+                "is not a URL with a valid port (postgresql://user@host:5432/db)"
+            ) from None
+        if parts.scheme not in ("postgresql", "postgres"):
+            raise ValueError(
+                "must be a postgresql://user@host:port/database URL (leave `records` out to keep "
+                "the records in SQLite in the state directory)"
+            )
+        if parts.password is not None or "password" in parse_qs(parts.query):
+            raise ValueError(
+                "a password inside the URL is refused (anyone who reads the file or a log would "
+                "see it); put it in password_env or password_file"
+            )
+        if not parts.hostname or not parts.path.strip("/") or port == 0:
+            raise ValueError("needs a host and a database: postgresql://user@host:5432/pipes")
+        return value.strip()
+
+    @field_validator("server_name")
+    @classmethod
+    def _server_name(cls, value: str | None) -> str | None:
+        if value is not None and not SERVER_NAME.fullmatch(value):
+            raise ValueError("must be 1 to 32 letters, digits, '.', '_' or '-'")
+        return value
+
+    @model_validator(mode="after")
+    def _password_for_postgresql(self) -> RecordsConfig:
+        if self.url is None and (self.password_env or self.password_file):
+            raise ValueError("password_env and password_file go with a PostgreSQL `url`")
+        return self
+
+    def resolve_password(self) -> str | None:
+        """The database password from the environment or a file (None: none configured, the
+        server may trust the host or use ~/.pgpass); never logged."""
+        return _secret("records", self.password_env, self.password_file)
 
 
 def _plain_text(value: str, limit: int) -> str:
@@ -442,8 +511,15 @@ class Config(_Model):
     state_dir: str = DEFAULT_STATE_DIR
     servers: dict[str, ServerConfig] = Field(default_factory=dict)
     worlds: dict[str, WorldConfig] = Field(default_factory=dict)
+    records: RecordsConfig = Field(default_factory=RecordsConfig)
     path: str = Field("", exclude=True)
     warnings: tuple[str, ...] = Field((), exclude=True)
+
+    @field_validator("records", mode="before")
+    @classmethod
+    def _records_url(cls, value: Any) -> Any:
+        """`records: postgresql://…` is short for `records: {url: postgresql://…}`."""
+        return {"url": value} if isinstance(value, str) else value
 
     def world(self, name: str) -> WorldConfig:
         """A configured room; an unknown name is a usage error that lists the known ones."""
@@ -555,10 +631,17 @@ def _boxes_overlap(a: WorldConfig, b: WorldConfig) -> bool:
     return all(alo[k] <= bhi[k] and blo[k] <= ahi[k] for k in range(3))
 
 
-def _warnings(servers: dict[str, ServerConfig]) -> list[str]:
-    """One line per inline or weak password (the password itself is never shown) and per
-    server configured with the old key `minecraft_version`."""
+def _warnings(servers: dict[str, ServerConfig], records: RecordsConfig) -> list[str]:
+    """One line per inline or weak password (the password itself is never shown), per
+    server configured with the old key `minecraft_version`, and for a shared records store
+    without `records.server_name`."""
     out = []
+    if records.url is not None and records.server_name is None:
+        out.append(
+            "records.server_name: not set, so this host's rooms are recorded under their "
+            "server's key (" + ", ".join(sorted(servers)) + "); another host with the same key "
+            "would share its name in the network: set a name unique in the network"
+        )
     for name, server in servers.items():
         if server.minecraft_version is not None:
             out.append(
@@ -636,7 +719,11 @@ def parse_config(data: Any, path: str = "") -> Config:
         raise ConfigError(problems, path)
     servers = _env_overrides(servers)
     return top.model_copy(
-        update={"servers": servers, "worlds": worlds, "warnings": tuple(_warnings(servers))}
+        update={
+            "servers": servers,
+            "worlds": worlds,
+            "warnings": tuple(_warnings(servers, top.records)),
+        }
     )
 
 

@@ -13,7 +13,7 @@ from typing import Annotated
 import typer
 
 from controller import __version__
-from controller.cli import admin, doctor, maps, rooms, sandbox
+from controller.cli import admin, doctor, maps, rooms, sandbox, stats
 from controller.cli.lazy import RootGroup, install_plain_checks
 
 __all__ = ["app", "main"]
@@ -56,6 +56,7 @@ app.command("install", help="Write the map pictures and the data pack into a wor
     maps.install
 )
 sandbox.register(app)
+stats.register(app)
 app.info.cls = RootGroup.defer(app)
 
 

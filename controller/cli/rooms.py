@@ -68,13 +68,19 @@ def _sandbox_config(
     base: Config, worlds: list[str], port: int, password: str, state: Path, version: str = "26.1"
 ) -> Config:
     """The configuration with every chosen room moved onto a local sandbox server of release
-    `version`."""
-    from controller.config import ServerConfig
+    `version`, its records in SQLite in the sandbox's state folder (a rehearsal never writes
+    to a network's records store)."""
+    from controller.config import RecordsConfig, ServerConfig
 
     server = ServerConfig(host="127.0.0.1", port=port, password=password, minecraft_version=version)
     rooms = {name: base.world(name).model_copy(update={"server": "sandbox"}) for name in worlds}
     return base.model_copy(
-        update={"servers": {"sandbox": server}, "worlds": rooms, "state_dir": str(state)}
+        update={
+            "servers": {"sandbox": server},
+            "worlds": rooms,
+            "state_dir": str(state),
+            "records": RecordsConfig(),
+        }
     )
 
 

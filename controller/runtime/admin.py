@@ -10,6 +10,7 @@ anyway, so it never runs later (controller.runtime.control).
 from __future__ import annotations
 
 import json
+import logging
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
@@ -18,6 +19,7 @@ from typing import Any, Literal
 from controller.config import Config, ServerConfig
 from controller.errors import RconUnavailable, RoomError, UsageError
 from controller.rcon.protocol import MAX_COMMAND_BYTES
+from controller.records.writer import OUTBOX_DIR, forget_room
 from controller.runtime.clock import SYSTEM_CLOCK, Clock, utc_iso
 from controller.runtime.control import (
     ensure_writable,
@@ -56,6 +58,8 @@ __all__ = [
     "send_one",
     "RepairMode",
 ]
+
+log = logging.getLogger("controller.runtime")
 
 RepairMode = Literal["reconcile", "reset", "from_world"]
 
@@ -231,7 +235,7 @@ def remove_room(
     """Clear a room no daemon runs from the world, with its score holder (and the shared
     objectives when no other room of the server is configured) and its control files;
     returns where its state was archived."""
-    from controller.runtime.feedback import BEST, RESET, SOLVES
+    from controller.runtime.feedback import BEST, DAILY, NETWORK, RESET, SOLVES
     from controller.world import commands as cmd
 
     ensure_not_running(cfg, world)
@@ -247,8 +251,9 @@ def remove_room(
             room.fence = fence = Fence(lease)
             archived = room.remove(link)
             fence.send(link, cmd.score_reset(f"#{world}", BEST), room.dimension)
-            if not others:
-                for name in (SOLVES, BEST, RESET):
+            if not others:  # a removal of one that is not there is answered with an error
+                shared = (DAILY, *NETWORK.values()) if cfg.records.url else (DAILY,)
+                for name in (SOLVES, BEST, RESET, *shared):
                     fence.send(link, cmd.objective_remove(name), room.dimension)
     finally:
         _close(client)
@@ -262,6 +267,11 @@ def remove_room(
             state_dir / f"{world}.request.json",
         ):
             leftover.unlink(missing_ok=True)
+        if forget_room(state_dir, world):
+            log.warning(
+                "room %s: solves not yet in the records store stay in %s/%s.jsonl until a "
+                "daemon runs a room of that name again", world, OUTBOX_DIR, world,
+            )  # fmt: skip
     return archived
 
 

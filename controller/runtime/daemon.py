@@ -17,6 +17,8 @@ from typing import Protocol
 
 from controller.config import Config, ServerConfig
 from controller.errors import PipesError, RconError, RconUnavailable, RoomError
+from controller.records.setup import server_name, target_of
+from controller.records.writer import RecordsWriter
 from controller.runtime.clock import SYSTEM_CLOCK, Clock, utc_iso
 from controller.runtime.control import (
     RoomLock,
@@ -29,6 +31,7 @@ from controller.runtime.control import (
     write_json,
     write_response,
 )
+from controller.runtime.daily import utc_date
 from controller.runtime.detection import TurnDetector, choose
 from controller.runtime.lease import (
     LEASE_TICKS,
@@ -96,19 +99,32 @@ class Daemon:
         self.clock = clock
         state_dir = Path(config.state_dir)
         self.state_dir = state_dir
+        target = target_of(config)  # a database password that cannot be read: a ConfigError
         self.locks = [RoomLock(state_dir, name) for name in worlds]
+        self.records = RecordsWriter(
+            target, state_dir, today=lambda: utc_date(clock.time()),
+            refresh_s=config.records.refresh_s,
+        )  # fmt: skip
         taken: list[RoomLock] = []
         try:
             for lock in self.locks:
                 lock.acquire()
                 taken.append(lock)
+            self.rooms: dict[str, Room] = {
+                name: make_room(
+                    name,
+                    config.worlds[name],
+                    state_dir,
+                    clock,
+                    self.records,
+                    server_name(config, name),
+                )  # fmt: skip
+                for name in worlds
+            }
         except BaseException:
             for lock in taken:
                 lock.release()
             raise
-        self.rooms: dict[str, Room] = {
-            name: make_room(name, config.worlds[name], state_dir, clock) for name in worlds
-        }
         self.by_server: dict[str, list[Room]] = {}
         for room in self.rooms.values():
             self.by_server.setdefault(room.cfg.server, []).append(room)
@@ -133,9 +149,11 @@ class Daemon:
                 raise self.unreachable[serving[0]]
         except BaseException:
             self._close_links()
+            self.records.close()
             for lock in self.locks:
                 lock.release()
             raise
+        self.records.start()
         for server, failure in self.unreachable.items():
             log.warning(
                 "server %s: unreachable at start (%s); retrying in the background", server, failure
@@ -596,6 +614,7 @@ class Daemon:
         (`LEASE_TICKS` game ticks after the last renewal)."""
         for room in self.rooms.values():
             room.save()
+        self.records.close()
         for name, lease in self.leases.items():
             server = self.rooms[name].cfg.server
             link = self.links.get(server)

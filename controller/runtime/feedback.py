@@ -14,11 +14,27 @@ from controller.world import commands as cmd
 from controller.world.geometry import Pos
 from controller.world.replies import parse_count
 
-__all__ = ["SOLVES", "BEST", "DAILY", "RESET", "Feedback", "duration", "win_objective"]
+__all__ = [
+    "SOLVES",
+    "BEST",
+    "DAILY",
+    "NETWORK",
+    "RESET",
+    "Feedback",
+    "duration",
+    "win_objective",
+]
 
 SOLVES = "pipes_solves"
 BEST = "pipes_best_s"
 DAILY = "pipes_daily_s"  # best time on the current daily puzzle (rooms with `seed: daily`)
+# The sidebars of a shared records store, the network's leaders: by solves, by best time, on
+# today's daily puzzle (one objective each, so rooms of either setting share a server).
+NETWORK = {
+    "solves": "pipes_net_solves",
+    "best_time": "pipes_net_best_s",
+    "daily": "pipes_net_daily_s",
+}
 RESET = "pipes_reset"
 WIN_PREFIX = "pipes_w."  # per room: -1 = a win to pay, 0/1 = nothing owed
 
@@ -54,6 +70,7 @@ class Feedback:
         self.cfg = cfg
         self.geom = geom
         self.near = geom.near_selector()
+        self.network = False  # a shared records store: the sidebar shows the network's figures
 
     def objectives(self) -> list[str]:
         """The leaderboard objectives, the sidebar, and the reset trigger for `reset_by`."""
@@ -65,6 +82,8 @@ class Feedback:
         daily = self.cfg.seed == "daily"
         if daily:
             out.append(cmd.objective_add(DAILY, "dummy", "Daily pipes best (s)"))
+        if self.cfg.on_win.sidebar and self.network:
+            out.append(cmd.objective_add(self.leaderboard(), "dummy", self.network_title()))
         if self.cfg.on_win.sidebar:
             out.append(cmd.objective_display("sidebar", self.leaderboard()))
         if self.cfg.reset_by:
@@ -97,9 +116,23 @@ class Feedback:
     def leaderboard(self) -> str:
         """The objective the sidebar shows: today's best times on a daily room, else solves or
         best times (`leaderboard`)."""
+        if self.network:
+            return NETWORK[self.network_board()]
         if self.cfg.seed == "daily":
             return DAILY
         return BEST if self.cfg.leaderboard == "best_time" else SOLVES
+
+    def network_board(self) -> str:
+        """Which network leaderboard the sidebar shows: `daily` for a daily room, else the
+        room's `leaderboard` (`solves` or `best_time`)."""
+        return "daily" if self.cfg.seed == "daily" else self.cfg.leaderboard
+
+    def network_title(self) -> str:
+        """The title of the network sidebar."""
+        return {
+            "daily": "Network: today's best (s)",
+            "best_time": "Network: best time (s)",
+        }.get(self.network_board(), "Network: solves")
 
     def celebration(
         self,

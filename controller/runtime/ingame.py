@@ -17,13 +17,15 @@ import uuid
 from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
+from controller.config import SERVER_NAME
 from controller.puzzle.model import Board, TileClass, map_id
+from controller.records.model import SolveRecord, solve_id
 from controller.runtime.daily import utc_date
-from controller.runtime.feedback import BEST, DAILY, RESET, duration
+from controller.runtime.feedback import BEST, DAILY, NETWORK, RESET, duration
 from controller.runtime.link import Link
 from controller.runtime.records import PlayerRecord
 from controller.world import commands as cmd
-from controller.world.names import is_unquoted_name
+from controller.world.names import is_player_name, is_unquoted_name
 from controller.world.replies import parse_entity_uuids, parse_player_list
 
 if TYPE_CHECKING:
@@ -55,6 +57,7 @@ MAX_ASKERS = 4  # trigger uses answered per objective and check
 MAX_WAVES = 20  # win waves at most (one batch of commands each)
 MAX_NAMES = 20  # names substituted into on_win.command at most
 DAILY_DAYS_KEPT = 7
+SIDEBAR_LINES = 10  # players on the network sidebar
 
 
 def wave_levels(board: Board) -> list[list[int]]:
@@ -127,6 +130,8 @@ class InGame:
         self.after_waves: list[str] = []  # the celebration, sent after the last wave
         self.last_check = 0.0
         self.last_arm = -ARM_INTERVAL_S
+        self.network_version = -1  # the network figures the sidebar shows
+        self.network_shown: dict[str, int] = {}  # name -> score on the network sidebar
 
     # -- objectives -----------------------------------------------------------------------
     def triggers(self) -> list[str]:
@@ -146,6 +151,7 @@ class InGame:
     def periodic(self, link: Link, now: float, players_near: bool) -> None:
         """Waves and glows that are due; the triggers once a second while players are near."""
         self.run_due(link, now)
+        self.sync_network_sidebar(link)
         if not players_near or not self._objectives():
             return
         if now - self.last_arm >= ARM_INTERVAL_S:
@@ -285,10 +291,15 @@ class InGame:
             return askers
         names = parse_player_list(self.room.send(link, cmd.list_players()))
         for uid in askers:
-            self.room.send(link, cmd.tell_player(uid, self.stats_text(names.get(uid))))
+            self.room.send(link, cmd.tell_player(uid, self.stats_text(uid, names.get(uid))))
         return askers
 
-    def stats_text(self, name: str | None) -> str:
+    def stats_text(self, uid: uuid.UUID, name: str | None) -> str:
+        """A player's records in this room (and on today's daily puzzle), then, with a shared
+        records store, the network's figures."""
+        return self.room_stats_text(name) + self.network_text(uid, name)
+
+    def room_stats_text(self, name: str | None) -> str:
         """A player's records in this room (and on today's daily puzzle)."""
         state = self.room.current_state
         record = state.players.get(name) if name is not None else None
@@ -305,6 +316,64 @@ class InGame:
                 text += f"; today's puzzle: best {duration(today.best)}"
         return text
 
+    def network_text(self, uid: uuid.UUID, name: str | None = None) -> str:
+        """The player's rank among all players of the network and today's daily best across
+        servers, from the figures the records writer last read (never waiting on the store);
+        "" without a shared store. Names and servers read from the store are shown only when
+        they are an account name and a server name."""
+        records = self.room.records
+        if records is None or not records.shared:
+            return ""
+        figures = records.figures()
+        if figures is None:
+            return "; network figures not available yet"
+        mine = figures.solves_of(str(uid), name)
+        if mine is None:
+            text = "; network: no solves recorded yet"
+        else:
+            text = f"; network: #{mine.rank} of {figures.players} by solves ({mine.solves})"
+            best = figures.best_of(str(uid), name)
+            if best is not None and best.best_s is not None:
+                text += f", best {duration(best.best_s)} (rank {best.rank})"
+        if self.cfg.seed == "daily" and figures.daily:
+            top = figures.daily[0]
+            who = top.player_name if is_player_name(top.player_name) else "a player"
+            where = f" on {top.server}" if top.server and SERVER_NAME.fullmatch(top.server) else ""
+            text += f"; today's network best {duration(top.best_s or 0)} by {who}{where}"
+        return text
+
+    def sync_network_sidebar(self, link: Link) -> None:
+        """With a shared records store and `on_win.sidebar`, show the network's leaders (at
+        most SIDEBAR_LINES) whenever the writer has read new figures: only the scores that
+        changed are sent; the first time, the objective is cleared of earlier runs' names."""
+        records = self.room.records
+        if records is None or not records.shared or not self.cfg.on_win.sidebar:
+            return
+        figures = records.figures()
+        if figures is None or figures.version == self.network_version:
+            return
+        board = self.room.feedback.network_board()
+        objective = NETWORK[board]
+        lines = {"daily": figures.daily, "best_time": figures.by_best}.get(board, figures.by_solves)
+        want: dict[str, int] = {}
+        for line in lines:
+            if len(want) >= SIDEBAR_LINES:
+                break
+            if is_unquoted_name(line.player_name) and line.player_name not in want:
+                score = line.solves if board == "solves" else int(line.best_s or 0)
+                want[line.player_name] = score
+        first = self.network_version < 0
+        commands = [cmd.score_reset("*", objective)] if first else []
+        commands += [cmd.score_reset(n, objective) for n in self.network_shown if n not in want]
+        commands += [
+            cmd.score_set(n, objective, v)
+            for n, v in want.items()
+            if first or self.network_shown.get(n) != v
+        ]
+        self.network_version = figures.version
+        self.network_shown = want
+        self.room.send_all(link, commands)
+
     def reset_asker(self, link: Link) -> str | None:
         """The first player near the room who used `/trigger pipes_reset` and is listed in
         `reset_by` (by account name); every asker is re-armed."""
@@ -320,13 +389,43 @@ class InGame:
         return utc_date(self.room.clock.time())
 
     # -- winning --------------------------------------------------------------------------
-    def solvers(self, link: Link) -> list[str]:
-        """Account names of the players near the room (two commands)."""
+    def solvers(self, link: Link) -> list[tuple[uuid.UUID, str]]:
+        """The UUIDs and account names of the players near the room (two commands)."""
         uids = parse_entity_uuids(self.room.send(link, cmd.read_player_uuids(self.near)))
         if not uids:
             return []
         names = parse_player_list(self.room.send(link, cmd.list_players()))
-        return [names[u] for u in uids if u in names]
+        return [(u, names[u]) for u in uids if u in names]
+
+    def solve_records(
+        self, solvers: Sequence[tuple[uuid.UUID, str]], seconds: float, now: float
+    ) -> list[SolveRecord]:
+        """One `SolveRecord` per player of this win; its id comes from the room, the puzzle
+        and the player, so recording the same win again gives the same ids."""
+        records = self.room.records
+        if records is None:
+            return []
+        state, board = self.room.current_state, self.room.board
+        daily = self.today().isoformat() if self.cfg.seed == "daily" else None
+        return [
+            SolveRecord(
+                solve_id(
+                    records.server, self.room.name, state.puzzle_number, state.started_at, str(uid)
+                ),
+                records.server,
+                self.room.name,
+                self.cfg.mode,
+                board.seed,
+                daily,
+                str(uid),
+                name,
+                round(seconds, 3),
+                state.moves,
+                self.room.par,
+                now,
+            )  # fmt: skip
+            for uid, name in solvers
+        ]
 
     def record(self, names: Sequence[str], seconds: float) -> list[str]:
         """Count the solve for each player; the leaderboard scores to set."""

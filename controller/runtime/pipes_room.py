@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import logging
 import random
+import uuid
 from collections.abc import Callable
 from pathlib import Path
 
@@ -18,6 +19,7 @@ from controller.errors import RconUnavailable, RoomError
 from controller.puzzle.generators import GeneratorParams, generate
 from controller.puzzle.model import Board, Direction, TileClass
 from controller.puzzle.play import Change, PlayState
+from controller.records.writer import RoomRecords
 from controller.runtime.clock import SYSTEM_CLOCK, Clock
 from controller.runtime.daily import daily_seed, utc_date
 from controller.runtime.feedback import DAILY, Feedback, duration
@@ -100,6 +102,7 @@ class PipesRoom(PlacedRoom):
         self.feedback = Feedback(name, self.geom, cfg)
         self.reconciler = PipesReconciler(self)
         self.ingame = InGame(self)
+        self.records: RoomRecords | None = None  # the records store, when the daemon has one
         self.last_daily_check = -60.0
         self.state: RoomState | None = None
         self.play: PlayState | None = None
@@ -566,6 +569,12 @@ class PipesRoom(PlacedRoom):
         self.send(link, cmd.setblock(pos, block))
         self.send(link, cmd.setblock(shadow_of(pos), block))
 
+    def attach_records(self, records: RoomRecords) -> None:
+        """Record every solve in the records store too (before the room starts: a shared
+        store changes the sidebar)."""
+        self.records = records
+        self.feedback.network = records.shared
+
     @property
     def current_state(self) -> RoomState:
         """The room's state (an error before the first build or resume)."""
@@ -581,7 +590,9 @@ class PipesRoom(PlacedRoom):
         state = self.current_state
         now = self.clock.time()
         seconds, best = record_win(state, self.board.seed, now)
-        names = self.ingame.solvers(link)
+        solvers = self.ingame.solvers(link)
+        names = [name for _, name in solvers]
+        self.queue_records(solvers, seconds, now)
         scores = self.ingame.record(names, seconds)
         state.win_phase = "recorded"
         self.save()
@@ -607,6 +618,22 @@ class PipesRoom(PlacedRoom):
         self.next_puzzle_at = done + self.cfg.on_win.next_puzzle_after_s
         log.info("room %s: solved in %s with %d moves", self.name, duration(seconds), state.moves)
         self.notify()
+
+    def queue_records(
+        self, solvers: list[tuple[uuid.UUID, str]], seconds: float, now: float
+    ) -> None:
+        """Hand the win's solves to the records store's outbox (durable on disk, written to the
+        store in the background) before the state says the win is recorded: a crash between
+        the two records the same win again, under the same solve ids, counted once."""
+        if self.records is None or not solvers:
+            return
+        try:
+            self.records.record(self.ingame.solve_records(solvers, seconds, now))
+        except OSError as exc:  # the state file still counts the solve
+            log.error(
+                "room %s: the solve could not be queued for the records store (%s)",
+                self.name, exc.strerror or exc,
+            )  # fmt: skip
 
     def pay_win(self, link: Link) -> None:
         """Carry a recorded win's score steps on from where the state says they stopped; each

@@ -1,13 +1,25 @@
-"""Per-player records of a room: solves, best time, the last five times (pure, no I/O)."""
+"""Per-player records of a room in its state file: solves, best time, the last five times;
+and their form for the records store's one-time import (`importable_records`)."""
 
 from __future__ import annotations
 
+import logging
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any
 
+from controller.records.store import ImportedRecord
 from controller.world.names import is_player_name
 
-__all__ = ["RECENT", "PlayerRecord", "records_to_json", "records_from_json"]
+__all__ = [
+    "RECENT",
+    "PlayerRecord",
+    "records_to_json",
+    "records_from_json",
+    "importable_records",
+]
+
+log = logging.getLogger("controller.runtime")
 
 RECENT = 5  # the mean is over this many latest solves
 
@@ -76,4 +88,31 @@ def records_from_json(value: Any) -> dict[str, PlayerRecord]:
             out[name] = _record(raw)
         except ValueError as exc:
             raise ValueError(f"{name}: {exc}") from None
+    return out
+
+
+def importable_records(path: Path) -> list[ImportedRecord] | None:
+    """A pipes room's state-file records as the records store imports them (the room's own,
+    then each daily puzzle's): [] without a state file, None (logged) when it cannot be read,
+    so the import waits for a later start."""
+    from controller.runtime.state import StateError, read_state_json
+
+    try:
+        data = read_state_json(path)
+        if data is None or data.get("kind", "pipes") != "pipes":
+            return []
+        own = records_from_json(data.get("players", {}))
+        daily_raw = data.get("daily", {})
+        if not isinstance(daily_raw, dict):
+            raise ValueError("daily: must be an object of dates")
+        daily = {str(day): records_from_json(recs) for day, recs in daily_raw.items()}
+    except (StateError, ValueError) as exc:
+        log.warning("%s: records not imported yet (%s)", path, exc)
+        return None
+    out = [ImportedRecord("", n, r.solves, r.best, tuple(r.recent)) for n, r in sorted(own.items())]
+    for day, recs in sorted(daily.items()):
+        out += [
+            ImportedRecord(day, n, r.solves, r.best, tuple(r.recent))
+            for n, r in sorted(recs.items())
+        ]
     return out

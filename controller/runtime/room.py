@@ -6,12 +6,14 @@ talks to rooms through it. `make_room` picks the class for a world's configured 
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Protocol, runtime_checkable
 
 from controller.config import WorldConfig
+from controller.records.writer import RecordsWriter
 from controller.runtime.clock import SYSTEM_CLOCK, Clock
 from controller.runtime.lease import Fence
 from controller.runtime.link import Link
@@ -120,12 +122,30 @@ class Room(Protocol):
         ...
 
 
-def make_room(name: str, cfg: WorldConfig, state_dir: Path, clock: Clock = SYSTEM_CLOCK) -> Room:
-    """The room object for a configured world (`kind: pipes | paint`)."""
+def make_room(
+    name: str,
+    cfg: WorldConfig,
+    state_dir: Path,
+    clock: Clock = SYSTEM_CLOCK,
+    records: RecordsWriter | None = None,
+    records_server: str | None = None,
+) -> Room:
+    """The room object for a configured world (`kind: pipes | paint`). With `records`, a pipes
+    room records its solves in the store under `records_server` (default: its server's key),
+    and its state file's records are queued for the one-time import (docs/records.md,
+    "Importing the state files"); paint rooms record no per-player solves."""
     if cfg.kind == "paint":
         from controller.runtime.paint_room import PaintRoom
 
         return PaintRoom(name, cfg, state_dir, clock=clock)
+    from controller.runtime.control import writing_into
     from controller.runtime.pipes_room import PipesRoom
+    from controller.runtime.records import importable_records
 
-    return PipesRoom(name, cfg, state_dir, clock=clock)
+    room = PipesRoom(name, cfg, state_dir, clock=clock)
+    if records is not None:
+        snapshot = functools.partial(importable_records, room.path)
+        with writing_into(state_dir):  # the room's outbox lives in the state directory
+            handle = records.add_room(name, records_server or cfg.server, snapshot)
+        room.attach_records(handle)
+    return room

@@ -122,6 +122,7 @@ def _world_dir(tmp: Path) -> list[str]:
 CONFIG_ARGV = {
     "start": lambda tmp: ["start", "-w", "lobby"],
     "status": lambda tmp: ["status"],
+    "stats": lambda tmp: ["stats"],
     "show": lambda tmp: ["show", "-w", "lobby"],
     "reset": lambda tmp: ["reset", "-w", "lobby", "-y"],
     "repair": lambda tmp: ["repair", "-w", "lobby"],

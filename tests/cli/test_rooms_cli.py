@@ -16,8 +16,10 @@ import pytest
 from typer.testing import CliRunner
 
 from controller.cli import app
-from controller.config import load_config
+from controller.cli.rooms import _sandbox_config
+from controller.config import load_config, parse_config
 from controller.errors import ExitCode
+from controller.records.setup import target_of
 from controller.runtime.connect import connect_server
 from controller.runtime.daemon import Daemon
 from controller.runtime.pipes_room import PipesRoom
@@ -221,3 +223,16 @@ def test_sigkill_of_the_daemon_loses_no_move(setup: tuple[Sandbox, Path], tmp_pa
 
     room.play = PlayState(state.board)
     assert world_mismatches(sb, room) == []
+
+
+def test_a_sandbox_rehearsal_keeps_its_records_out_of_the_network_store(tmp_path: Path) -> None:
+    base = parse_config(
+        {
+            "records": {"url": "postgresql://pipes@db.example/pipes", "server_name": "hub"},
+            "servers": {"main": {"password_env": "PW"}},
+            "worlds": {"lobby": {"server": "main", "origin": [0, 100, 0]}},
+        }
+    )
+    cfg = _sandbox_config(base, ["lobby"], 25575, "pw-of-the-sandbox", tmp_path / "sb")
+    target = target_of(cfg)
+    assert (target.kind, target.location) == ("sqlite", str(tmp_path / "sb" / "records.sqlite3"))
