@@ -11,6 +11,7 @@ from __future__ import annotations
 import logging
 import random
 from collections.abc import Callable
+from dataclasses import replace
 from pathlib import Path
 
 from controller.config import WorldConfig
@@ -22,7 +23,7 @@ from controller.runtime.clock import SYSTEM_CLOCK, Clock
 from controller.runtime.daily import daily_seed, utc_date
 from controller.runtime.feedback import DAILY, Feedback, duration
 from controller.runtime.guard import RoomGuard
-from controller.runtime.ingame import InGame
+from controller.runtime.ingame import UNDO_NOTHING, InGame
 from controller.runtime.link import Link
 from controller.runtime.pipes_mode import picture_ids, rules_for
 from controller.runtime.placed import PlacedRoom
@@ -43,6 +44,7 @@ from controller.runtime.requests import (
 from controller.runtime.room import Progress, Room, RoomStatus
 from controller.runtime.rounds import record_win
 from controller.runtime.state import RoomState, archive_state, state_path
+from controller.runtime.undo import Kind, TurnHistory, undone_rotation
 from controller.versions import Release
 from controller.world import blockcheck, turns
 from controller.world import commands as cmd
@@ -115,6 +117,9 @@ class PipesRoom(PlacedRoom):
         # whether the server's data pack speaks the gesture protocol (set by the daemon's turn
         # detection): a frame four steps on is a lock, seven steps on a quarter back
         self.gestures = False
+        # whether the server's data pack notes who clicked each frame (set likewise): undo
+        self.clickers = False
+        self.history = TurnHistory()  # the recent turns `/trigger pipes_undo` takes back
 
     # -- sending --------------------------------------------------------------------------
     # -- the puzzle -----------------------------------------------------------------------
@@ -196,6 +201,7 @@ class PipesRoom(PlacedRoom):
         state.origin, state.dimension = self.geom.origin, self.geom.dimension
         self.state = state
         self.play = PlayState(state.board)
+        self.history.clear()
         self.mark_shown()
 
     def mark_shown(self) -> None:
@@ -408,13 +414,16 @@ class PipesRoom(PlacedRoom):
         # A sneaking click (with the gesture protocol's pack) left the frame four steps on: a
         # lock or an unlock; a locked tile's turn goes back (docs/in-game.md, "Locking a tile").
         for _ in range(8):
+            kinds: list[Kind] = []
             if turns.is_lock(rest, value, self.gestures):
-                done = self.toggle_lock(link, idx, value)
+                done, kinds = self.toggle_lock(link, idx, value), ["lock"]
             elif self.locked(idx):
                 done = self.refuse_locked(link, idx, value)
             else:
-                done = self.apply(link, idx, value % 4, seen=value)
+                done, kinds = self.apply(link, idx, value % 4, seen=value), self._kinds(rest, value)
             if done:
+                if kinds and self.state is not None and self.state.solved_at is None:
+                    self.history.record(idx, kinds)
                 return True
             read = self.read_own(link, i, j)
             if read is None:
@@ -425,6 +434,13 @@ class PipesRoom(PlacedRoom):
                 self.guard.suspect(missing=False)  # a look-alike: the guard counts at once
                 return False
         return True
+
+    def _kinds(self, rest: int, value: int) -> list[Kind]:
+        """The turns a frame settled at `rest` showing `value` stands for, in click order."""
+        steps = turns.clicks(rest, value)
+        if self.gestures and steps == turns.ANTICLOCKWISE_STEPS:
+            return ["ccw"]
+        return ["cw"] * steps
 
     def toggle_lock(self, link: Link, idx: int, seen: int) -> bool:
         """A sneaking click left the frame four steps on: lock the tile, or unlock it. The frame
@@ -472,14 +488,22 @@ class PipesRoom(PlacedRoom):
         return None
 
     def apply(
-        self, link: Link, idx: int, rotation: int, *, seen: int = -1, write: bool = True
+        self,
+        link: Link,
+        idx: int,
+        rotation: int,
+        *,
+        seen: int = -1,
+        write: bool = True,
+        moves: int | None = None,
     ) -> bool:
         """Apply one turn to the engine and write back only what changed; False when the tile's
         frame (by UUID) does not show `seen` (it moved on since it was read, or the read came
         from a look-alike): then nothing was written, no move counted, the engine unchanged.
 
         Moves are clicks: a frame showing ItemRotation `seen` was clicked `clicks(before, seen)`
-        times since it was settled at `before` (docs/in-game.md, "Moves are clicks")."""
+        times since it was settled at `before` (docs/in-game.md, "Moves are clicks"), unless
+        `moves` says how many it is (an undo)."""
         state, board, play = self.current_state, self.board, self.play_state
         before = board.rotations[idx]
         moved = rotation != before
@@ -501,7 +525,9 @@ class PipesRoom(PlacedRoom):
                 if change is not None:
                     play.apply_rotation(idx, before)
                 return False
-        state.moves += turns.gesture_moves(before, seen, self.gestures) if seen >= 0 else int(moved)
+        if moves is None:
+            moves = turns.gesture_moves(before, seen, self.gestures) if seen >= 0 else int(moved)
+        state.moves += moves
         if write:
             wetted = self._newly_wet(change)
             if change is not None:
@@ -630,10 +656,14 @@ class PipesRoom(PlacedRoom):
 
     def next_puzzle(self, link: Link, board: Board | None = None) -> None:
         """Replace the puzzle in place, writing only frames and blocks that differ."""
-        state = self.current_state
-        number = state.puzzle_number + 1
+        number = self.current_state.puzzle_number + 1
         self.ingame.clear(link)
-        new = board if board is not None else self.new_board(number)
+        self._deal(link, board if board is not None else self.new_board(number), number)
+
+    def _deal(self, link: Link, new: Board, number: int) -> None:
+        """Make `new` the room's puzzle number `number` from its first move: the clock and the
+        moves from zero, no lock; only the frames and blocks that differ are written."""
+        state = self.current_state
         old_rot = list(self.board.rotations)
         old_cls = list(self.shown_class)
         old_shapes = list(self.board.shapes)
@@ -672,6 +702,49 @@ class PipesRoom(PlacedRoom):
         self.reconciler.audit_blocks(link)
         self.save()
         self.notify()
+
+    def restart(self, link: Link) -> bool:
+        """Start the current puzzle over: the rotations it was dealt, no lock, the clock and the
+        moves from zero (docs/in-game.md, "Restart"); False when the state does not know how it
+        was dealt."""
+        state = self.current_state
+        if state.start is None:
+            return False
+        self.ingame.clear(link)
+        board = self.board
+        dealt = replace(board, rotations=list(state.start), meta=dict(board.meta))
+        self._deal(link, dealt, state.puzzle_number)
+        return True
+
+    def undo(self, link: Link, number: int) -> str:
+        """Take back the newest turn left of the player the data pack numbered `number` (the
+        frames it clicked last, read from the world); returns what to tell that player
+        (docs/in-game.md, "Undo")."""
+        reply = self.send(link, cmd.read_clicked_by(self.geom, self.frame_kind, number))
+        board, w = self.board, self.board.width
+        owned = {
+            j * w + i: run
+            for (name, i, j), run in turns.parse_frame_scores(reply).items()
+            if name == self.name and 0 <= i < w and 0 <= j < board.height
+        }
+        turn = self.history.last_of(owned)
+        if turn is None:
+            return UNDO_NOTHING
+        idx = turn.tile
+        where = f"column {idx % w + 1}, row {idx // w + 1}"
+        rotation = board.rotations[idx]
+        if turn.kind == "lock":
+            done = self.toggle_lock(link, idx, rotation)
+        elif self.locked(idx):
+            return f"The tile at {where} is locked: sneak and click it to unlock it first"
+        else:
+            back = undone_rotation(turn.kind, rotation)
+            done = self.apply(link, idx, back, seen=rotation, moves=1)
+        if not done:
+            return f"The tile at {where} is turning right now: ask again in a moment"
+        self.history.take(turn)
+        what = {"lock": "lock" if idx not in self.current_state.locks else "unlock"}
+        return f"Undone: your {what.get(turn.kind, 'turn')} of the tile at {where}"
 
     def reset(self, link: Link, seed: int | None = None) -> None:
         """A new puzzle now (admin command)."""

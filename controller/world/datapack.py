@@ -150,23 +150,50 @@ def _at_reach(config: DatapackConfig, body: Callable[[float], list[str]]) -> lis
 
 
 _EYES = "at @s anchored eyes positioned ^ ^ ^"
+_FROM_FEET = MAX_REACH + 2  # the reach's radii are from the eyes, 1.62 above the feet
 
 
 def _mark_lines(config: DatapackConfig) -> list[str]:
     """Tag the frames the click can have turned: within the clicker's reach of its eyes, by the
-    server's rule for its game mode (docs/turn-detection.md, "Reach"), and showing another
+    server's rule for its game mode (docs/turn-detection.md, "Reach"), showing another
     `ItemRotation` than the one their `pipes.r<r>` tag says the daemon settled them at (an
     `nbt=` test per rotation tag: each frame within reach is serialized once, here, so that the
-    daemon's read names only the turned frames: docs/datapack.md, "The marks")."""
+    daemon's read names only the turned frames: docs/datapack.md, "The marks"), and not marked
+    yet. The frames this click marks get the clicker's number (`turns.WHO`): their last
+    clicker, and on `turns.RUN` how many marks in a row that clicker gave them, which an undo
+    asks for (docs/datapack.md, "Who clicked")."""
 
     def tags(radius: float) -> list[str]:
         return [
             f"{_EYES} run tag @e[tag={config.frame_tag},tag={turns.ROTATION_TAG}{r},"
-            f"distance=..{radius:g},nbt=!{{ItemRotation:{r}b}}] add {config.near_tag}"
+            f"tag=!{config.near_tag},distance=..{radius:g},nbt=!{{ItemRotation:{r}b}}] "
+            f"add {turns.NEW}"
             for r in range(4)
         ]
 
-    return _at_reach(config, tags)
+    marked = f"@e[tag={turns.NEW},distance=..{_FROM_FEET:g}]"
+    who, run, holder = turns.WHO, turns.RUN, turns.WHO_HOLDER
+    return [
+        *_number_lines(),
+        *_at_reach(config, tags),
+        f"scoreboard players operation {holder} {who} = @s {who}",
+        f"execute as {marked} unless score @s {who} = {holder} {who} run "
+        f"scoreboard players set @s {run} 0",
+        f"scoreboard players add {marked} {run} 1",
+        f"scoreboard players operation {marked} {who} = {holder} {who}",
+        f"tag {marked} add {config.near_tag}",
+        f"tag {marked} remove {turns.NEW}",
+    ]
+
+
+def _number_lines() -> list[str]:
+    """Give the clicker a number on first click (`turns.PLAYERS_HOLDER` counts them): the
+    score an undo finds its clicks by (docs/datapack.md, "Who clicked")."""
+    first = f"execute unless score @s {turns.WHO} matches 1.. run"
+    return [
+        f"{first} scoreboard players add {turns.PLAYERS_HOLDER} {turns.WHO} 1",
+        f"{first} scoreboard players operation @s {turns.WHO} = {turns.PLAYERS_HOLDER} {turns.WHO}",
+    ]
 
 
 def _just_clicked(config: DatapackConfig, r: int, radius: float) -> str:
@@ -194,7 +221,6 @@ def _leave(config: DatapackConfig, steps: int, condition: str = "") -> list[str]
     ]
 
 
-_FROM_FEET = MAX_REACH + 2  # the reach's radii are from the eyes, 1.62 above the feet
 LOCKED_MESSAGE = "This tile is locked: sneak and click it to unlock it"
 
 
@@ -259,6 +285,8 @@ def _load_lines(config: DatapackConfig) -> list[str]:
     return [
         f"scoreboard objectives add {config.clicks_objective} dummy",
         f"scoreboard players add {turns.CLICK_HOLDER} {config.clicks_objective} 0",
+        f"scoreboard objectives add {turns.WHO} dummy",
+        f"scoreboard objectives add {turns.RUN} dummy",
     ]
 
 
@@ -303,7 +331,7 @@ def build(release: Release, config: DatapackConfig = DatapackConfig()) -> dict[s
     headers = {
         path: f"a player turned a frame tagged {config.frame_tag} (anticlockwise with a stick)",
         LOCK_PATH: f"a sneaking player clicked a frame tagged {config.frame_tag}: lock",
-        "load": "run by #minecraft:load: the click counter",
+        "load": "run by #minecraft:load: the click counter and the clickers' numbers",
         "done": "pipesctl read the near frames back: clear the marks (macro: clicks, frames)",
         "version": "the protocol this pack speaks with pipesctl",
     }

@@ -146,3 +146,29 @@ def test_gestures_need_the_pack_of_protocol_three(
     (gestures,) = [c for c in report.checks if c.name == "gestures"]
     assert gestures.status == status
     assert (gestures.fix is None) == (status == "pass")
+
+
+@pytest.mark.parametrize(
+    ("enabled", "protocol", "status"),
+    [(True, 4, "pass"), (True, 3, "fail"), (True, None, "fail"), (False, None, "skip")],
+)
+def test_undo_needs_the_pack_of_protocol_four(
+    enabled: bool, protocol: int | None, status: str
+) -> None:
+    from types import SimpleNamespace
+
+    from controller.runtime.doctor import _check_data_pack
+
+    fid = "pipes:version"
+    listed = "[file/pipesctl (world)]" if enabled else ""
+    replies = {"datapack list enabled": f"[vanilla (built-in)], {listed}"}
+    if protocol is not None:
+        replies["function pipes:version"] = (
+            f"Running function {fid}Function {fid} returned {protocol}"
+        )
+    report = Report("lobby", "main")
+    _check_data_pack(report, _Replies(replies), SimpleNamespace(detect="auto"))  # type: ignore[arg-type]
+    (undo,) = [c for c in report.checks if c.name == "undo"]
+    assert undo.status == status
+    assert (undo.fix is None) == (status == "pass")
+    assert "pipes_undo" in undo.detail or status == "pass"

@@ -160,8 +160,8 @@ def test_one_hint_costs_six_commands_and_two_serializations(game: Game) -> None:
     g.tick()
     after = g.sb.total_cost
     # read the asker, re-arm (set 0, enable), read again (nobody), the hint, the glow; plus the
-    # help and stats reads (nobody) and the action bar's clock (once a second)
-    assert g.link.sent - before == 7 + 2
+    # help, stats and undo reads (nobody) and the action bar's clock (once a second)
+    assert g.link.sent - before == 7 + 3
     # the asker's UUID (one player serialized) and the glow's data merge (one frame)
     assert after["nbt_serializations"] - cost["nbt_serializations"] == 2
 
