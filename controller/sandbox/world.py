@@ -340,9 +340,12 @@ class World:
         self.sections.setdefault(self.section_key(e), []).append(e)
 
     def remove_entity(self, e: Entity) -> None:
-        """Discard an entity."""
+        """Discard an entity; a destroyed entity that is not a player loses its scores
+        (`Scoreboard.entityRemoved`: docs/server-behaviour.md, "Feedback: scoreboard")."""
         e.removed = True
         self.entities.pop(e.uuid, None)
+        if not isinstance(e, Player):
+            self.scores.pop(e.score_name, None)
         sec = self.sections.get(self.section_key(e))
         if sec is not None and e in sec:
             sec.remove(e)
