@@ -116,10 +116,10 @@ def controls_text(
             "(again to unlock)"
         )
     if undo:
-        text += "; /trigger pipes_undo takes back your last turn"
+        text += "; /trigger pipes_undo undoes your last turn"
     if restart is not None:
         who = " (listed players)" if restart == "listed" else ""
-        text += f"; /trigger pipes_restart starts this puzzle over{who}"
+        text += f"; /trigger pipes_restart restarts the puzzle{who}"
     if hints:
         text += "; /trigger pipes_hint for a hint"
     return text + "; /trigger pipes_help shows this again"

@@ -18,7 +18,7 @@ from controller.config import WorldConfig
 from controller.errors import RconUnavailable, RoomError
 from controller.puzzle.generators import GeneratorParams, generate
 from controller.puzzle.model import Board, Direction, TileClass
-from controller.puzzle.play import Change, PlayState
+from controller.puzzle.play import Change, PlayState, TileChange
 from controller.runtime.clock import SYSTEM_CLOCK, Clock
 from controller.runtime.daily import daily_seed, utc_date
 from controller.runtime.feedback import DAILY, Feedback, duration
@@ -656,14 +656,10 @@ class PipesRoom(PlacedRoom):
 
     def next_puzzle(self, link: Link, board: Board | None = None) -> None:
         """Replace the puzzle in place, writing only frames and blocks that differ."""
-        number = self.current_state.puzzle_number + 1
-        self.ingame.clear(link)
-        self._deal(link, board if board is not None else self.new_board(number), number)
-
-    def _deal(self, link: Link, new: Board, number: int) -> None:
-        """Make `new` the room's puzzle number `number` from its first move: the clock and the
-        moves from zero, no lock; only the frames and blocks that differ are written."""
         state = self.current_state
+        number = state.puzzle_number + 1
+        self.ingame.clear(link)
+        new = board if board is not None else self.new_board(number)
         old_rot = list(self.board.rotations)
         old_cls = list(self.shown_class)
         old_shapes = list(self.board.shapes)
@@ -705,15 +701,54 @@ class PipesRoom(PlacedRoom):
 
     def restart(self, link: Link) -> bool:
         """Start the current puzzle over: the rotations it was dealt, no lock, the clock and the
-        moves from zero (docs/in-game.md, "Restart"); False when the state does not know how it
-        was dealt."""
+        moves from zero (docs/in-game.md, "Restart"); only the frames and blocks that differ
+        are written. False when the state does not know how the puzzle was dealt."""
         state = self.current_state
         if state.start is None:
             return False
         self.ingame.clear(link)
-        board = self.board
-        dealt = replace(board, rotations=list(state.start), meta=dict(board.meta))
-        self._deal(link, dealt, state.puzzle_number)
+        before, shown, parents = self.board, list(self.shown_class), list(self.shown_parent)
+        dealt = replace(before, rotations=list(state.start), meta=dict(before.meta))
+        fresh = RoomState(
+            self.name, dealt, state.puzzle_number, started_at=self.clock.time(),
+            world_format=state.world_format,
+        )  # fmt: skip
+        fresh.carry_over(state)
+        self.adopt_state(fresh)
+        play, w = self.play_state, dealt.width
+        for idx in range(dealt.size):
+            turned = before.rotations[idx] != dealt.rotations[idx]
+            if turned or shown[idx] != play.classes[idx] or idx in state.locks:
+                self.send(
+                    link,
+                    cmd.set_frame(
+                        self.uuids[idx], room=self.name, rotation=dealt.rotations[idx],
+                        source=idx == dealt.source_index, map_id=self.map_id(idx),
+                        fixed=self.rules.fixed(dealt, idx),
+                        invisible=self.cfg.invisible_frames if idx in state.locks else None,
+                    ),
+                )  # fmt: skip
+            i, j = idx % w, idx // w
+            if (shown[idx], parents[idx]) != (play.classes[idx], play.parents[idx]):
+                block = state_block(play.classes[idx], play.parents[idx])
+                self._set_layer_block(link, self.geom.state_pos(i, j), block)
+            for d, pos in (
+                (Direction.E, self.geom.east_pos(i, j)),
+                (Direction.S, self.geom.south_pos(i, j)),
+            ):
+                if before.connected(idx, d) != dealt.connected(idx, d):
+                    self._set_layer_block(
+                        link, pos, EDGE_ON if dealt.connected(idx, d) else EDGE_OFF
+                    )
+        changed = [
+            TileChange(k, play.classes[k], play.parents[k], dealt.rotations[k])
+            for k in range(dealt.size)
+            if shown[k] != play.classes[k]
+        ]
+        self.send_all(link, self.rules.block_update(dealt, shown, changed))
+        self.next_puzzle_at = None
+        self.save()
+        self.notify()
         return True
 
     def undo(self, link: Link, number: int) -> str:

@@ -33,6 +33,7 @@ __all__ = [
     "function_lines",
     "lock_lines",
     "LOCK_PATH",
+    "NOTE_PATH",
     "LOCKED_MESSAGE",
     "mcmeta",
     "pack_functions",
@@ -65,7 +66,8 @@ _NAMESPACE = re.compile(r"[a-z0-9_.-]+")
 _PATH = re.compile(r"[a-z0-9_.-]+(/[a-z0-9_.-]+)*")
 _TAG = re.compile(r"[0-9A-Za-z_.+-]+")
 LOCK_PATH = "locking"  # the sneaking click's advancement and reward function
-_DAEMON_FUNCTIONS = ("load", "done", "version", LOCK_PATH)
+NOTE_PATH = "note"  # run as each frame a click marks: who clicked it
+_DAEMON_FUNCTIONS = ("load", "done", "version", LOCK_PATH, NOTE_PATH)
 MAX_REACH = 68.0  # `poll_reach` up to the largest attribute range, 64, + 3 + a frame's box
 
 
@@ -172,17 +174,25 @@ def _mark_lines(config: DatapackConfig) -> list[str]:
         ]
 
     marked = f"@e[tag={turns.NEW},distance=..{_FROM_FEET:g}]"
-    who, run, holder = turns.WHO, turns.RUN, turns.WHO_HOLDER
     return [
         *_number_lines(),
         *_at_reach(config, tags),
-        f"scoreboard players operation {holder} {who} = @s {who}",
-        f"execute as {marked} unless score @s {who} = {holder} {who} run "
-        f"scoreboard players set @s {run} 0",
-        f"scoreboard players add {marked} {run} 1",
-        f"scoreboard players operation {marked} {who} = {holder} {who}",
-        f"tag {marked} add {config.near_tag}",
-        f"tag {marked} remove {turns.NEW}",
+        f"scoreboard players operation {turns.WHO_HOLDER} {turns.WHO} = @s {turns.WHO}",
+        f"execute as {marked} run function {config.namespace}:{NOTE_PATH}",
+    ]
+
+
+def _note_lines(config: DatapackConfig) -> list[str]:
+    """`<ns>:note`, run as each frame a click marks: the clicker's number (`#who`) and how
+    many marks in a row it gave the frame, then the mark itself (docs/datapack.md, "Who
+    clicked")."""
+    who, run, holder = turns.WHO, turns.RUN, turns.WHO_HOLDER
+    return [
+        f"execute unless score @s {who} = {holder} {who} run scoreboard players set @s {run} 0",
+        f"scoreboard players add @s {run} 1",
+        f"scoreboard players operation @s {who} = {holder} {who}",
+        f"tag @s add {config.near_tag}",
+        f"tag @s remove {turns.NEW}",
     ]
 
 
@@ -310,10 +320,12 @@ def _done_lines(config: DatapackConfig) -> list[str]:
 
 
 def pack_functions(config: DatapackConfig = DatapackConfig()) -> dict[str, list[str]]:
-    """Every function of the pack by path: the two rewards, `load`, `done` and `version`."""
+    """Every function of the pack by path: the two rewards, `note`, `load`, `done` and
+    `version`."""
     return {
         config.advancement: function_lines(config),
         LOCK_PATH: lock_lines(config),
+        NOTE_PATH: _note_lines(config),
         "load": _load_lines(config),
         "done": _done_lines(config),
         "version": [f"return {PROTOCOL}"],
@@ -331,6 +343,7 @@ def build(release: Release, config: DatapackConfig = DatapackConfig()) -> dict[s
     headers = {
         path: f"a player turned a frame tagged {config.frame_tag} (anticlockwise with a stick)",
         LOCK_PATH: f"a sneaking player clicked a frame tagged {config.frame_tag}: lock",
+        NOTE_PATH: "run as a frame a click marks: note who clicked it, then mark it",
         "load": "run by #minecraft:load: the click counter and the clickers' numbers",
         "done": "pipesctl read the near frames back: clear the marks (macro: clicks, frames)",
         "version": "the protocol this pack speaks with pipesctl",

@@ -58,11 +58,13 @@ def _harness(
         )  # fmt: skip
         daemon = Daemon(cfg, ["lobby"], connect=connect_server, record=True)
         daemon.start()
+        built = len(daemon.links["main"].record)  # the build's commands are checked elsewhere
         sb.join("Alex", (3.5, 101, 3.5))
         sb.join("Bea", (1.5, 101, 1.5))
         sb.join("Mallory", (5.5, 101, 5.5))
         yield Harness(sb, cfg, daemon)
-        assert_valid_commands(sorted(set(daemon.links["main"].record)))
+        # every command of play, restart and undo is vanilla grammar
+        assert_valid_commands(sorted(set(daemon.links["main"].record[built:])))
         daemon.close()
 
 
@@ -280,3 +282,33 @@ def test_a_click_costs_what_it_did_and_an_undo_a_few_commands(harness: Harness, 
     cost = use(harness, "Alex", UNDO)
     assert rotation(harness, 0, 0) == harness.room.current_state.start[0]  # type: ignore[index]
     assert cost <= 3 + 1 + 1 + len(sent) - finding + 1 + 1
+
+
+@pytest.mark.parametrize("setup", ["trigger", "scan+pack"], indirect=True)
+def test_a_players_clicks_then_as_many_undos_give_the_deal_back(harness: Harness) -> None:
+    """Clockwise, anticlockwise and lock clicks on a few tiles (some twice, in separate polls),
+    then one undo per click: the board, the locks and the world are as dealt."""
+    import random
+
+    room = harness.room
+    poll(harness)
+    dealt = list(room.board.rotations)
+    rng = random.Random(5)
+    gestures = [rng.choice(["cw", "cw", "ccw", "lock"]) for _ in range(8)]
+    tiles = [rng.choice([(1, 1), (2, 5), (5, 2)]) for _ in gestures]
+    for (i, j), gesture in zip(tiles, gestures, strict=True):
+        if gesture == "lock":
+            sneak_click(harness, i, j)
+        elif room.locked(j * W + i):
+            sneak_click(harness, i, j)  # unlock first: a locked tile does not turn
+            gestures.append("lock")
+            click(harness, i, j, stick=gesture == "ccw")
+        else:
+            click(harness, i, j, stick=gesture == "ccw")
+    for _ in gestures:
+        use(harness, "Alex", UNDO)
+        assert told(harness, "Alex")[-1].startswith("Undone: your ")
+    assert room.board.rotations == dealt and room.current_state.locks == set()
+    use(harness, "Alex", UNDO)
+    assert told(harness, "Alex")[-1] == UNDO_NOTHING
+    assert world_mismatches(harness.sb, room) == []

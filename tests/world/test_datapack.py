@@ -97,6 +97,7 @@ def test_files_sit_in_the_folders_the_release_reads(target: Release) -> None:
             f"data/pipes/{fn}/done.mcfunction",
             f"data/pipes/{fn}/load.mcfunction",
             f"data/pipes/{fn}/locking.mcfunction",
+            f"data/pipes/{fn}/note.mcfunction",
             f"data/pipes/{fn}/version.mcfunction",
             "pack.mcmeta",
         ]
@@ -164,12 +165,7 @@ def test_function_tags_the_player_counts_and_revokes() -> None:
         *marks("if", "8.71"),
         *marks("unless", "6.71"),
         "scoreboard players operation #who pipes.who = @s pipes.who",
-        "execute as @e[tag=pipes.new,distance=..70] unless score @s pipes.who = #who pipes.who "
-        "run scoreboard players set @s pipes.run 0",
-        "scoreboard players add @e[tag=pipes.new,distance=..70] pipes.run 1",
-        "scoreboard players operation @e[tag=pipes.new,distance=..70] pipes.who = #who pipes.who",
-        "tag @e[tag=pipes.new,distance=..70] add pipes.near",
-        "tag @e[tag=pipes.new,distance=..70] remove pipes.new",
+        "execute as @e[tag=pipes.new,distance=..70] run function pipes:note",
         "scoreboard players add #clicks pipes.clicks 1",
     ]
     lines = _commands(text)
@@ -270,6 +266,7 @@ def test_the_sandbox_loads_the_pack(tmp_path: pathlib.Path) -> None:
         "pipes:done",
         "pipes:load",
         "pipes:locking",
+        "pipes:note",
         "pipes:version",
     ]
     assert content.function_tags["minecraft:load"] == ["pipes:load"]
