@@ -414,16 +414,15 @@ class PipesRoom(PlacedRoom):
         # A sneaking click (with the gesture protocol's pack) left the frame four steps on: a
         # lock or an unlock; a locked tile's turn goes back (docs/in-game.md, "Locking a tile").
         for _ in range(8):
-            kinds: list[Kind] = []
             if turns.is_lock(rest, value, self.gestures):
-                done, kinds = self.toggle_lock(link, idx, value), ["lock"]
+                done = self.toggle_lock(link, idx, value)
+                if done:
+                    self.history.record(idx, ["lock"])
             elif self.locked(idx):
                 done = self.refuse_locked(link, idx, value)
             else:
-                done, kinds = self.apply(link, idx, value % 4, seen=value), self._kinds(rest, value)
+                done = self.apply(link, idx, value % 4, seen=value)
             if done:
-                if kinds and self.state is not None and self.state.solved_at is None:
-                    self.history.record(idx, kinds)
                 return True
             read = self.read_own(link, i, j)
             if read is None:
@@ -525,6 +524,9 @@ class PipesRoom(PlacedRoom):
                 if change is not None:
                     play.apply_rotation(idx, before)
                 return False
+        if moves is None and seen >= 0:
+            # a turn read from the world (a poll, the audit, a resume): undo can take it back
+            self.history.record(idx, self._kinds(before, seen))
         if moves is None:
             moves = turns.gesture_moves(before, seen, self.gestures) if seen >= 0 else int(moved)
         state.moves += moves

@@ -312,3 +312,22 @@ def test_a_players_clicks_then_as_many_undos_give_the_deal_back(harness: Harness
     use(harness, "Alex", UNDO)
     assert told(harness, "Alex")[-1] == UNDO_NOTHING
     assert world_mismatches(harness.sb, room) == []
+
+
+@pytest.mark.parametrize("setup", ["trigger", "scan+pack"], indirect=True)
+def test_a_turn_the_audit_found_is_undone_and_a_new_puzzle_forgets_every_turn(
+    harness: Harness,
+) -> None:
+    room, link = harness.room, harness.daemon.links["main"]
+    poll(harness)
+    a = rotation(harness, 4, 4)
+    harness.click(4, 4)  # no poll: the rolling audit finds the turn
+    room.reconciler.audit_rows(link, 0, W - 1)
+    poll(harness)
+    assert rotation(harness, 4, 4) == (a + 1) % 4
+    use(harness, "Alex", UNDO)
+    assert rotation(harness, 4, 4) == a
+    click(harness, 4, 4)
+    room.reset(link)  # a new puzzle
+    use(harness, "Alex", UNDO)
+    assert told(harness, "Alex")[-1] == UNDO_NOTHING
