@@ -40,6 +40,8 @@ __all__ = [
     "RESTART_REFUSED",
     "UNDO_NEEDS_PACK",
     "UNDO_SOLVED",
+    "UNDO_NOTHING",
+    "RESTART_UNKNOWN",
     "controls_text",
     "MAX_WAVES",
     "MAX_NAMES",

@@ -87,7 +87,7 @@ def test_a_pack_with_plural_folders_on_a_release_reading_singular_ones(tmp_path:
     check = _checks(tmp_path, release("1.21"))["pack files"]
     assert check.status == "fail"
     assert check.detail == (
-        "8 file(s) missing where 1.21 reads them (first: data/minecraft/tags/function/load.json; "
+        "9 file(s) missing where 1.21 reads them (first: data/minecraft/tags/function/load.json; "
         "functions go in function/)"
     )
 
