@@ -780,8 +780,10 @@ class PipesRoom(PlacedRoom):
         if not done:
             return f"The tile at {where} is turning right now: ask again in a moment"
         self.history.take(turn)
-        what = {"lock": "lock" if idx not in self.current_state.locks else "unlock"}
-        return f"Undone: your {what.get(turn.kind, 'turn')} of the tile at {where}"
+        what = "turn"
+        if turn.kind == "lock":  # toggled back just now: unlocked means it was a lock
+            what = "unlock" if idx in self.current_state.locks else "lock"
+        return f"Undone: your {what} of the tile at {where}"
 
     def reset(self, link: Link, seed: int | None = None) -> None:
         """A new puzzle now (admin command)."""
