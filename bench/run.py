@@ -36,6 +36,7 @@ AREAS = [
     ("Start-up", "bench.startup"),
     ("Every release and flavour", "bench.versions"),
     ("Server cost of a room by detection mode", "bench.server_cost --quick"),
+    ("Restart and undo", "bench.restart_undo"),
     ("Coexisting with another RCON client", "bench.foreign_client --seconds 15"),
 ]
 OUT = ROOT / "docs" / "benchmarks.md"

@@ -29,6 +29,7 @@ from controller.errors import ConfigError, UsageError
 from controller.versions import Release, UnsupportedVersion, release
 
 __all__ = [
+    "EVERYONE",
     "default_config",
     "ROOM_NAME",
     "JAVA_NAME",
@@ -60,6 +61,7 @@ __all__ = [
 ROOM_NAME = re.compile(r"[a-z0-9_-]{1,32}")
 JAVA_NAME = re.compile(r"[A-Za-z0-9_]{3,16}")
 BEDROCK_BASE = re.compile(r"[A-Za-z0-9_]{1,16}")
+EVERYONE = "*"  # `restart_by: ["*"]`: every player may restart (not an account name)
 NAME_PREFIX = re.compile(r"[.*+-]")  # Floodgate's prefixes: controller/world/names.py
 RESOURCE_ID = re.compile(r"([a-z0-9_.-]{1,64}:)?[a-z0-9_./-]{1,128}")
 SOUND_ID = re.compile(r"[a-z0-9_.-]{1,64}:[a-z0-9_./-]{1,128}")
@@ -412,6 +414,9 @@ class WorldConfig(_Model):
     sounds: SoundsConfig = SoundsConfig()
     name_prefixes: list[str] = Field(default_factory=lambda: [".", "+", "-"])
     reset_by: list[str] = Field(default_factory=list)
+    # who may start the puzzle over in game: account names, or ["*"] for everyone
+    restart_by: list[str] = Field(default_factory=list)
+    undo: bool = True  # `/trigger pipes_undo` takes back the asker's own last turn
     hint: HintConfig = HintConfig()
     stats: bool = True
     leaderboard: Literal["solves", "best_time"] = "solves"
@@ -451,10 +456,14 @@ class WorldConfig(_Model):
                 raise ValueError(f"{prefix!r}: a Floodgate prefix is one of . * + -")
         return value
 
-    @field_validator("reset_by")
+    @field_validator("reset_by", "restart_by")
     @classmethod
     def _names(cls, value: list[str], info: ValidationInfo) -> list[str]:
         prefixes = info.data.get("name_prefixes", [])
+        if info.field_name == "restart_by" and EVERYONE in value:
+            if value != [EVERYONE]:
+                raise ValueError(f'"{EVERYONE}" (everyone) stands alone: ["{EVERYONE}"]')
+            return value
         bad = [n for n in value if not valid_player_name(n, prefixes)]
         if bad:
             raise ValueError(
@@ -594,6 +603,11 @@ def _kind_checks(name: str, world: WorldConfig) -> list[str]:
         problems.append(f"worlds.{name}.seed: `daily` is only for pipes rooms; give a number")
     if world.on_win.command is not None:
         problems.append(f"worlds.{name}.on_win.command: only for pipes rooms")
+    problems += [
+        f"worlds.{name}.{key}: only for pipes rooms"
+        for key in ("restart_by", "undo")
+        if key in world.model_fields_set
+    ]
     paint = world.paint_keys
     cells = world.width * world.height
     if paint.cells is not None and paint.generator != "walk":

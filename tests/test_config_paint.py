@@ -55,6 +55,7 @@ def test_every_paint_problem_is_reported_with_its_path() -> None:
             g={"origin": [600, 64, 0], "server": "main", "paint": {}},
             h=_paint(origin=[700, 64, 0], paint={"target": "below", "colour": 3}),
             i=_paint(origin=[800, 64, 0], seed="daily", on_win={"command": "say {players}"}),
+            j=_paint(origin=[900, 64, 0], restart_by=["*"], undo=False),
         )
     )
     assert (
@@ -73,6 +74,8 @@ def test_every_paint_problem_is_reported_with_its_path() -> None:
     assert any(p.startswith("worlds.f.coverage: only for pipes rooms") for p in problems)
     assert "worlds.i.seed: `daily` is only for pipes rooms; give a number" in problems
     assert "worlds.i.on_win.command: only for pipes rooms" in problems
+    assert "worlds.j.restart_by: only for pipes rooms" in problems
+    assert "worlds.j.undo: only for pipes rooms" in problems
     assert "worlds.g.paint: only for rooms with `kind: paint`" in problems
     assert any(p.startswith("worlds.h.paint.target: Input should be") for p in problems)
     assert any(p.startswith("worlds.h.paint.colour: Extra inputs") for p in problems)

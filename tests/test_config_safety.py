@@ -53,6 +53,19 @@ def test_bad_reset_by_names_are_refused_with_their_path() -> None:
     assert "Steve'" not in text.replace("'Steve ✦'", "")
 
 
+def test_restart_by_takes_account_names_or_everyone_alone() -> None:
+    assert parse_config(_cfg(restart_by=["Steve", ".Alex"])).worlds["lobby"].restart_by == [
+        "Steve",
+        ".Alex",
+    ]
+    assert parse_config(_cfg(restart_by=["*"])).worlds["lobby"].restart_by == ["*"]
+    assert parse_config(_cfg()).worlds["lobby"].restart_by == []  # nobody by default
+    assert "worlds.lobby.restart_by: not a player name: '@a'" in _problems(restart_by=["@a"])
+    text = _problems(restart_by=["*", "Steve"])
+    assert 'worlds.lobby.restart_by: "*" (everyone) stands alone' in text
+    assert "worlds.lobby.reset_by" in _problems(reset_by=["*"])  # only restart_by has everyone
+
+
 def test_name_prefixes_are_configurable() -> None:
     assert parse_config(_cfg(name_prefixes=["+"], reset_by=["+Steve"]))
     assert "worlds.lobby.reset_by" in _problems(name_prefixes=["+"], reset_by=[".Steve"])

@@ -210,7 +210,8 @@ def repair_room(
 
 
 def _salvage(path: Path) -> dict[str, Any]:
-    """Whatever counters of a broken state file still read (moves, puzzle number, solves)."""
+    """Whatever counters of a broken state file still read (moves, puzzle number, solves, and
+    the deal a restart goes back to)."""
     from controller.runtime.state import _FIELDS
 
     try:
@@ -221,7 +222,7 @@ def _salvage(path: Path) -> dict[str, Any]:
         return {}
     out: dict[str, Any] = {}
     for key, parse, _ in _FIELDS:
-        if key in ("puzzle_number", "moves", "started_at", "solves") and key in data:
+        if key in ("puzzle_number", "moves", "started_at", "solves", "start") and key in data:
             try:
                 out[key] = parse(data[key])
             except (KeyError, TypeError, ValueError):

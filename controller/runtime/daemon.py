@@ -376,6 +376,7 @@ class Daemon:
         turned = 0
         for each in rooms.values():
             each.gestures = detector.gestures  # locks and anticlockwise need the pack's marks
+            each.clickers = detector.clickers  # undo needs the pack's note of who clicked
         for (name, i, j), value in seen.items():
             room = rooms.get(name)
             if room is not None and self._guarded(

@@ -69,13 +69,17 @@ def choose(link: Link, wanted: str, server: str) -> tuple[Mode, int | None]:
                 "server %s: scan mode; data pack %s answers protocol %d: locks and "
                 "anticlockwise turns are read from its marks", server, PACK_ID, protocol,
             )  # fmt: skip
+            if protocol < turns.UNDO_PROTOCOL:
+                _no_undo(server, protocol)
             return "scan", protocol
         _no_gestures(server, protocol)
+        _no_undo(server, protocol)
         return "scan", None
     if wanted == "trigger" or f"[{PACK_ID}" in link.send("datapack list enabled"):
         protocol = _pack_ready(link, server)
         if protocol is None:
             _no_gestures(server, None)
+            _no_undo(server, None)
             return "scan", None
         return "trigger", protocol
     if f"[{PACK_ID}" in link.send("datapack list available"):
@@ -92,6 +96,7 @@ def choose(link: Link, wanted: str, server: str) -> tuple[Mode, int | None]:
             server, PACK_ID,
         )  # fmt: skip
     _no_gestures(server, None)
+    _no_undo(server, None)
     return "scan", None
 
 
@@ -102,6 +107,17 @@ def _no_gestures(server: str, protocol: int | None) -> None:
         "server %s: locking tiles and anticlockwise turns need data pack %s protocol %d (%s); "
         "every click turns clockwise. Run `pipesctl install --world-dir <world>` and `reload`",
         server, PACK_ID, turns.GESTURE_PROTOCOL, found,
+    )  # fmt: skip
+
+
+def _no_undo(server: str, protocol: int | None) -> None:
+    """Log that `/trigger pipes_undo` is refused on this server, and why."""
+    found = "no data pack answers" if protocol is None else f"the data pack speaks {protocol}"
+    log.warning(
+        "server %s: /trigger pipes_undo needs data pack %s protocol %d, which notes who clicked "
+        "a tile (%s); players asking are told so. Run `pipesctl install --world-dir <world>` "
+        "and `reload`",
+        server, PACK_ID, turns.UNDO_PROTOCOL, found,
     )  # fmt: skip
 
 
@@ -133,6 +149,8 @@ def _pack_ready(link: Link, server: str) -> int | None:
     log.info("server %s: data pack %s enabled: turns detected by trigger", server, PACK_ID)
     if version < turns.GESTURE_PROTOCOL:
         _no_gestures(server, version)
+    if version < turns.UNDO_PROTOCOL:
+        _no_undo(server, version)
     return version
 
 
@@ -197,6 +215,16 @@ class TurnDetector:
             not self.pack_lost
             and self.protocol is not None
             and self.protocol >= turns.GESTURE_PROTOCOL
+        )
+
+    @property
+    def clickers(self) -> bool:
+        """Whether the server's pack notes who clicked each frame (its protocol has it and it
+        still answers), which `/trigger pipes_undo` needs (docs/in-game.md, "Undo")."""
+        return (
+            not self.pack_lost
+            and self.protocol is not None
+            and self.protocol >= turns.UNDO_PROTOCOL
         )
 
     @property

@@ -554,6 +554,14 @@ def _check_data_pack(report: Report, link: Link, server: ServerConfig) -> None:
             "locking tiles and anticlockwise turns need the data pack: every click turns clockwise",
             "pipesctl install --world-dir <world>, then `reload`",
         )
+    if not any(check.name == "undo" for check in report.checks):
+        report.add(
+            "undo",
+            "skip",
+            "/trigger pipes_undo needs the data pack (it notes who turned a tile): players "
+            "asking are told so",
+            "pipesctl install --world-dir <world>, then `reload`",
+        )
 
 
 def _check_gestures(report: Report, link: Link) -> None:
@@ -562,6 +570,17 @@ def _check_gestures(report: Report, link: Link) -> None:
 
     protocol = pack_protocol(link)
     fix = "pipesctl install --world-dir <world>, then `reload`"
+    if protocol is not None and protocol >= turns.UNDO_PROTOCOL:
+        report.add("undo", "pass", f"protocol {protocol}: the pack notes who turned each tile")
+    else:
+        speaks = "does not answer" if protocol is None else f"speaks protocol {protocol}"
+        report.add(
+            "undo",
+            "fail",
+            f"{PACK_ID} {speaks}: /trigger pipes_undo is refused; it needs protocol "
+            f"{turns.UNDO_PROTOCOL}, which notes who turned each tile",
+            fix,
+        )
     if protocol is not None and protocol >= turns.GESTURE_PROTOCOL:
         report.add(
             "gestures", "pass", f"protocol {protocol}: sneak + click locks, a stick turns back"

@@ -242,3 +242,9 @@ class Feedback:
     def reset_announcement(self, player: str) -> str:
         """Tell the room who started a new puzzle."""
         return cmd.tellraw(self.near, f"{player} started a new puzzle")
+
+    def restart_announcement(self, player: str) -> str:
+        """Tell the room who started the puzzle over (an account name, or "A player")."""
+        return cmd.tellraw(
+            self.near, f"{player} restarted this puzzle: the clock and the moves start again"
+        )

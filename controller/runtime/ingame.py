@@ -17,7 +17,7 @@ import uuid
 from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
-from controller.config import SERVER_NAME
+from controller.config import EVERYONE, SERVER_NAME
 from controller.puzzle.model import Board, TileClass, map_id
 from controller.records.model import SolveRecord, solve_id
 from controller.runtime.daily import utc_date
@@ -25,6 +25,7 @@ from controller.runtime.feedback import BEST, DAILY, NETWORK, RESET, duration
 from controller.runtime.link import Link
 from controller.runtime.records import PlayerRecord
 from controller.world import commands as cmd
+from controller.world import turns
 from controller.world.names import is_player_name, is_unquoted_name
 from controller.world.replies import parse_entity_uuids, parse_player_list
 
@@ -35,6 +36,13 @@ __all__ = [
     "HINT",
     "HELP",
     "STATS",
+    "RESTART",
+    "UNDO",
+    "RESTART_REFUSED",
+    "UNDO_NEEDS_PACK",
+    "UNDO_SOLVED",
+    "UNDO_NOTHING",
+    "RESTART_UNKNOWN",
     "controls_text",
     "MAX_WAVES",
     "MAX_NAMES",
@@ -49,6 +57,18 @@ log = logging.getLogger("controller.runtime")
 HINT = "pipes_hint"
 HELP = "pipes_help"
 STATS = "pipes_stats"
+RESTART = "pipes_restart"
+UNDO = "pipes_undo"
+RESTART_REFUSED = "Only the players this room lists may restart its puzzle"
+UNDO_NEEDS_PACK = (
+    "Undo needs the pipesctl data pack on this server (an admin runs pipesctl install): "
+    "without it nobody knows who turned a tile"
+)
+UNDO_SOLVED = "The puzzle is solved: nothing to undo"
+UNDO_NOTHING = "Nothing of yours to undo in this puzzle"
+RESTART_UNKNOWN = (
+    "This puzzle was dealt before pipesctl kept how: it cannot be restarted; the next one can"
+)
 TOLD_TAG = "pipes.told."  # + the room's name: a player shown the room's controls
 MAX_VISITORS = 4  # players read for a first visit per check
 CHECK_INTERVAL_S = 1.0  # how often trigger uses are read while players are near
@@ -87,15 +107,23 @@ def wave_batches(levels: Sequence[Sequence[int]], waves: int = MAX_WAVES) -> lis
     return out
 
 
-def controls_text(gestures: bool, hints: bool) -> str:
-    """The controls of a pipes room in one chat line: what a click does, and the gestures when
-    the server's data pack makes them (docs/in-game.md, "Gestures")."""
+def controls_text(
+    gestures: bool, hints: bool, *, undo: bool = False, restart: str | None = None
+) -> str:
+    """The controls of a pipes room in one chat line: what a click does, the gestures when
+    the server's data pack makes them (docs/in-game.md, "Gestures"), undo when it notes who
+    clicked, and restart for `restart` ("everyone", "listed" or None: off)."""
     text = "Pipes: click a tile to turn it a quarter clockwise"
     if gestures:
         text += (
             "; click it holding a stick to turn it back a quarter; sneak and click to lock it "
             "(again to unlock)"
         )
+    if undo:
+        text += "; /trigger pipes_undo undoes your last turn"
+    if restart is not None:
+        who = " (listed players)" if restart == "listed" else ""
+        text += f"; /trigger pipes_restart restarts the puzzle{who}"
     if hints:
         text += "; /trigger pipes_hint for a hint"
     return text + "; /trigger pipes_help shows this again"
@@ -141,11 +169,17 @@ class InGame:
             out.append(cmd.objective_add(HINT, "trigger", "Pipes hint"))
         if self.cfg.stats:
             out.append(cmd.objective_add(STATS, "trigger", "Pipes records"))
+        if self.cfg.undo:
+            out.append(cmd.objective_add(UNDO, "trigger", "Pipes undo"))
+        if self.cfg.restart_by:
+            out.append(cmd.objective_add(RESTART, "trigger", "Restart pipes puzzle"))
         return out
 
     def _objectives(self) -> list[str]:
         hint = [HINT] if self.cfg.hint.enabled else []
-        return [HELP, *hint] + ([STATS] if self.cfg.stats else [])
+        undo = [UNDO] if self.cfg.undo else []
+        restart = [RESTART] if self.cfg.restart_by else []
+        return [HELP, *hint] + ([STATS] if self.cfg.stats else []) + undo + restart
 
     # -- timers ---------------------------------------------------------------------------
     def periodic(self, link: Link, now: float, players_near: bool) -> None:
@@ -168,6 +202,10 @@ class InGame:
                 self.check_hints(link, now)
             if self.cfg.stats:
                 self.check_stats(link)
+            if self.cfg.undo:
+                self.check_undo(link)
+            if self.cfg.restart_by:
+                self.check_restart(link)
 
     def run_due(self, link: Link, now: float) -> None:
         """Send the waves and glow ends whose time has come; the celebration after the last
@@ -252,7 +290,15 @@ class InGame:
 
     def controls(self) -> str:
         """The room's controls as the server's data pack allows them."""
-        return controls_text(self.room.gestures, self.cfg.hint.enabled)
+        restart = None
+        if self.cfg.restart_by:
+            restart = "everyone" if self.cfg.restart_by == [EVERYONE] else "listed"
+        return controls_text(
+            self.room.gestures,
+            self.cfg.hint.enabled,
+            undo=self.cfg.undo and self.room.clickers,
+            restart=restart,
+        )
 
     def check_help(self, link: Link) -> list[uuid.UUID]:
         """Answer every `/trigger pipes_help` near the room with the controls, to the asker."""
@@ -373,6 +419,48 @@ class InGame:
         self.network_version = figures.version
         self.network_shown = want
         self.room.send_all(link, commands)
+
+    def check_undo(self, link: Link) -> list[uuid.UUID]:
+        """Answer every `/trigger pipes_undo` near the room: the asker's own newest turn goes
+        back (docs/in-game.md, "Undo"), or the asker alone is told why not."""
+        askers = self._askers(link, UNDO)
+        room = self.room
+        for uid in askers:
+            if not room.clickers:
+                answer = UNDO_NEEDS_PACK
+            elif room.current_state.solved_at is not None:
+                answer = UNDO_SOLVED
+            else:
+                number = turns.parse_player_number(room.send(link, turns.player_number(uid)))
+                answer = UNDO_NOTHING if number is None else room.undo(link, number)
+            room.send(link, cmd.tell_player(uid, answer))
+        return askers
+
+    def check_restart(self, link: Link) -> str | None:
+        """Answer every `/trigger pipes_restart` near the room: the first asker `restart_by`
+        allows (by account name, or everyone for `["*"]`) starts the puzzle over and everyone
+        near is told who; every other asker alone is told why not. Returns who restarted."""
+        askers = self._askers(link, RESTART)
+        if not askers:
+            return None
+        room, everyone = self.room, self.cfg.restart_by == [EVERYONE]
+        names = parse_player_list(room.send(link, cmd.list_players()))
+        by: str | None = None
+        for uid in askers:
+            name = names.get(uid)
+            if not everyone and name not in self.cfg.restart_by:
+                room.send(link, cmd.tell_player(uid, RESTART_REFUSED))
+            elif room.current_state.solved_at is not None:
+                room.send(link, cmd.tell_player(uid, "The puzzle is solved: the next one comes"))
+            elif by is not None:
+                room.send(link, cmd.tell_player(uid, f"{by} restarted it just now"))
+            elif not room.restart(link):
+                room.send(link, cmd.tell_player(uid, RESTART_UNKNOWN))
+            else:
+                by = name if name is not None else "A player"
+                log.info("room %s: %s restarted the puzzle", room.name, by)
+                room.send_feedback(link, [room.feedback.restart_announcement(by)])
+        return by
 
     def reset_asker(self, link: Link) -> str | None:
         """The first player near the room who used `/trigger pipes_reset` and is listed in

@@ -83,6 +83,7 @@ class PaintRoom(PlacedRoom):
         self.last_reset_check = 0.0
         self.listeners: list[Callable[[Room], None]] = []
         self.gestures = False  # paint rooms have no gestures: every click is a stroke
+        self.clickers = False  # nor undo
 
     # -- sending --------------------------------------------------------------------------
     def notify(self) -> None:

@@ -12,19 +12,20 @@ import logging
 import random
 import uuid
 from collections.abc import Callable
+from dataclasses import replace
 from pathlib import Path
 
 from controller.config import WorldConfig
 from controller.errors import RconUnavailable, RoomError
 from controller.puzzle.generators import GeneratorParams, generate
 from controller.puzzle.model import Board, Direction, TileClass
-from controller.puzzle.play import Change, PlayState
+from controller.puzzle.play import Change, PlayState, TileChange
 from controller.records.writer import RoomRecords
 from controller.runtime.clock import SYSTEM_CLOCK, Clock
 from controller.runtime.daily import daily_seed, utc_date
 from controller.runtime.feedback import DAILY, Feedback, duration
 from controller.runtime.guard import RoomGuard
-from controller.runtime.ingame import InGame
+from controller.runtime.ingame import UNDO_NOTHING, InGame
 from controller.runtime.link import Link
 from controller.runtime.pipes_mode import picture_ids, rules_for
 from controller.runtime.placed import PlacedRoom
@@ -45,6 +46,7 @@ from controller.runtime.requests import (
 from controller.runtime.room import Progress, Room, RoomStatus
 from controller.runtime.rounds import record_win
 from controller.runtime.state import RoomState, archive_state, state_path
+from controller.runtime.undo import Kind, TurnHistory, undone_rotation
 from controller.versions import Release
 from controller.world import blockcheck, turns
 from controller.world import commands as cmd
@@ -119,6 +121,9 @@ class PipesRoom(PlacedRoom):
         # whether the server's data pack speaks the gesture protocol (set by the daemon's turn
         # detection): a frame four steps on is a lock, seven steps on a quarter back
         self.gestures = False
+        # whether the server's data pack notes who clicked each frame (set likewise): undo
+        self.clickers = False
+        self.history = TurnHistory()  # the recent turns `/trigger pipes_undo` takes back
 
     # -- sending --------------------------------------------------------------------------
     # -- the puzzle -----------------------------------------------------------------------
@@ -200,6 +205,7 @@ class PipesRoom(PlacedRoom):
         state.origin, state.dimension = self.geom.origin, self.geom.dimension
         self.state = state
         self.play = PlayState(state.board)
+        self.history.clear()
         self.mark_shown()
 
     def mark_shown(self) -> None:
@@ -420,6 +426,8 @@ class PipesRoom(PlacedRoom):
         for _ in range(8):
             if turns.is_lock(rest, value, self.gestures):
                 done = self.toggle_lock(link, idx, value)
+                if done:
+                    self.history.record(idx, ["lock"])
             elif self.locked(idx):
                 done = self.refuse_locked(link, idx, value)
             else:
@@ -435,6 +443,13 @@ class PipesRoom(PlacedRoom):
                 self.guard.suspect(missing=False)  # a look-alike: the guard counts at once
                 return False
         return True
+
+    def _kinds(self, rest: int, value: int) -> list[Kind]:
+        """The turns a frame settled at `rest` showing `value` stands for, in click order."""
+        steps = turns.clicks(rest, value)
+        if self.gestures and steps == turns.ANTICLOCKWISE_STEPS:
+            return ["ccw"]
+        return ["cw"] * steps
 
     def toggle_lock(self, link: Link, idx: int, seen: int) -> bool:
         """A sneaking click left the frame four steps on: lock the tile, or unlock it. The frame
@@ -482,14 +497,22 @@ class PipesRoom(PlacedRoom):
         return None
 
     def apply(
-        self, link: Link, idx: int, rotation: int, *, seen: int = -1, write: bool = True
+        self,
+        link: Link,
+        idx: int,
+        rotation: int,
+        *,
+        seen: int = -1,
+        write: bool = True,
+        moves: int | None = None,
     ) -> bool:
         """Apply one turn to the engine and write back only what changed; False when the tile's
         frame (by UUID) does not show `seen` (it moved on since it was read, or the read came
         from a look-alike): then nothing was written, no move counted, the engine unchanged.
 
         Moves are clicks: a frame showing ItemRotation `seen` was clicked `clicks(before, seen)`
-        times since it was settled at `before` (docs/in-game.md, "Moves are clicks")."""
+        times since it was settled at `before` (docs/in-game.md, "Moves are clicks"), unless
+        `moves` says how many it is (an undo)."""
         state, board, play = self.current_state, self.board, self.play_state
         before = board.rotations[idx]
         moved = rotation != before
@@ -511,7 +534,12 @@ class PipesRoom(PlacedRoom):
                 if change is not None:
                     play.apply_rotation(idx, before)
                 return False
-        state.moves += turns.gesture_moves(before, seen, self.gestures) if seen >= 0 else int(moved)
+        if moves is None and seen >= 0:
+            # a turn read from the world (a poll, the audit, a resume): undo can take it back
+            self.history.record(idx, self._kinds(before, seen))
+        if moves is None:
+            moves = turns.gesture_moves(before, seen, self.gestures) if seen >= 0 else int(moved)
+        state.moves += moves
         if write:
             wetted = self._newly_wet(change)
             if change is not None:
@@ -710,6 +738,90 @@ class PipesRoom(PlacedRoom):
         self.reconciler.audit_blocks(link)
         self.save()
         self.notify()
+
+    def restart(self, link: Link) -> bool:
+        """Start the current puzzle over: the rotations it was dealt, no lock, the clock and the
+        moves from zero (docs/in-game.md, "Restart"); only the frames and blocks that differ
+        are written. False when the state does not know how the puzzle was dealt."""
+        state = self.current_state
+        if state.start is None:
+            return False
+        self.ingame.clear(link)
+        before, shown, parents = self.board, list(self.shown_class), list(self.shown_parent)
+        dealt = replace(before, rotations=list(state.start), meta=dict(before.meta))
+        fresh = RoomState(
+            self.name, dealt, state.puzzle_number, started_at=self.clock.time(),
+            world_format=state.world_format,
+        )  # fmt: skip
+        fresh.carry_over(state)
+        self.adopt_state(fresh)
+        play, w = self.play_state, dealt.width
+        for idx in range(dealt.size):
+            turned = before.rotations[idx] != dealt.rotations[idx]
+            if turned or shown[idx] != play.classes[idx] or idx in state.locks:
+                self.send(
+                    link,
+                    cmd.set_frame(
+                        self.uuids[idx], room=self.name, rotation=dealt.rotations[idx],
+                        source=idx == dealt.source_index, map_id=self.map_id(idx),
+                        fixed=self.rules.fixed(dealt, idx),
+                        invisible=self.cfg.invisible_frames if idx in state.locks else None,
+                    ),
+                )  # fmt: skip
+            i, j = idx % w, idx // w
+            if (shown[idx], parents[idx]) != (play.classes[idx], play.parents[idx]):
+                block = state_block(play.classes[idx], play.parents[idx])
+                self._set_layer_block(link, self.geom.state_pos(i, j), block)
+            for d, pos in (
+                (Direction.E, self.geom.east_pos(i, j)),
+                (Direction.S, self.geom.south_pos(i, j)),
+            ):
+                if before.connected(idx, d) != dealt.connected(idx, d):
+                    self._set_layer_block(
+                        link, pos, EDGE_ON if dealt.connected(idx, d) else EDGE_OFF
+                    )
+        changed = [
+            TileChange(k, play.classes[k], play.parents[k], dealt.rotations[k])
+            for k in range(dealt.size)
+            if shown[k] != play.classes[k]
+        ]
+        self.send_all(link, self.rules.block_update(dealt, shown, changed))
+        self.next_puzzle_at = None
+        self.save()
+        self.notify()
+        return True
+
+    def undo(self, link: Link, number: int) -> str:
+        """Take back the newest turn left of the player the data pack numbered `number` (the
+        frames it clicked last, read from the world); returns what to tell that player
+        (docs/in-game.md, "Undo")."""
+        reply = self.send(link, cmd.read_clicked_by(self.geom, self.frame_kind, number))
+        board, w = self.board, self.board.width
+        owned = {
+            j * w + i: run
+            for (name, i, j), run in turns.parse_frame_scores(reply).items()
+            if name == self.name and 0 <= i < w and 0 <= j < board.height
+        }
+        turn = self.history.last_of(owned)
+        if turn is None:
+            return UNDO_NOTHING
+        idx = turn.tile
+        where = f"column {idx % w + 1}, row {idx // w + 1}"
+        rotation = board.rotations[idx]
+        if turn.kind == "lock":
+            done = self.toggle_lock(link, idx, rotation)
+        elif self.locked(idx):
+            return f"The tile at {where} is locked: sneak and click it to unlock it first"
+        else:
+            back = undone_rotation(turn.kind, rotation)
+            done = self.apply(link, idx, back, seen=rotation, moves=1)
+        if not done:
+            return f"The tile at {where} is turning right now: ask again in a moment"
+        self.history.take(turn)
+        what = "turn"
+        if turn.kind == "lock":  # toggled back just now: unlocked means it was a lock
+            what = "unlock" if idx in self.current_state.locks else "lock"
+        return f"Undone: your {what} of the tile at {where}"
 
     def reset(self, link: Link, seed: int | None = None) -> None:
         """A new puzzle now (admin command)."""

@@ -89,6 +89,13 @@ def state_from_world(room: Room, link: Any, salvaged: dict[str, Any]) -> RoomSta
         if solution is None:
             raise RoomError(f"{cannot}: the pieces in the frames have no solution{hint}")
         board = Board(w, h, source, shapes, turned, solution, meta={"recovered": True})
+    dealt = salvaged.get("start")  # how the puzzle was dealt, for a restart, when still readable
+    if not (
+        isinstance(dealt, list)
+        and len(dealt) == board.size
+        and all(type(v) is int and 0 <= v <= 3 for v in dealt)
+    ):
+        dealt = None
     return RoomState(
         room.name,
         board,
@@ -98,6 +105,7 @@ def state_from_world(room: Room, link: Any, salvaged: dict[str, Any]) -> RoomSta
         solves=list(salvaged.get("solves", [])),
         origin=room.geom.origin,
         dimension=room.geom.dimension,
+        start=dealt,
     )
 
 

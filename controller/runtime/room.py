@@ -45,6 +45,7 @@ class Room(Protocol):
     listeners: list[Callable[[Room], None]]
     fence: Fence | None  # while a lease is held: every world write conditional on it
     gestures: bool  # the server's data pack marks locks and anticlockwise turns (daemon sets it)
+    clickers: bool  # the server's data pack notes who clicked each frame (daemon sets it)
 
     @property
     def kind(self) -> str:

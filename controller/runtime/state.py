@@ -77,6 +77,13 @@ class RoomState:
     daily: dict[str, dict[str, PlayerRecord]] = field(default_factory=dict)  # by ISO date
     locks: set[int] = field(default_factory=set)  # tile indices players locked, this puzzle only
     told: set[str] = field(default_factory=set)  # UUIDs of players shown the controls
+    # the rotations the puzzle was dealt, which a restart goes back to; None for a puzzle saved
+    # by a pipesctl that did not keep them, after its first move
+    start: list[int] | None = None
+
+    def __post_init__(self) -> None:
+        if self.start is None and self.moves == 0 and self.solved_at is None:
+            self.start = list(self.board.rotations)  # nothing turned yet: as dealt
 
     def carry_over(self, old: RoomState) -> None:
         """Keep the room's history (solves, records, who was shown the controls) from the state
@@ -102,6 +109,7 @@ class RoomState:
             "daily": {day: records_to_json(recs) for day, recs in sorted(self.daily.items())},
             "locks": sorted(self.locks),
             "told": sorted(self.told),
+            "start": self.start,
             "board": board_to_dict(self.board),
         }
 
@@ -112,6 +120,9 @@ class RoomState:
         board = fields.pop("board")
         if any(t >= board.size for t in fields.get("locks", ())):
             raise StateError(_broken(where, "locks", f"names a tile beyond the {board.size}"))
+        start = fields.get("start")
+        if start is not None and len(start) != board.size:
+            raise StateError(_broken(where, "start", f"must hold {board.size} rotations"))
         return cls(board=board, **fields)
 
     def save(self, path: Path) -> None:
@@ -260,6 +271,12 @@ def _locks(value: Any) -> set[int]:
     return out
 
 
+def _rotations(value: Any) -> list[int]:
+    if not isinstance(value, list) or any(type(v) is not int or not 0 <= v <= 3 for v in value):
+        raise ValueError("must be a list of rotations 0..3")
+    return list(value)
+
+
 def _uuids(value: Any) -> set[str]:
     if not isinstance(value, list):
         raise ValueError("must be a list of UUIDs")
@@ -333,6 +350,7 @@ _FIELDS: tuple[tuple[str, Any, bool], ...] = (
     ("daily", lambda v: _daily(v), False),
     ("locks", _locks, False),
     ("told", _uuids, False),
+    ("start", lambda v: None if v is None else _rotations(v), False),
 )
 
 

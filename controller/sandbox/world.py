@@ -402,11 +402,14 @@ class World:
             self.index.attach(e, order)
 
     def remove_entity(self, e: Entity) -> None:
-        """Discard an entity."""
+        """Discard an entity; a destroyed entity that is not a player loses its scores
+        (`Scoreboard.entityRemoved`: docs/server-behaviour.md, "Feedback: scoreboard")."""
         e.removed = True  # the index lets go of it
         popped = self.entities.pop(e.uuid, None)
         if popped is not None and popped is not e:  # another entity held its UUID's entry
             self.index.shadowed(popped)
+        if not isinstance(e, Player):
+            self.scores.pop(e.score_name, None)
         sec = self.sections.get(self.section_key(e))
         if sec is not None and e in sec:
             sec.remove(e)

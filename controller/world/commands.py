@@ -12,6 +12,7 @@ from collections.abc import Sequence
 from typing import TYPE_CHECKING, Protocol
 
 from controller.versions import Release
+from controller.world import turns
 from controller.world.geometry import BORDER, Pos, Room, frame_name, uuid_ints
 
 if TYPE_CHECKING:
@@ -48,6 +49,7 @@ __all__ = [
     "setblock",
     "read_rotations",
     "read_map_ids",
+    "read_clicked_by",
     "count_frames",
     "kill_room",
     "kill_frame",
@@ -576,6 +578,14 @@ def read_rotations(room: Placed, kind: str, rows: tuple[int, int] | None = None)
     """One command whose reply lists every tile frame's ItemRotation by name (of rows j0..j1
     only, when given)."""
     return f"execute as {_tile_frames(room, kind, rows)} run data get entity @s ItemRotation"
+
+
+def read_clicked_by(room: Placed, kind: str, number: int) -> str:
+    """The tile frames whose last click was by the player the data pack numbered `number`,
+    each reporting by name how many marks in a row that player gave it (no serialization;
+    docs/datapack.md, "Who clicked")."""
+    frames = _tile_frames(room, kind, None)[:-1] + f",scores={{{turns.WHO}={number}}}]"
+    return f"execute as {frames} run scoreboard players get @s {turns.RUN}"
 
 
 def read_map_ids(room: Placed, kind: str, rows: tuple[int, int] | None = None) -> str:

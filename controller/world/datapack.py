@@ -33,6 +33,7 @@ __all__ = [
     "function_lines",
     "lock_lines",
     "LOCK_PATH",
+    "NOTE_PATH",
     "LOCKED_MESSAGE",
     "mcmeta",
     "pack_functions",
@@ -65,7 +66,8 @@ _NAMESPACE = re.compile(r"[a-z0-9_.-]+")
 _PATH = re.compile(r"[a-z0-9_.-]+(/[a-z0-9_.-]+)*")
 _TAG = re.compile(r"[0-9A-Za-z_.+-]+")
 LOCK_PATH = "locking"  # the function a sneaking player's click runs
-_DAEMON_FUNCTIONS = ("load", "done", "version", LOCK_PATH)
+NOTE_PATH = "note"  # run as each frame a click marks: who clicked it
+_DAEMON_FUNCTIONS = ("load", "done", "version", LOCK_PATH, NOTE_PATH)
 MAX_REACH = 68.0  # `poll_reach` up to the largest attribute range, 64, + 3 + a frame's box
 
 
@@ -156,23 +158,58 @@ def _at_reach(config: DatapackConfig, body: Callable[[float], list[str]]) -> lis
 
 
 _EYES = "at @s anchored eyes positioned ^ ^ ^"
+_FROM_FEET = MAX_REACH + 2  # the reach's radii are from the eyes, 1.62 above the feet
 
 
 def _mark_lines(config: DatapackConfig) -> list[str]:
     """Tag the frames the click can have turned: within the clicker's reach of its eyes, by the
-    server's rule for its game mode (docs/turn-detection.md, "Reach"), and showing another
+    server's rule for its game mode (docs/turn-detection.md, "Reach"), showing another
     `ItemRotation` than the one their `pipes.r<r>` tag says the daemon settled them at (an
     `nbt=` test per rotation tag: each frame within reach is serialized once, here, so that the
-    daemon's read names only the turned frames: docs/datapack.md, "The marks")."""
+    daemon's read names only the turned frames: docs/datapack.md, "The marks"), and not marked
+    yet. The frames this click marks get the clicker's number (`turns.WHO`): their last
+    clicker, and on `turns.RUN` how many marks in a row that clicker gave them, which an undo
+    asks for (docs/datapack.md, "Who clicked")."""
 
     def tags(radius: float) -> list[str]:
         return [
             f"{_EYES} run tag @e[tag={config.frame_tag},tag={turns.ROTATION_TAG}{r},"
-            f"distance=..{radius:g},nbt=!{{ItemRotation:{r}b}}] add {config.near_tag}"
+            f"tag=!{config.near_tag},distance=..{radius:g},nbt=!{{ItemRotation:{r}b}}] "
+            f"add {turns.NEW}"
             for r in range(4)
         ]
 
-    return _at_reach(config, tags)
+    marked = f"@e[tag={turns.NEW},distance=..{_FROM_FEET:g}]"
+    return [
+        *_number_lines(),
+        *_at_reach(config, tags),
+        f"scoreboard players operation {turns.WHO_HOLDER} {turns.WHO} = @s {turns.WHO}",
+        f"execute as {marked} run function {config.namespace}:{NOTE_PATH}",
+    ]
+
+
+def _note_lines(config: DatapackConfig) -> list[str]:
+    """`<ns>:note`, run as each frame a click marks: the clicker's number (`#who`) and how
+    many marks in a row it gave the frame, then the mark itself (docs/datapack.md, "Who
+    clicked")."""
+    who, run, holder = turns.WHO, turns.RUN, turns.WHO_HOLDER
+    return [
+        f"execute unless score @s {who} = {holder} {who} run scoreboard players set @s {run} 0",
+        f"scoreboard players add @s {run} 1",
+        f"scoreboard players operation @s {who} = {holder} {who}",
+        f"tag @s add {config.near_tag}",
+        f"tag @s remove {turns.NEW}",
+    ]
+
+
+def _number_lines() -> list[str]:
+    """Give the clicker a number on first click (`turns.PLAYERS_HOLDER` counts them): the
+    score an undo finds its clicks by (docs/datapack.md, "Who clicked")."""
+    first = f"execute unless score @s {turns.WHO} matches 1.. run"
+    return [
+        f"{first} scoreboard players add {turns.PLAYERS_HOLDER} {turns.WHO} 1",
+        f"{first} scoreboard players operation @s {turns.WHO} = {turns.PLAYERS_HOLDER} {turns.WHO}",
+    ]
 
 
 def _just_clicked(config: DatapackConfig, r: int, radius: float) -> str:
@@ -200,7 +237,6 @@ def _leave(config: DatapackConfig, steps: int, condition: str = "") -> list[str]
     ]
 
 
-_FROM_FEET = MAX_REACH + 2  # the reach's radii are from the eyes, 1.62 above the feet
 LOCKED_MESSAGE = "This tile is locked: sneak and click it to unlock it"
 
 
@@ -266,6 +302,8 @@ def _load_lines(config: DatapackConfig) -> list[str]:
     return [
         f"scoreboard objectives add {config.clicks_objective} dummy",
         f"scoreboard players add {turns.CLICK_HOLDER} {config.clicks_objective} 0",
+        f"scoreboard objectives add {turns.WHO} dummy",
+        f"scoreboard objectives add {turns.RUN} dummy",
     ]
 
 
@@ -289,10 +327,12 @@ def _done_lines(config: DatapackConfig) -> list[str]:
 
 
 def pack_functions(config: DatapackConfig = DatapackConfig()) -> dict[str, list[str]]:
-    """Every function of the pack by path: the reward, `locking`, `load`, `done` and `version`."""
+    """Every function of the pack by path: the reward, `locking`, `note`, `load`, `done` and
+    `version`."""
     return {
         config.advancement: function_lines(config),
         LOCK_PATH: lock_lines(config),
+        NOTE_PATH: _note_lines(config),
         "load": _load_lines(config),
         "done": _done_lines(config),
         "version": [f"return {PROTOCOL}"],
@@ -310,7 +350,8 @@ def build(release: Release, config: DatapackConfig = DatapackConfig()) -> dict[s
     headers = {
         path: f"a player turned a frame tagged {config.frame_tag} (anticlockwise with a stick)",
         LOCK_PATH: f"a sneaking player clicked a frame tagged {config.frame_tag}: lock or unlock",
-        "load": "run by #minecraft:load: the click counter",
+        NOTE_PATH: "run as a frame a click marks: note who clicked it, then mark it",
+        "load": "run by #minecraft:load: the click counter and the clickers' numbers",
         "done": "pipesctl read the near frames back: clear the marks (macro: clicks, frames)",
         "version": "the protocol this pack speaks with pipesctl",
     }

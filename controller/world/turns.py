@@ -20,6 +20,7 @@ frame of the set once (docs/server-behaviour.md, "Selector and NBT cost").
 from __future__ import annotations
 
 import re
+import uuid
 from collections.abc import Sequence
 
 from controller.world.geometry import Pos
@@ -36,6 +37,15 @@ __all__ = [
     "REFUSED",
     "PACK_PROTOCOLS",
     "GESTURE_PROTOCOL",
+    "UNDO_PROTOCOL",
+    "WHO",
+    "RUN",
+    "WHO_HOLDER",
+    "PLAYERS_HOLDER",
+    "parse_frame_scores",
+    "NEW",
+    "player_number",
+    "parse_player_number",
     "CLICKED",
     "NEAR",
     "FRAME_TAG",
@@ -72,9 +82,18 @@ CLICKS = "pipes.clicks"
 CLICK_HOLDER = "#clicks"
 NEAR_HOLDER = "#near"
 PACK_NAMESPACE = "pipes"
-PACK_PROTOCOL = 3  # the protocol the pack built today speaks (docs/datapack.md, "Protocol")
+PACK_PROTOCOL = 4  # the protocol the pack built today speaks (docs/datapack.md, "Protocol")
 GESTURE_PROTOCOL = 3  # from this protocol on the pack turns anticlockwise and locks
-PACK_PROTOCOLS = (2, 3)  # protocols the daemon reads turns with (2: clockwise clicks only)
+UNDO_PROTOCOL = 4  # from this protocol on the pack notes who clicked a frame (`WHO`)
+PACK_PROTOCOLS = (2, 3, 4)  # protocols the daemon reads turns with (2: clockwise clicks only)
+# The pack numbers every player who clicks a room frame (its score on WHO, counted by
+# PLAYERS_HOLDER) and gives each frame a click marks the clicker's number: the frame's last
+# clicker, which `/trigger pipes_undo` reads (docs/in-game.md, "Undo")
+WHO = "pipes.who"
+RUN = "pipes.run"  # on a frame: how many marks in a row its last clicker gave it
+PLAYERS_HOLDER = "#players"
+WHO_HOLDER = "#who"  # the clicker's number while the pack stamps the frames
+NEW = "pipes.new"  # the pack's passing mark on the frames one click marks
 LOCKED = "pipes.locked"  # on a locked tile's frame (docs/world-format.md, "Locked tiles")
 REFUSED = "pipes.refused"  # the pack's passing mark on a locked frame it turns back
 # What the pack leaves on a frame for a gesture, in steps past its settled rotation (modulo 8):
@@ -224,6 +243,37 @@ def tagged_count(reply: str) -> int | None:
     if _REMOVED_ONE.fullmatch(reply):
         return 1
     return 0 if reply == "No entity was found" else None
+
+
+def player_number(uid: uuid.UUID) -> str:
+    """Ask for the number the pack gave a player (by UUID: a UUID names the entity as a score
+    holder, docs/server-behaviour.md, "Feedback: scoreboard")."""
+    return f"scoreboard players get {uid} {WHO}"
+
+
+_NUMBER = re.compile(r" has (-?\d+) \[" + re.escape(WHO) + r"\]\Z")
+
+
+def parse_player_number(reply: str) -> int | None:
+    """The number of a `player_number` reply: only its end is read (`… has N [pipes.who]`),
+    so a display name cannot change it; None when the player has none (never clicked with the
+    pack) or the reply was spoiled."""
+    m = _NUMBER.search(reply)
+    return int(m.group(1)) if m else None
+
+
+_FRAME_SCORE = re.compile(
+    r"pipes:([a-z0-9_-]{1,32}):(\d+):(\d+) has (-?\d+) \[" + re.escape(RUN) + r"\]"
+)
+
+
+def parse_frame_scores(reply: str) -> dict[tuple[str, int, int], int]:
+    """`(room, i, j) → score` from a `commands.read_clicked_by` reply (frames print by their
+    name)."""
+    return {
+        (m.group(1), int(m.group(2)), int(m.group(3))): int(m.group(4))
+        for m in _FRAME_SCORE.finditer(reply)
+    }
 
 
 def is_lock(settled: int, seen: int, gestures: bool) -> bool:

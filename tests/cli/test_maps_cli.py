@@ -333,14 +333,14 @@ def test_a_rooms_poll_reach_widens_the_packs_marks(tmp_path: Path) -> None:
     assert result.exit_code == ExitCode.OK, result.output
 
     def marking(text: str) -> list[str]:
-        return [line for line in text.splitlines() if line.endswith("add pipes.near")]
+        return [line for line in text.splitlines() if line.endswith("add pipes.new")]
 
     marks = marking((plain / clicked).read_text())
     assert ["..8.71," in marks[0], "..6.71," in marks[4]] == [True, True]
     marks = marking((wide / clicked).read_text())
     assert marks == [
         "execute at @s anchored eyes positioned ^ ^ ^ run tag @e[tag=pipes,tag=pipes.r"
-        f"{r},distance=..12,nbt=!{{ItemRotation:{r}b}}] add pipes.near"
+        f"{r},tag=!pipes.near,distance=..12,nbt=!{{ItemRotation:{r}b}}] add pipes.new"
         for r in range(4)
     ]
 

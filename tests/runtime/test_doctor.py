@@ -95,7 +95,7 @@ def test_a_pack_with_plural_folders_on_a_release_reading_singular_ones(tmp_path:
     check = _checks(tmp_path, release("1.21"))["pack files"]
     assert check.status == "fail"
     assert check.detail == (
-        "7 file(s) missing where 1.21 reads them (first: data/minecraft/tags/function/load.json; "
+        "8 file(s) missing where 1.21 reads them (first: data/minecraft/tags/function/load.json; "
         "functions go in function/)"
     )
 
@@ -184,3 +184,29 @@ def test_no_state_no_world_format_check_and_a_broken_one_is_skipped(tmp_path: Pa
     check_world_format(report, tmp_path / "lobby.json")
     assert [(c.name, c.status) for c in report.checks] == [("world format", "skip")]
     assert report.checks[0].detail.startswith("state unreadable: state file ")
+
+
+@pytest.mark.parametrize(
+    ("enabled", "protocol", "status"),
+    [(True, 4, "pass"), (True, 3, "fail"), (True, None, "fail"), (False, None, "skip")],
+)
+def test_undo_needs_the_pack_of_protocol_four(
+    enabled: bool, protocol: int | None, status: str
+) -> None:
+    from types import SimpleNamespace
+
+    from controller.runtime.doctor import _check_data_pack
+
+    fid = "pipes:version"
+    listed = "[file/pipesctl (world)]" if enabled else ""
+    replies = {"datapack list enabled": f"[vanilla (built-in)], {listed}"}
+    if protocol is not None:
+        replies["function pipes:version"] = (
+            f"Running function {fid}Function {fid} returned {protocol}"
+        )
+    report = Report("lobby", "main")
+    _check_data_pack(report, _Replies(replies), SimpleNamespace(detect="auto"))  # type: ignore[arg-type]
+    (undo,) = [c for c in report.checks if c.name == "undo"]
+    assert undo.status == status
+    assert (undo.fix is None) == (status == "pass")
+    assert "pipes_undo" in undo.detail or status == "pass"

@@ -160,9 +160,9 @@ def test_one_hint_costs_six_commands_and_two_serializations(game: Game) -> None:
     g.tick()
     after = g.sb.total_cost
     # whether anyone used a trigger (yes); read the asker, re-arm (set 0, enable), read again
-    # (nobody), the hint, the glow; plus the help and stats reads (nobody) and the action bar's
-    # clock (once a second)
-    assert g.link.sent - before == 1 + 7 + 2
+    # (nobody), the hint, the glow; plus the help, stats and undo reads (nobody) and the action
+    # bar's clock (once a second)
+    assert g.link.sent - before == 1 + 7 + 3
     # the asker's UUID (one player serialized) and the glow's data merge (one frame)
     assert after["nbt_serializations"] - cost["nbt_serializations"] == 2
 
@@ -178,7 +178,7 @@ def test_with_nobody_asking_the_triggers_cost_one_command_a_second(game: Game) -
     g.sb.join("Carol", (3.5, 101, 3.5))  # not armed: no score yet
     before = g.link.sent
     g.tick()
-    assert g.link.sent - before == 1 + 3 + 1  # the question, each trigger's read, the bar
+    assert g.link.sent - before == 1 + 4 + 1  # the question, each trigger's read, the bar
     g.clock.advance(5)
     g.room.periodic(g.link, True)  # the arming reaches Carol
     before = g.link.sent
@@ -457,6 +457,19 @@ def test_the_help_trigger_answers_the_asker_only(game: Game) -> None:
     g.tick()
     last = _controls(g, ".Steve")[-1]
     assert "holding a stick" in last and "sneak and click to lock" in last
+    assert "pipes_undo" not in last  # the pack does not note who clicked
+    g.room.clickers = True  # a pack of protocol 4: undo is named too
+    g.sb.trigger(".Steve", HELP)
+    g.tick()
+    assert "/trigger pipes_undo undoes your last turn" in _controls(g, ".Steve")[-1]
+    assert "pipes_restart" not in _controls(g, ".Steve")[-1]  # restart_by: [] (nobody)
+
+
+def test_the_controls_name_restart_for_whom_restart_by_allows() -> None:
+    listed = controls_text(False, False, undo=True, restart="listed")
+    assert "/trigger pipes_restart restarts the puzzle (listed players);" in listed
+    everyone = controls_text(False, False, restart="everyone")
+    assert "restarts the puzzle;" in everyone and "pipes_undo" not in everyone
 
 
 def test_every_command_of_controls_and_locks_is_valid_grammar() -> None:
@@ -465,6 +478,7 @@ def test_every_command_of_controls_and_locks_is_valid_grammar() -> None:
     assert_valid_commands(
         [
             cmd.tell_player(uid, controls_text(True, True)),
+            cmd.tell_player(uid, controls_text(True, True, undo=True, restart="listed")),
             cmd.tell_player(uid, LOCKED_MESSAGE),
             cmd.untold_players("@a[x=0,y=90,z=0,dx=10,dy=20,dz=10]", "pipes.told.lobby", 1),
             cmd.tag_player(uid, "pipes.told.lobby"),

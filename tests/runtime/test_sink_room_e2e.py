@@ -250,6 +250,12 @@ def test_repair_from_world_rebuilds_a_sink_room_from_its_frames(sink: Harness) -
     assert got.shapes == board.shapes and got.rotations == board.rotations
     assert sink_reached(replace(got, rotations=list(got.solution)))
     assert state.moves == 1 and got.meta["recovered"]
+    assert state.start is None  # turned, and the broken file kept no deal: no restart
+    dealt = room.current_state.start
+    again = state_from_world(room, sink.daemon.links["main"], {"moves": 1, "start": dealt})
+    assert again.start == dealt  # a deal the broken file still holds is kept
+    bad = state_from_world(room, sink.daemon.links["main"], {"moves": 1, "start": [9]})
+    assert bad.start is None
 
 
 def test_repair_from_world_refuses_a_sink_room_without_its_sink_picture(sink: Harness) -> None:

@@ -737,3 +737,38 @@ def test_vanilla_version_command() -> None:
     ]
     assert reply(Game(), "version").startswith("Server version info:id = 26.1name = 26.1data = ")
     assert reply(Game(), "version now") == "Incorrect argument for commandversion now<--[HERE]"
+
+
+def test_entity_scores_go_with_the_entity_and_operations_create_their_source() -> None:
+    """A killed entity (not a player) loses its scores; `players operation` creates an unset
+    source score at 0, as the target (docs/server-behaviour.md, "Feedback: scoreboard")."""
+    game = Game()
+    game.execute("forceload add 0 0")
+    game.execute("scoreboard objectives add a dummy")
+    summon = "summon minecraft:marker 0 64 0 {UUID:[I;1,-2,3,4]}"
+    game.execute(summon)
+    game.join("alex", (0.5, 64.0, 0.5))
+    rows = [
+        (f"scoreboard players set {UUID1} a 7", "Set [a] for Marker to 7", "Feedback: scoreboard"),
+        ("scoreboard players set alex a 2", "Set [a] for alex to 2", "Feedback: scoreboard"),
+        (
+            "scoreboard players operation #t a = #unset a",
+            "Set [a] for #t to 0",
+            "Feedback: scoreboard (getOrCreatePlayerScore)",
+        ),
+        ("scoreboard players get #unset a", "#unset has 0 [a]", "Feedback: scoreboard"),
+        (
+            "execute as @e[type=minecraft:marker,scores={a=7}] run scoreboard players get @s a",
+            "Marker has 7 [a]",
+            "Feedback: scoreboard",
+        ),
+        ("kill @e[type=minecraft:marker]", "Killed Marker", "Feedback: kill"),
+        (summon, "Summoned new Marker", "Feedback: summon"),
+        (
+            f"scoreboard players get {UUID1} a",
+            "Can't get value of a for Marker; none is set",
+            "Feedback: scoreboard (Scoreboard.entityRemoved)",
+        ),
+        ("scoreboard players get alex a", "alex has 2 [a]", "Feedback: scoreboard"),
+    ]
+    check_rows(game, rows)

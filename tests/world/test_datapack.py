@@ -96,6 +96,7 @@ def test_files_sit_in_the_folders_the_release_reads(target: Release) -> None:
             f"data/pipes/{fn}/done.mcfunction",
             f"data/pipes/{fn}/load.mcfunction",
             f"data/pipes/{fn}/locking.mcfunction",
+            f"data/pipes/{fn}/note.mcfunction",
             f"data/pipes/{fn}/version.mcfunction",
             "pack.mcmeta",
         ]
@@ -143,21 +144,27 @@ def _commands(text: str) -> list[str]:
 def test_function_tags_the_player_counts_and_revokes() -> None:
     """The frames are marked from the clicker's eyes, as far as its game mode reaches: range
     3 (creative 5) + handleInteract's 3 + a map frame's half diagonal, rounded up; only those
-    whose ItemRotation is not the one their rotation tag names (turned since settled)."""
+    whose ItemRotation is not the one their rotation tag names (turned since settled) and not
+    marked yet; those get the clicker's number, which it gets at its first click."""
     text = build(R261)["data/pipes/function/clicked.mcfunction"].decode()
     eyes = "at @s anchored eyes positioned ^ ^ ^ run tag @e[tag=pipes"
 
     def marks(test: str, radius: str) -> list[str]:
         return [
             f"execute {test} entity @s[gamemode=creative] {eyes},tag=pipes.r{r},"
-            f"distance=..{radius},nbt=!{{ItemRotation:{r}b}}] add pipes.near"
+            f"tag=!pipes.near,distance=..{radius},nbt=!{{ItemRotation:{r}b}}] add pipes.new"
             for r in range(4)
         ]
 
+    first = "execute unless score @s pipes.who matches 1.. run scoreboard players"
     tail = [
         "tag @s add pipes.clicked",
+        f"{first} add #players pipes.who 1",
+        f"{first} operation @s pipes.who = #players pipes.who",
         *marks("if", "8.71"),
         *marks("unless", "6.71"),
+        "scoreboard players operation #who pipes.who = @s pipes.who",
+        "execute as @e[tag=pipes.new,distance=..70] run function pipes:note",
         "scoreboard players add #clicks pipes.clicks 1",
     ]
     lines = _commands(text)
@@ -178,7 +185,7 @@ def test_reach_only_widens_the_marks(reach: float | None, marks: list[str]) -> N
     lines = [
         line
         for line in function_lines(DatapackConfig(reach=reach))
-        if line.endswith("add pipes.near")
+        if line.endswith("add pipes.new")
     ]
     radii = [line.split("distance=..")[1].split(",")[0] for line in lines]
     assert radii == [radius for radius in marks for _ in range(4)]  # one line per rotation tag
@@ -261,6 +268,7 @@ def test_the_sandbox_loads_the_pack(tmp_path: pathlib.Path) -> None:
         "pipes:done",
         "pipes:load",
         "pipes:locking",
+        "pipes:note",
         "pipes:version",
     ]
     assert content.function_tags["minecraft:load"] == ["pipes:load"]

@@ -361,7 +361,7 @@ def _operation_run(game: Game) -> Callable[[Ctx, Source], int]:
             for s in sources:
                 sscores = game.world.scores.setdefault(s.name, {})
                 a = tscores.get(obj.name, 0)
-                b = sscores.get(src_obj.name, 0)
+                b = sscores.setdefault(src_obj.name, 0)  # getOrCreatePlayerScore, as the target
                 if op == "=":
                     a = b
                 elif op == "+=":
