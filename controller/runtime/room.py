@@ -34,6 +34,7 @@ class RoomStatus:
     moves: int
     started_at: float
     solved: bool
+    solved_at: float | None = None  # when the current puzzle was solved (None: not yet)
 
 
 @runtime_checkable
@@ -43,6 +44,7 @@ class Room(Protocol):
     listeners: list[Callable[[Room], None]]
     fence: Fence | None  # while a lease is held: every world write conditional on it
     gestures: bool  # the server's data pack marks locks and anticlockwise turns (daemon sets it)
+    on_repairs: Callable[[Repairs], None]  # hears of repairs made outside a reconcile (daemon)
 
     @property
     def kind(self) -> str:
