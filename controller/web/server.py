@@ -172,7 +172,8 @@ class WebServer:
         port: int = 8080,
         clock: Clock = SYSTEM_CLOCK,
     ) -> None:
-        handler = type("Handler", (_Handler,), {"site": Site(live, PictureCache(), clock)})
+        self.site = Site(live, PictureCache(), clock)
+        handler = type("Handler", (_Handler,), {"site": self.site})
         kind = _Server6 if ipaddress.ip_address(bind).version == 6 else _Server
         try:
             self._httpd = kind((bind, port), handler)

@@ -86,13 +86,15 @@ function tick(entry) {
   entry.parts.clock.textContent = clock(end - room.started_at);
 }
 
-function table(caption, rows, best) {
+function table(caption, rows) {
   if (!rows.length) return el("p", { class: "empty" }, `${caption}: no solves yet`);
   const t = el("table");
   t.append(el("caption", {}, caption));
   const head = el("tr");
   for (const h of ["Rank", "Player", "Solves", "Best time"]) head.append(el("th", { scope: "col" }, h));
-  t.append(el("thead")).append(head);
+  const thead = el("thead");
+  thead.append(head);
+  t.append(thead);
   const body = el("tbody");
   for (const row of rows) {
     const tr = el("tr");
@@ -133,7 +135,7 @@ async function refresh() {
       updateRoom(entry, room, doc.now, fetchedAt);
     }
     const daily = document.getElementById("daily");
-    daily.replaceChildren(table(`Best times on ${standings.day}`, standings.daily, true));
+    daily.replaceChildren(table(`Best times on ${standings.day}`, standings.daily));
     const boards = document.getElementById("boards");
     const parts = [board("All rooms", standings.overall)];
     for (const room of standings.rooms) parts.push(board(`Room ${room.name}`, room));
