@@ -165,7 +165,8 @@ def test_the_page_shows_the_board_and_follows_a_click(running: Site, page: Any) 
     i, j, wet = _water_changing_tile(site)
     site.harness.click(i, j)
     page.wait_for_function(
-        "(want) => document.querySelector('article[data-room=lobby] dd.water').textContent === want",
+        "(want) => document.querySelector('article[data-room=lobby] dd.water')"
+        ".textContent === want",
         arg=f"{wet} / 49",
         timeout=15000,
     )
