@@ -61,7 +61,11 @@ def preview_png(path: str | Path, base: int = DEFAULT_MAP_ID_BASE) -> Path:
 
 
 def board_image(board: Board, classes: Sequence[int], tile_px: int = 128) -> Image.Image:
-    """The board's pictures as an RGB image, ``tile_px`` pixels a tile, north up."""
+    """The board's pictures as an RGB image, ``tile_px`` pixels a tile, north up (a tile size
+    that divides 128 is drawn small from the start: the same pixels as a nearest-neighbour
+    shrink of the full picture, without the full picture)."""
+    if tile_px < SIZE and SIZE % tile_px == 0:
+        return Image.fromarray(to_rgb(board_picture(board, classes, SIZE // tile_px)), "RGB")
     image = Image.fromarray(to_rgb(board_picture(board, classes)), "RGB")
     if tile_px != SIZE:
         image = image.resize(

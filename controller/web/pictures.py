@@ -16,8 +16,10 @@ PAGE_PIXELS = 768  # a board's picture is about this wide on the page
 
 
 def tile_pixels(width: int, height: int) -> int:
-    """Pixels per tile so the picture stays about PAGE_PIXELS wide (8 to 64)."""
-    return max(8, min(64, PAGE_PIXELS // max(width, height)))
+    """Pixels per tile: the largest of 64, 32, 16, 8 (divisors of a picture's 128, so a board is
+    drawn small from the start) that keeps the picture within PAGE_PIXELS, at least 8."""
+    fits = PAGE_PIXELS // max(width, height)
+    return next((px for px in (64, 32, 16) if px <= fits), 8)
 
 
 def render_png(view: RoomView) -> bytes | None:
