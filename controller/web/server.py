@@ -82,6 +82,7 @@ class _Handler(BaseHTTPRequestHandler):
 
     site: Site
     protocol_version = "HTTP/1.1"
+    timeout = 20  # seconds a connection may stay silent: an idle client does not keep a thread
 
     def version_string(self) -> str:
         """The `Server` header: the name only, no versions."""
