@@ -33,6 +33,7 @@ AREAS = [
     ("Reliability: worst stop time", "bench.stop_time"),
     ("Paint room runtime", "bench.paint_room"),
     ("Start-up", "bench.startup"),
+    ("Metrics and the web page", "bench.web"),
     ("Every release and flavour", "bench.versions"),
     ("Server cost of a room by detection mode", "bench.server_cost --quick"),
     ("Coexisting with another RCON client", "bench.foreign_client --seconds 15"),
