@@ -764,7 +764,7 @@ class PipesRoom(PlacedRoom):
         self.last_audit = now
         j0 = self.audit_row if self.audit_row < self.board.height else 0
         j1 = min(self.board.height - 1, j0 + rows - 1)
-        self.reconciler.audit_rows(link, j0, j1)
+        self.on_repairs(self.reconciler.audit_rows(link, j0, j1))
         self.audit_row = j1 + 1
         if self.audit_row >= self.board.height:
             self.guard.check_blocks(link)
