@@ -34,6 +34,7 @@ AREAS = [
     ("Paint room runtime", "bench.paint_room"),
     ("Records store", "bench.records"),
     ("Start-up", "bench.startup"),
+    ("Metrics and the web page", "bench.web"),
     ("Every release and flavour", "bench.versions"),
     ("Server cost of a room by detection mode", "bench.server_cost --quick"),
     ("Restart and undo", "bench.restart_undo"),

@@ -6,6 +6,7 @@ Every problem in a file is reported at once, each with its path
 
 from __future__ import annotations
 
+import ipaddress
 import os
 import re
 import string
@@ -518,6 +519,10 @@ class Config(_Model):
 
     version: int = CONFIG_VERSION
     state_dir: str = DEFAULT_STATE_DIR
+    metrics_port: int | None = Field(None, ge=1, le=65535)  # Prometheus metrics (off: None)
+    metrics_bind: str = "127.0.0.1"
+    web_port: int | None = Field(None, ge=1, le=65535)  # the read-only web page (off: None)
+    web_bind: str = "127.0.0.1"
     servers: dict[str, ServerConfig] = Field(default_factory=dict)
     worlds: dict[str, WorldConfig] = Field(default_factory=dict)
     records: RecordsConfig = Field(default_factory=RecordsConfig)
@@ -529,6 +534,24 @@ class Config(_Model):
     def _records_url(cls, value: Any) -> Any:
         """`records: postgresql://…` is short for `records: {url: postgresql://…}`."""
         return {"url": value} if isinstance(value, str) else value
+
+    @field_validator("metrics_bind", "web_bind")
+    @classmethod
+    def _bind_address(cls, value: str) -> str:
+        """An IPv4 or IPv6 address to listen on (`0.0.0.0` / `::`: every interface)."""
+        try:
+            return str(ipaddress.ip_address(value.strip()))
+        except ValueError:
+            raise ValueError(
+                f"{value!r} is not an IP address (127.0.0.1 listens on loopback only, "
+                "0.0.0.0 on every interface)"
+            ) from None
+
+    @model_validator(mode="after")
+    def _distinct_ports(self) -> Config:
+        if self.metrics_port is not None and self.metrics_port == self.web_port:
+            raise ValueError(f"metrics_port and web_port are both {self.web_port}; use two ports")
+        return self
 
     def world(self, name: str) -> WorldConfig:
         """A configured room; an unknown name is a usage error that lists the known ones."""

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import errno
 from enum import IntEnum
 
 __all__ = [
@@ -14,6 +15,7 @@ __all__ = [
     "RconAuthError",
     "RconProtocolError",
     "RoomError",
+    "ListenError",
 ]
 
 
@@ -81,3 +83,19 @@ class RconProtocolError(RconError):
 
 class RoomError(PipesError):
     """A room cannot be built or run as asked (overlap, out of world, tampered beyond repair)."""
+
+
+class ListenError(PipesError):
+    """A configured port cannot be listened on (in use, not permitted, no such address)."""
+
+    exit_code = ExitCode.CONFIG
+
+    @classmethod
+    def of(cls, key: str, bind: str, port: int, exc: OSError) -> ListenError:
+        """The error for config key `key` (`web_port`, …) failing to listen with `exc`."""
+        why = {
+            errno.EADDRINUSE: "the port is in use (by another program, or another pipesctl)",
+            errno.EACCES: "not permitted (ports below 1024 need privileges)",
+            errno.EADDRNOTAVAIL: "no interface of this machine has that address",
+        }.get(exc.errno or 0, exc.strerror or str(exc))
+        return cls(f"{key}: cannot listen on {bind} port {port}: {why}; choose another")

@@ -35,6 +35,7 @@ from controller.stopping import (
 
 if TYPE_CHECKING:
     from controller.config import Config, ServerConfig
+    from controller.metrics import Metrics
     from controller.runtime.daemon import Daemon
     from controller.runtime.link import CommandClient
     from controller.runtime.room import Progress, Room
@@ -193,15 +194,19 @@ def _start_with_progress(daemon: Daemon) -> None:
         daemon.start(progress=progress)
 
 
-def _run(daemon: Daemon, *, view: bool) -> None:
-    """Build or resume the rooms, serve them until the daemon's stop, then close: a stop in
-    the middle of a build leaves it to be finished by the next start."""
+def _run(daemon: Daemon, *, view: bool, metrics: Metrics | None = None) -> None:
+    """Open the configured metrics and web ports, build or resume the rooms, serve them until
+    the daemon's stop, then close: a stop in the middle of a build leaves it to be finished by
+    the next start."""
+    from controller.web import serving
+
     try:
-        _start_with_progress(daemon)
-        if daemon.notifier is not None:  # systemd: READY=1 once the rooms are up
-            daemon.notifier.ready(f"rooms {', '.join(daemon.rooms)} ready")
-        with _live_view(daemon, view):
-            daemon.run()
+        with serving(daemon, metrics):
+            _start_with_progress(daemon)
+            if daemon.notifier is not None:  # systemd: READY=1 once the rooms are up
+                daemon.notifier.ready(f"rooms {', '.join(daemon.rooms)} ready")
+            with _live_view(daemon, view):
+                daemon.run()
     except Stopping:
         log.info("stopped before the rooms were ready; the next start finishes the build")
     finally:
@@ -251,6 +256,8 @@ def _start(world: list[str], config: Path | None, sandbox: bool, signals: StopSi
     from controller.cli.ui import use_colour
     from controller.config import default_config
     from controller.runtime.daemon import Daemon
+    from controller.runtime.observe import NULL_OBSERVER
+    from controller.web import metrics_for
 
     stop = signals.flag
     if not sandbox:
@@ -261,8 +268,12 @@ def _start(world: list[str], config: Path | None, sandbox: bool, signals: StopSi
         connector = _Connector(notifier)
 
         def work() -> None:
-            daemon = Daemon(cfg, world, connect=connector, stop=stop, notifier=notifier)
-            _run(daemon, view=False)
+            metrics = metrics_for(cfg, world)
+            daemon = Daemon(
+                cfg, world, connect=connector, stop=stop, notifier=notifier,
+                observer=metrics or NULL_OBSERVER,
+            )  # fmt: skip
+            _run(daemon, view=False, metrics=metrics)
 
         _serve(work, signals, connector.close_waiting)
         return
@@ -279,7 +290,11 @@ def _start(world: list[str], config: Path | None, sandbox: bool, signals: StopSi
         view = use_colour()
 
         def work_in_sandbox() -> None:
-            _run(Daemon(cfg, world, connect=connect, stop=stop), view=view)
+            metrics = metrics_for(cfg, world)
+            daemon = Daemon(
+                cfg, world, connect=connect, stop=stop, observer=metrics or NULL_OBSERVER
+            )
+            _run(daemon, view=view, metrics=metrics)
 
         _serve(work_in_sandbox, signals, _stopping)
 

@@ -72,12 +72,17 @@ def board_image(
     closed: Sequence[bool] | None = None,
 ) -> Image.Image:
     """The board's pictures as an RGB image, ``tile_px`` pixels a tile, north up; tiles that
-    ``closed`` marks (dry loops, closed islands) framed in CLOSED_OUTLINE."""
-    image = Image.fromarray(to_rgb(board_picture(board, classes)), "RGB")
-    if tile_px != SIZE:
-        image = image.resize(
-            (board.width * tile_px, board.height * tile_px), Image.Resampling.NEAREST
-        )
+    ``closed`` marks (dry loops, closed islands) framed in CLOSED_OUTLINE. A tile size that
+    divides 128 is drawn small from the start: the same pixels as a nearest-neighbour shrink of
+    the full picture, without the full picture."""
+    if tile_px < SIZE and SIZE % tile_px == 0:
+        image = Image.fromarray(to_rgb(board_picture(board, classes, SIZE // tile_px)), "RGB")
+    else:
+        image = Image.fromarray(to_rgb(board_picture(board, classes)), "RGB")
+        if tile_px != SIZE:
+            image = image.resize(
+                (board.width * tile_px, board.height * tile_px), Image.Resampling.NEAREST
+            )
     if closed is not None and any(closed):
         draw = ImageDraw.Draw(image)
         line = max(2, tile_px // 16)

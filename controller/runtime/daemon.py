@@ -45,9 +45,12 @@ from controller.runtime.lease import (
     record_owner,
 )
 from controller.runtime.link import CommandClient, Link
-from controller.runtime.requests import Request, ResetDone, ResetRequest
+from controller.runtime.observe import NULL_OBSERVER, Observer, RoomWatch, repair_counts
+from controller.runtime.repairs import Repairs
+from controller.runtime.requests import RepairDone, Request, ResetDone, ResetRequest
 from controller.runtime.room import Progress, Room, RoomStatus, make_room
 from controller.runtime.serverversion import ServerVersion, VersionUndetected, learn
+from controller.runtime.state import state_path
 from controller.stopping import Stop, Stopping, worker
 from controller.versions import UnsupportedVersion
 
@@ -90,9 +93,11 @@ class Daemon:
         lease_ticks: int = LEASE_TICKS,
         stop: Stop | None = None,
         notifier: Notifier | None = None,
+        observer: Observer = NULL_OBSERVER,
     ) -> None:
         self.stop: Stop = stop if stop is not None else threading.Event()
         self.notifier = notifier
+        self.observer = observer
         for world in worlds:
             config.world(world)  # an unknown name is a usage error that lists the known ones
         self.config = config
@@ -128,6 +133,10 @@ class Daemon:
         self.by_server: dict[str, list[Room]] = {}
         for room in self.rooms.values():
             self.by_server.setdefault(room.cfg.server, []).append(room)
+            room.on_repairs = functools.partial(self.count_repairs, room)
+        self.watches = {
+            name: RoomWatch(room.cfg.server, name, observer) for name, room in self.rooms.items()
+        }
         self._connect, self.record = connect, record
         self.links: dict[str, Link] = {}
         self.unreachable: dict[str, RconUnavailable] = {}
@@ -183,7 +192,7 @@ class Daemon:
         reached; UnsupportedVersion or VersionUndetected, with the connection closed, when its
         release is not one pipesctl serves)."""
         client = self._connect(server, self.config.servers[server])
-        link = Link(client, server, self.record, stop=self.stop)
+        link = Link(client, server, self.record, stop=self.stop, observer=self.observer)
         try:
             self.learn_version(server, link)
         except BaseException:
@@ -222,6 +231,7 @@ class Daemon:
             reconnect = getattr(link.client, "connect", None)
             if callable(reconnect):
                 reconnect()  # RconUnavailable while the server is still down
+                link.seen_connects()
         count = getattr(link.client, "connects", None)
         if count is None or count == self.generations.get(server):
             return
@@ -241,7 +251,7 @@ class Daemon:
         self.detectors.pop(server, None)  # the data pack and its detection are chosen again
         if server not in self.down:  # (a server coming back is reconciled in any case)
             for room in self.active(server):
-                self._guarded(room, "reconcile", room.reconcile, link)
+                self._guarded(room, "reconcile", self.reconcile, room, link)
 
     def start(self, progress: Progress | None = None) -> None:
         """Start every server reached so far (a server unreachable at construction is started by
@@ -261,15 +271,21 @@ class Daemon:
             previous = previous_owner(self.state_dir, room.name)
             lease = self.leases[room.name]
             lease.acquire(self.links[server], previous)
+            self.observer.lease(server, room.name, "held")
             record_owner(self.state_dir, room.name, self.owner)
             self.last_renew[room.name] = self.clock.monotonic()
             room.fence = Fence(lease)
+            fresh = not state_path(self.state_dir, room.name).exists()
             try:
                 repairs = room.start(self.links[server], progress)
             except LeaseLost as lost:
                 self.lose(room.name, lost.owner)
                 continue
+            if fresh:  # a first build is no repair
+                repairs = Repairs(**{**repairs.to_dict(), "rebuilt": False})
+            self.count_repairs(room, repairs)
             status = room.status()
+            self.watches[room.name].see(status, self.clock.time())
             if status is not None:
                 log.info(
                     "room %s: ready, puzzle #%d (%dx%d), progress %d/%d, %s",
@@ -309,6 +325,7 @@ class Daemon:
         self.lost.add(name)
         lease = self.leases[name]
         lease.held, lease.lost_to = False, owner
+        self.observer.lease(self.rooms[name].cfg.server, name, "lost")
         log.error(
             "room %s: lease lost to owner %d at %s; stopping this room",
             name, owner, utc_iso(self.clock.time()),
@@ -348,8 +365,9 @@ class Daemon:
                     log.warning("room %s: %s; tried again at the next renewal", room.name, exc)
                 continue
             log.warning("room %s: lease was gone from the world; taken again", room.name)
+            self.observer.lease(server, room.name, "held")
             # Its writes were refused meanwhile: read the room back and repair it.
-            self._guarded(room, "reconcile", room.reconcile, link)
+            self._guarded(room, "reconcile", self.reconcile, room, link)
 
     def poll(self, server: str) -> int:
         """One poll of a server: read turned frames, apply each turn; returns how many.
@@ -383,8 +401,10 @@ class Daemon:
                 room, "turn", room.handle_turn, link, i, j, value
             ):
                 turned += 1
+                self.observer.clicked(server, name)
         if turned:
             detector.clicked()
+        self.observer.detection(server, detector.mode)
         self.next_poll[server] = now + detector.interval
         with self._count:
             self.polls += 1
@@ -407,6 +427,19 @@ class Daemon:
         except Exception:  # noqa: BLE001 - one room's error never stops the daemon
             log.exception("room %s: %s failed; the room keeps running", room.name, what)
             return False
+        finally:
+            self.watches[room.name].see(room.status(), self.clock.time())
+
+    def reconcile(self, room: Room, link: Link) -> Repairs:
+        """Reconcile a room, its repairs counted."""
+        repairs = room.reconcile(link)
+        self.count_repairs(room, repairs)
+        return repairs
+
+    def count_repairs(self, room: Room, repairs: Repairs) -> None:
+        """Tell the observer what a repair put right, by kind."""
+        for kind, count in repair_counts(repairs).items():
+            self.observer.repaired(room.cfg.server, room.name, kind, count)
 
     def _room_timers(self, link: Link, room: Room, near: bool) -> None:
         """A room's admin request (if one is waiting) and its timers."""
@@ -415,6 +448,8 @@ class Daemon:
             before = room.status()
             try:
                 answer = room.handle_request(link, request)
+                if isinstance(answer, RepairDone):
+                    self.count_repairs(room, answer.repairs)
                 if answer is not None:
                     write_response(self.state_dir, room.name, answer)
             except Stopping:
@@ -469,7 +504,7 @@ class Daemon:
         self.renew_leases(server)
         if server in self.down:
             for room in self.active(server):
-                self._guarded(room, "reconcile", room.reconcile, link)
+                self._guarded(room, "reconcile", self.reconcile, room, link)
             self.down.discard(server)
             log.info("server %s: back; rooms reconciled", server)
             if self.notifier is not None:
@@ -632,6 +667,7 @@ class Daemon:
             try:
                 with _bounded(link, RELEASE_S):  # reply within RELEASE_S, no reconnecting
                     lease.release(link)
+                self.observer.lease(server, name, "released")
             except RconError as exc:  # it expires by itself
                 log.warning("room %s: lease not given back (%s); it expires by itself", name, exc)
                 self.down.add(server)

@@ -20,6 +20,7 @@ from collections.abc import Generator
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, TypeVar, cast
 
+from controller.runtime.repairs import Repairs
 from controller.world import blockcheck
 from controller.world import commands as cmd
 from controller.world.blockcheck import Columns
@@ -37,7 +38,6 @@ from controller.world.replies import (
 if TYPE_CHECKING:
     from controller.runtime.link import Link
     from controller.runtime.pipes_room import PipesRoom
-    from controller.runtime.repairs import Repairs
 
 __all__ = [
     "FrameRepair",
@@ -254,8 +254,10 @@ class RoomGuard:
         if self.room.frame_kind == "glow_item_frame":
             own_kind, other_kind = other_kind, own_kind
         ok = tagged == size and own_kind == size and other_kind == 0 and pictured == size
-        if ok and self.restore_preloads(link):  # otherwise the frame repair restores them
+        restored = self.restore_preloads(link) if ok else 0  # else the frame repair does
+        if restored:
             log.warning("room %s: hidden picture frames summoned again", self.room.name)
+            self.room.on_repairs(Repairs(preloads_rebuilt=restored))
             self.room.notify()
         return ok
 
@@ -307,6 +309,7 @@ class RoomGuard:
         if changed:
             self.blocks_fixed += changed
             log.warning("room %s: %d broken or foreign block(s) put back", room.name, changed)
+            room.on_repairs(Repairs(blocks_fixed=changed))
             room.notify()
         return changed
 
@@ -351,13 +354,16 @@ class RoomGuard:
             if self.found:
                 self.blocks_fixed += self.found
                 log.warning("room %s: block map: %d block(s) put back", self.room.name, self.found)
+                self.room.on_repairs(Repairs(blocks_fixed=self.found))
                 self.room.notify()
             self.found = 0
 
-    def repair_frames(self, link: Link) -> FrameRepair:
+    def repair_frames(self, link: Link, *, report: bool = True) -> FrameRepair:
         """Make the room's frames the room's own again, by UUID: kill every other frame in the
         box, summon the missing, re-tag and refill the present, and remove the map items that
-        popped frames dropped. Every step's reply is checked."""
+        popped frames dropped. Every step's reply is checked. With `report`, what was put right
+        goes to the room's `on_repairs` (a reconcile that folds it into its own figures passes
+        False: the daemon reports those)."""
         room = self.room
         board = room.board
         rep = FrameRepair()
@@ -408,6 +414,10 @@ class RoomGuard:
         if rep.total or rep.failed:
             log.warning("room %s: tampering repaired: %s", room.name, rep.describe())
             room.notify()
+        if report and rep.total:
+            counted = Repairs()
+            rep.add_to(counted)
+            room.on_repairs(counted)
         self.repairs.append(rep)
         return rep
 

@@ -21,7 +21,7 @@ from controller.runtime.clock import SYSTEM_CLOCK, Clock
 from controller.runtime.feedback import Feedback, duration
 from controller.runtime.link import Link
 from controller.runtime.paint_state import PAINT_WORLD_FORMAT, PaintState
-from controller.runtime.placed import PlacedRoom
+from controller.runtime.placed import PlacedRoom, ignore_repairs
 from controller.runtime.repairs import Repairs
 from controller.runtime.requests import (
     CanvasRead,
@@ -82,6 +82,7 @@ class PaintRoom(PlacedRoom):
         self.last_actionbar = 0.0
         self.last_reset_check = 0.0
         self.listeners: list[Callable[[Room], None]] = []
+        self.on_repairs: Callable[[Repairs], None] = ignore_repairs
         self.gestures = False  # paint rooms have no gestures: every click is a stroke
         self.clickers = False  # nor undo
 
@@ -159,6 +160,7 @@ class PaintRoom(PlacedRoom):
             moves=self.state.moves,
             started_at=self.state.started_at,
             solved=puzzle.is_done(canvas),
+            solved_at=self.state.solved_at,
         )
 
     def block(self, colour: int) -> str:

@@ -28,7 +28,7 @@ from controller.runtime.guard import RoomGuard
 from controller.runtime.ingame import UNDO_NOTHING, InGame
 from controller.runtime.link import Link
 from controller.runtime.pipes_mode import picture_ids, rules_for
-from controller.runtime.placed import PlacedRoom
+from controller.runtime.placed import PlacedRoom, ignore_repairs
 from controller.runtime.reconciler import PipesReconciler
 from controller.runtime.repairs import Repairs
 from controller.runtime.requests import (
@@ -117,6 +117,7 @@ class PipesRoom(PlacedRoom):
         self.last_actionbar = 0.0
         self.last_reset_check = 0.0
         self.listeners: list[Callable[[Room], None]] = []
+        self.on_repairs: Callable[[Repairs], None] = ignore_repairs
         self.guard = RoomGuard(self)
         # whether the server's data pack speaks the gesture protocol (set by the daemon's turn
         # detection): a frame four steps on is a lock, seven steps on a quarter back
@@ -198,6 +199,7 @@ class PipesRoom(PlacedRoom):
             moves=self.state.moves,
             started_at=self.state.started_at,
             solved=self.rules.solved(self.board, self.play),
+            solved_at=self.state.solved_at,
         )
 
     def adopt_state(self, state: RoomState) -> None:
@@ -856,7 +858,7 @@ class PipesRoom(PlacedRoom):
         if isinstance(request, RepairRequest):
             # An explicit repair checks every frame by UUID first (a look-alike that keeps the
             # counts right, a tile frame without its tags or picture), then reconciles.
-            fixed = self.guard.repair_frames(link)
+            fixed = self.guard.repair_frames(link, report=False)
             repairs = self.reconcile(link, every_block=True)
             fixed.add_to(repairs)
             return RepairDone(repairs)
@@ -912,7 +914,7 @@ class PipesRoom(PlacedRoom):
         self.last_audit = now
         j0 = self.audit_row if self.audit_row < self.board.height else 0
         j1 = min(self.board.height - 1, j0 + rows - 1)
-        self.reconciler.audit_rows(link, j0, j1)
+        self.on_repairs(self.reconciler.audit_rows(link, j0, j1))
         self.audit_row = j1 + 1
         if self.audit_row >= self.board.height:
             self.guard.check_blocks(link)

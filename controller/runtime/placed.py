@@ -14,11 +14,16 @@ from controller.runtime.clock import Clock
 from controller.runtime.journal import EVERY, BuildJournal
 from controller.runtime.lease import Fence
 from controller.runtime.link import Link, in_dimension
+from controller.runtime.repairs import Repairs
 from controller.versions import Release
 from controller.world import commands as cmd
 from controller.world.geometry import Pos
 
-__all__ = ["PlacedRoom", "RoomPlacement", "not_loaded_hint"]
+__all__ = ["PlacedRoom", "RoomPlacement", "ignore_repairs", "not_loaded_hint"]
+
+
+def ignore_repairs(repairs: Repairs) -> None:
+    """A room's `on_repairs` until the daemon sets one: nothing."""
 
 
 def not_loaded_hint(release: Release) -> str:
@@ -50,6 +55,8 @@ class PlacedRoom:
     frame_kind: str
     state_dir: Path
     fence: Fence | None = None  # set while the room's lease is held: its writes are fenced
+    # hears of the repairs made outside a reconcile (the tamper guard's); the daemon sets it
+    on_repairs: Callable[[Repairs], None]
 
     def save(self) -> None:
         """Write the state file (each room kind has its own)."""

@@ -60,7 +60,7 @@ class PipesReconciler:
         # counts are off (a look-alike, a frame with the tile's name but another UUID, a missing
         # hidden picture frame…), its repair by UUID runs before anything is read by name.
         if room.guard.alive(link) is False:
-            fixed = room.guard.repair_frames(link)
+            fixed = room.guard.repair_frames(link, report=False)
             fixed.add_to(rep)
             count = self.count_frames(link)
         if count > board.size:

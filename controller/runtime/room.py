@@ -36,6 +36,7 @@ class RoomStatus:
     moves: int
     started_at: float
     solved: bool
+    solved_at: float | None = None  # when the current puzzle was solved (None: not yet)
 
 
 @runtime_checkable
@@ -46,6 +47,7 @@ class Room(Protocol):
     fence: Fence | None  # while a lease is held: every world write conditional on it
     gestures: bool  # the server's data pack marks locks and anticlockwise turns (daemon sets it)
     clickers: bool  # the server's data pack notes who clicked each frame (daemon sets it)
+    on_repairs: Callable[[Repairs], None]  # hears of repairs made outside a reconcile (daemon)
 
     @property
     def kind(self) -> str:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Sequence
 
 import numpy as np
@@ -13,10 +14,24 @@ from controller.world.mapart import render_picture, render_sink_picture
 __all__ = ["board_picture"]
 
 
-def board_picture(board: Board, classes: Sequence[int]) -> npt.NDArray[np.uint8]:
+@functools.cache
+def _tile(key: tuple[int, int] | str) -> npt.NDArray[np.uint8]:
+    """One tile's picture (shape, class) or a sink room's fixed picture, drawn once per
+    process and kept read-only."""
+    picture = render_sink_picture(key) if isinstance(key, str) else render_picture(*key)
+    picture.setflags(write=False)
+    return picture
+
+
+def board_picture(board: Board, classes: Sequence[int], step: int = 1) -> npt.NDArray[np.uint8]:
     """Packed colours of the board, 128 pixels a tile, each turned clockwise by its rotation; a
-    sink board's source and sink show their fixed pictures (docs/world-format.md, "Sink rooms")."""
-    cache: dict[tuple[int, int] | str, npt.NDArray[np.uint8]] = {}
+    sink board's source and sink show their fixed pictures (docs/world-format.md, "Sink rooms").
+    With `step` (a divisor of 128) every `step`-th pixel of each turned tile, from the middle of
+    the first `step` (what a nearest-neighbour shrink by `step` keeps), so a large board never
+    exists at full size."""
+    if step < 1 or 128 % step:
+        raise ValueError(f"step must divide 128, got {step}")
+    first = step // 2
     fixed: dict[int, str] = {}
     if board.sink is not None:
         sink = board.index(*board.sink)
@@ -28,11 +43,8 @@ def board_picture(board: Board, classes: Sequence[int]) -> npt.NDArray[np.uint8]
         for i in range(board.width):
             idx = j * board.width + i
             key: tuple[int, int] | str = fixed.get(idx) or (board.shapes[idx], int(classes[idx]))
-            if key not in cache:
-                cache[key] = (
-                    render_sink_picture(key) if isinstance(key, str) else render_picture(*key)
-                )
-            row.append(np.rot90(cache[key], k=-board.rotations[idx]))
+            turned = np.rot90(_tile(key), k=-board.rotations[idx])
+            row.append(turned[first::step, first::step] if step > 1 else turned)
         rows.append(np.concatenate(row, axis=1))
     picture: npt.NDArray[np.uint8] = np.concatenate(rows, axis=0)
     return picture

@@ -5,9 +5,11 @@ from __future__ import annotations
 from pathlib import Path
 
 import numpy as np
+from hypothesis import given, settings
+from hypothesis import strategies as st
 from PIL import Image
 
-from controller.maps.png import CLOSED_OUTLINE, board_png, preview_image, preview_png
+from controller.maps.png import CLOSED_OUTLINE, board_image, board_png, preview_image, preview_png
 from controller.puzzle.closed import closed_tiles
 from controller.puzzle.flow import compute_flow
 from controller.puzzle.generators import GeneratorParams, generate
@@ -90,3 +92,21 @@ def test_board_png_frames_the_closed_tiles_only(tmp_path: Path) -> None:
             assert np.array_equal(tile[16:-16, 16:-16], want[16:-16, 16:-16])  # the picture
         else:
             assert np.array_equal(tile, want)
+
+
+@given(
+    st.integers(3, 6),
+    st.integers(3, 6),
+    st.integers(0, 2**31 - 1),
+    st.sampled_from([2, 8, 16, 32, 64]),
+    st.sampled_from(["tree", "sink"]),
+)
+@settings(max_examples=20, deadline=None)
+def test_a_small_board_image_is_the_full_picture_shrunk(
+    width: int, height: int, seed: int, tile_px: int, mode: str
+) -> None:
+    board = generate(width, height, seed=seed, params=GeneratorParams(mode=mode))
+    classes = compute_flow(board).classes
+    full = Image.fromarray(to_rgb(board_picture(board, classes)), "RGB")
+    shrunk = full.resize((width * tile_px, height * tile_px), Image.Resampling.NEAREST)
+    assert board_image(board, classes, tile_px).tobytes() == shrunk.tobytes()
