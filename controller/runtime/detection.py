@@ -45,8 +45,10 @@ log = logging.getLogger("controller.runtime")
 Mode = Literal["trigger", "scan"]
 PACK_ID = "file/pipesctl"
 SLOW_INTERVAL_S = 2.0  # nobody near: one command every 2 s (docs/turn-detection.md)
-QUIET_INTERVAL_S = 0.1  # players near, no click for FAST_HOLD_S: ten polls a second
-FAST_HOLD_S = 0.5  # after a click, polls at `poll_interval_ms` for this long
+QUIET_INTERVAL_S = 0.1  # players near, a click within ACTIVE_S: ten polls a second
+IDLE_NEAR_INTERVAL_S = 0.2  # players near, no click for ACTIVE_S: five polls a second
+ACTIVE_S = 10.0  # after a click, the quiet cadence holds for this long
+FAST_HOLD_S = 0.25  # after a click, polls at `poll_interval_ms` for this long
 PROOF_INTERVAL_S = 1.0  # trigger mode: the poll that proves the pack is loaded, once a second
 STUCK_ROUNDS = 4  # reads in a row the pack's `done` did not accept → clear the marks, read all
 
@@ -195,6 +197,7 @@ class TurnDetector:
         self.presence_checked = False
         self.awake_until = 0.0
         self.fast_until = 0.0  # polls at the fast interval until then (a click came)
+        self.active_until = 0.0  # polls at the quiet interval until then, then the idle one
         self.proof_at = 0.0  # trigger mode: the next poll through the pack's `version`
         self.doubt = False
         self.slow_turn = 0
@@ -230,17 +233,21 @@ class TurnDetector:
     @property
     def interval(self) -> float:
         """Seconds until the next poll: fast while clicks come, ten a second while players are
-        near and nobody clicks, one every 2 s with nobody near (docs/turn-detection.md,
-        "Adaptive rate")."""
+        near and clicked within ACTIVE_S, five a second while they are near and idle, one every
+        2 s with nobody near (docs/turn-detection.md, "Adaptive rate")."""
         if not self.awake:
             return SLOW_INTERVAL_S if self.presence_checked else self.fast_interval
-        if self.clock.monotonic() < self.fast_until:
+        now = self.clock.monotonic()
+        if now < self.fast_until:
             return self.fast_interval
-        return max(self.fast_interval, QUIET_INTERVAL_S)
+        quiet = QUIET_INTERVAL_S if now < self.active_until else IDLE_NEAR_INTERVAL_S
+        return max(self.fast_interval, quiet)
 
     def clicked(self) -> None:
-        """A click or a turn was seen: poll fast for the next FAST_HOLD_S."""
-        self.fast_until = self.clock.monotonic() + FAST_HOLD_S
+        """A click or a turn was seen: poll fast for the next FAST_HOLD_S, at the quiet
+        cadence for the next ACTIVE_S."""
+        now = self.clock.monotonic()
+        self.fast_until, self.active_until = now + FAST_HOLD_S, now + ACTIVE_S
 
     def check_presence(self, link: Link) -> bool:
         """Whether a player is within wake distance of a room (one command per dimension)."""

@@ -72,7 +72,8 @@ RESTART_UNKNOWN = (
 TOLD_TAG = "pipes.told."  # + the room's name: a player shown the room's controls
 MAX_VISITORS = 4  # players read for a first visit per check
 CHECK_INTERVAL_S = 1.0  # how often trigger uses are read while players are near
-ARM_INTERVAL_S = 5.0  # how often the triggers are enabled for the players near the room
+ARM_INTERVAL_S = 30.0  # the triggers enabled again for everyone near: a safety net, as a
+# newcomer (no score yet) is armed the second the triggers' question notices them
 MAX_ASKERS = 4  # trigger uses answered per objective and check
 MAX_WAVES = 20  # win waves at most (one batch of commands each)
 MAX_NAMES = 20  # names substituted into on_win.command at most
@@ -189,14 +190,13 @@ class InGame:
         if not players_near or not self._objectives():
             return
         if now - self.last_arm >= ARM_INTERVAL_S:
-            self.last_arm = now
-            for objective in self._objectives():
-                self.room.send(link, cmd.trigger_enable(self.near, objective))
-            self.greet_visitors(link)
+            self.arm(link, now)
         if now - self.last_check >= CHECK_INTERVAL_S:
             self.last_check = now
             if not self.anyone_triggered(link):
                 return
+            if now - self.last_arm >= CHECK_INTERVAL_S:  # a newcomer (no score yet) among them?
+                self.arm(link, now)
             self.check_help(link)
             if self.cfg.hint.enabled:
                 self.check_hints(link, now)
@@ -206,6 +206,14 @@ class InGame:
                 self.check_undo(link)
             if self.cfg.restart_by:
                 self.check_restart(link)
+
+    def arm(self, link: Link, now: float) -> None:
+        """Enable every trigger for the players near the room (one command each; `Nothing
+        changed` for those armed already) and greet those who never visited."""
+        self.last_arm = now
+        for objective in self._objectives():
+            self.room.send(link, cmd.trigger_enable(self.near, objective))
+        self.greet_visitors(link)
 
     def run_due(self, link: Link, now: float) -> None:
         """Send the waves and glow ends whose time has come; the celebration after the last

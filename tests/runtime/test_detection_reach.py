@@ -195,3 +195,30 @@ def test_the_pack_is_proven_loaded_once_a_second_and_the_count_asked_alone_betwe
     assert detector.interval == 0.1 and polls == 30
     assert server.sent.count(turns.click_poll()) == 3
     assert server.sent.count(turns.click_count()) == 27
+
+
+def test_players_near_who_do_not_click_are_polled_five_times_a_second() -> None:
+    """docs/turn-detection.md, "Adaptive rate": fast for FAST_HOLD_S after a click, ten polls a
+    second for ACTIVE_S, then five while the players near stay idle; a click wakes it again."""
+    from controller.runtime.detection import (
+        ACTIVE_S,
+        FAST_HOLD_S,
+        IDLE_NEAR_INTERVAL_S,
+        QUIET_INTERVAL_S,
+    )
+    from tests.support.tamper import StepClock
+
+    clock = StepClock()
+    room = FakeRoom("lobby", {(0, 0): 1})
+    detector = TurnDetector([room], "trigger", clock=clock)  # type: ignore[list-item]
+    detector.awake, detector.awake_until = True, float("inf")
+    assert detector.interval == IDLE_NEAR_INTERVAL_S == 0.2  # nobody clicked yet
+    detector.clicked()
+    assert detector.interval == detector.fast_interval
+    clock.now += FAST_HOLD_S
+    assert detector.interval == QUIET_INTERVAL_S == 0.1
+    clock.now += ACTIVE_S - FAST_HOLD_S
+    assert detector.interval == IDLE_NEAR_INTERVAL_S
+    detector.clicked()
+    clock.now += FAST_HOLD_S
+    assert detector.interval == QUIET_INTERVAL_S

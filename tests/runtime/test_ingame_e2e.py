@@ -154,36 +154,43 @@ def test_a_player_asks_for_a_hint_and_only_they_are_told(game: Game) -> None:
 def test_one_hint_costs_six_commands_and_two_serializations(game: Game) -> None:
     g = game
     g.clock.advance(5)
-    g.room.periodic(g.link, True)  # arm again now, so the hint round below is measured alone
+    g.room.periodic(g.link, True)
     g.sb.trigger(".Steve", HINT)
-    before, cost = g.link.sent, dict(g.sb.total_cost)
+    cost = dict(g.sb.total_cost)
+    since = len(g.sb.command_log)
     g.tick()
+    sent = [e.command for e in list(g.sb.command_log)[since:] if ".renewed " not in e.command]
     after = g.sb.total_cost
-    # whether anyone used a trigger (yes); read the asker, re-arm (set 0, enable), read again
-    # (nobody), the hint, the glow; plus the help, stats and undo reads (nobody) and the action
-    # bar's clock (once a second)
-    assert g.link.sent - before == 1 + 7 + 3
+    # whether anyone used a trigger (yes), so the triggers are armed (4 enables) and newcomers
+    # looked for (1); read the asker, re-arm (set 0, enable), read again (nobody), the hint, the
+    # glow; the help, stats and undo reads (nobody) and the action bar's clock (once a second);
+    # the lease's renewal, due meanwhile, left out
+    assert len(sent) == 1 + 5 + 7 + 3
     # the asker's UUID (one player serialized) and the glow's data merge (one frame)
     assert after["nbt_serializations"] - cost["nbt_serializations"] == 2
 
 
 def test_with_nobody_asking_the_triggers_cost_one_command_a_second(game: Game) -> None:
-    """docs/in-game.md, "Triggers": one command asks for every trigger at once; a player not
-    armed yet (no score) makes each trigger read until the arming reaches them."""
+    """docs/in-game.md, "Triggers": one command asks for every trigger at once; a newcomer (no
+    score yet) is noticed by it, armed and greeted that second, and costs nothing after."""
     g = game
     before, cost = g.link.sent, g.sb.total_cost["nbt_serializations"]
     g.tick()
     assert g.link.sent - before == 1 + 1  # the triggers' question and the action bar
     assert g.sb.total_cost["nbt_serializations"] == cost
     g.sb.join("Carol", (3.5, 101, 3.5))  # not armed: no score yet
+    since = len(g.sb.command_log)
+    g.tick()
+    sent = [e.command for e in list(g.sb.command_log)[since:]]
+    objectives = g.room.ingame._objectives()
+    enables = [c for c in sent if "scoreboard players enable @a[" in c]
+    assert len(enables) == len(objectives) == 4  # armed at once, not at the next round
+    reads = [c for c in sent if ",limit=1] run data get entity @s UUID" in c and "scores=" in c]
+    assert len(reads) == len(objectives)  # each trigger read once: nobody asked
+    assert "Pipes: click" in " ".join(str(m["text"]) for m in g.sb.inbox("Carol"))  # greeted
     before = g.link.sent
     g.tick()
-    assert g.link.sent - before == 1 + 4 + 1  # the question, each trigger's read, the bar
-    g.clock.advance(5)
-    g.room.periodic(g.link, True)  # the arming reaches Carol
-    before = g.link.sent
-    g.tick()
-    assert g.link.sent - before == 1 + 1
+    assert g.link.sent - before == 1 + 1  # armed: back to the question and the bar
 
 
 def test_hints_are_rate_limited_per_player_and_the_glow_ends(game: Game) -> None:
