@@ -75,6 +75,9 @@ log = logging.getLogger("controller.runtime")
 
 # The rolling audit reads at most this many frames in one step (two commands).
 AUDIT_SLICE_TILES = 256
+# With nobody near, no click can turn a frame, so the rolling audit's round takes this many times
+# `audit_interval_s` (docs/reliability.md, "Rolling audit"): the idle budget at 128×128.
+AUDIT_IDLE_STRETCH = 4
 
 
 ACTION_BAR_EVERY_S = 1.0  # the action bar's clock ticks once a second with players near
@@ -899,17 +902,19 @@ class PipesRoom(PlacedRoom):
             self.last_reset_check = now
             self.check_reset_requests(link)
         if self.cfg.audit_interval_s:
-            self._rolling_audit(link, now)
+            self._rolling_audit(link, now, players_near)
         if self.state is not None:
             self.guard.periodic(link, players_near)
 
-    def _rolling_audit(self, link: Link, now: float) -> None:
+    def _rolling_audit(self, link: Link, now: float, players_near: bool = True) -> None:
         """The periodic read-back, a slice of at most AUDIT_SLICE_TILES frames at a time spread over
-        `audit_interval_s`, so that no step serializes the whole board (docs/reliability.md,
-        "Rolling audit"); a round ends with the block round of the guard."""
+        `audit_interval_s` (AUDIT_IDLE_STRETCH times longer with nobody near), so that no step
+        serializes the whole board (docs/reliability.md, "Rolling audit"); a round ends with the
+        block round of the guard."""
         rows = max(1, AUDIT_SLICE_TILES // self.board.width)
         slices = -(-self.board.height // rows)
-        if now - self.last_audit < self.cfg.audit_interval_s / slices:
+        interval = self.cfg.audit_interval_s * (1 if players_near else AUDIT_IDLE_STRETCH)
+        if now - self.last_audit < interval / slices:
             return
         self.last_audit = now
         j0 = self.audit_row if self.audit_row < self.board.height else 0
