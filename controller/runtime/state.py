@@ -150,7 +150,9 @@ def write_atomic(path: Path, document: dict[str, Any]) -> None:
         fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
         try:
             with os.fdopen(fd, "w", encoding="utf-8") as fh:
-                json.dump(document, fh, separators=(",", ":"))
+                # dumps, not dump: only a one-shot encode takes the C encoder, where dump
+                # writes each of a 128×128 room's ~660,000 pieces from Python (0.3–0.7 s a save)
+                fh.write(json.dumps(document, separators=(",", ":")))
                 fh.flush()
                 os.fsync(fh.fileno())
             os.replace(tmp, path)
