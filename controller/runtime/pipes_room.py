@@ -100,7 +100,7 @@ class PipesRoom(PlacedRoom):
         self.state_dir = state_dir
         self.uuids = [frame_uuid(name, i, j) for i, j in self.geom.tiles()]
         self.rules = rules_for(cfg.mode, self.geom, cfg.map_id_base)
-        self.pictures = picture_ids(cfg.map_id_base, cfg.mode)
+        self.pictures = picture_ids(cfg.map_id_base, cfg.mode, cfg.crosses > 0)
         self.feedback = Feedback(name, self.geom, cfg)
         self.reconciler = PipesReconciler(self)
         self.ingame = InGame(self)
@@ -111,6 +111,7 @@ class PipesRoom(PlacedRoom):
         self.shown_class: list[int] = []
         self.shown_parent: list[int] = []
         self.shown_closed: list[bool] = []
+        self.shown_axes: list[int] = []  # a cross's wet axes as its picture shows them
         self.next_puzzle_at: float | None = None
         self.last_audit = clock.time()
         self.audit_row = 0  # the first row of the rolling audit's next slice
@@ -142,10 +143,13 @@ class PipesRoom(PlacedRoom):
             raise RoomError(f"room {self.name} has no puzzle yet")
         return self.play
 
-    def map_id(self, idx: int, cls: int | None = None) -> int:
-        """The picture of tile `idx` (in its current class unless `cls` is given)."""
-        c = self.play_state.classes[idx] if cls is None else cls
-        return self.rules.map_id(self.board, idx, c)
+    def map_id(self, idx: int, cls: int | None = None, axes: int | None = None) -> int:
+        """The picture of tile `idx` (in its current class and, on a cross, with its current
+        wet axes unless `cls` or `axes` are given)."""
+        play = self.play_state
+        c = play.classes[idx] if cls is None else cls
+        a = (play.axes[idx] if play.axes else 0) if axes is None else axes
+        return self.rules.map_id(self.board, idx, c, a)
 
     def notify(self) -> None:
         """Tell the listeners (the live view) that something changed."""
@@ -172,6 +176,8 @@ class PipesRoom(PlacedRoom):
                 unique=self.cfg.unique,
                 difficulty=self.cfg.difficulty,
                 mode=self.cfg.mode,
+                crosses=self.cfg.crosses,
+                holes=self.cfg.holes,
             ),
         )
         par = self.rules.par(board)
@@ -216,6 +222,7 @@ class PipesRoom(PlacedRoom):
         self.shown_class = list(play.classes)
         self.shown_parent = list(play.parents)
         self.shown_closed = list(play.closed)
+        self.shown_axes = list(play.axes) if play.axes else [0] * self.board.size
 
     # -- lifecycle ------------------------------------------------------------------------
     def load(self) -> bool:
@@ -578,9 +585,11 @@ class PipesRoom(PlacedRoom):
             shown = state_block(self.shown_class[v], self.shown_parent[v], self.shown_closed[v])
             if block != shown:
                 self._set_layer_block(link, self.geom.state_pos(i, j), block)
-            if t.cls != self.shown_class[v] and (v != turned or not turned_written):
-                self.send(link, cmd.set_map_id(self.uuids[v], self.map_id(v, t.cls)))
+            repaint = t.cls != self.shown_class[v] or t.axes != self.shown_axes[v]
+            if repaint and (v != turned or not turned_written):
+                self.send(link, cmd.set_map_id(self.uuids[v], self.map_id(v, t.cls, t.axes)))
             self.shown_class[v] = t.cls
+            self.shown_axes[v] = t.axes
             self.shown_parent[v] = t.parent
             self.shown_closed[v] = t.closed
         for e in change.edges:
@@ -704,6 +713,7 @@ class PipesRoom(PlacedRoom):
         new = board if board is not None else self.new_board(number)
         old_rot = list(self.board.rotations)
         old_cls = list(self.shown_class)
+        old_axes = list(self.shown_axes)
         old_shapes = list(self.board.shapes)
         old_source = self.board.source_index
         old_fixed = self.board.fixed
@@ -721,6 +731,7 @@ class PipesRoom(PlacedRoom):
                 old_rot[idx] == new.rotations[idx]
                 and old_shapes[idx] == new.shapes[idx]
                 and old_cls[idx] == play.classes[idx]
+                and old_axes[idx] == self.shown_axes[idx]
                 and (idx == old_source) == (idx == new.source_index)
                 and (idx in old_fixed) == (idx in new.fixed)
                 and idx not in old_locks
@@ -750,6 +761,7 @@ class PipesRoom(PlacedRoom):
             return False
         self.ingame.clear(link)
         before, shown, parents = self.board, list(self.shown_class), list(self.shown_parent)
+        shown_axes = list(self.shown_axes)
         dealt = replace(before, rotations=list(state.start), meta=dict(before.meta))
         fresh = RoomState(
             self.name, dealt, state.puzzle_number, started_at=self.clock.time(),
@@ -760,7 +772,8 @@ class PipesRoom(PlacedRoom):
         play, w = self.play_state, dealt.width
         for idx in range(dealt.size):
             turned = before.rotations[idx] != dealt.rotations[idx]
-            if turned or shown[idx] != play.classes[idx] or idx in state.locks:
+            repaint = shown[idx] != play.classes[idx] or shown_axes[idx] != self.shown_axes[idx]
+            if turned or repaint or idx in state.locks:
                 self.send(
                     link,
                     cmd.set_frame(
@@ -893,6 +906,7 @@ class PipesRoom(PlacedRoom):
                 now - state.started_at,
                 state.moves,
                 self.par,
+                route=self.rules.progress(self.board, self.play),
             )
             self.send_feedback(link, [bar])
         if players_near and self.cfg.reset_by and now - self.last_reset_check >= 1.0:

@@ -13,7 +13,13 @@ from typing import TYPE_CHECKING
 from controller.puzzle.model import Direction
 from controller.runtime.link import Link
 from controller.runtime.repairs import Repairs
-from controller.runtime.state import LOCK_FORMAT, LOOP_FORMAT, SHADOW_FORMAT, SILENT_FORMAT
+from controller.runtime.state import (
+    CROSS_FORMAT,
+    LOCK_FORMAT,
+    LOOP_FORMAT,
+    SHADOW_FORMAT,
+    SILENT_FORMAT,
+)
 from controller.world import blockcheck, turns
 from controller.world import commands as cmd
 from controller.world.geometry import CLOSED_BLOCK, EDGE_OFF, EDGE_ON, SHADOW_DROP, state_block
@@ -92,7 +98,7 @@ class PipesReconciler:
         if not self.tags_consistent(link):
             rep.notes.append("rotation tags rewritten")
             room.send_all(link, [room.settle(idx, v) for idx, v in sorted(rotations.items())])
-        check = room.rules.frames_check(kind)
+        check = room.rules.frames_check(kind, board)
         if check is not None and parse_count(room.send(link, check[0])) != check[1]:
             rep.notes.append("fixed frames made Fixed again")
             room.send_all(
@@ -137,6 +143,11 @@ class PipesReconciler:
             log.info(
                 "room %s: world format %d: tiles on dry loops and in closed islands show %s "
                 "(%d now)", room.name, LOOP_FORMAT, CLOSED_BLOCK, closed,
+            )  # fmt: skip
+        if built_at < CROSS_FORMAT <= room.rules.world_format:
+            log.info(
+                "room %s: world format %d: sink rooms may deal crosses and holes (`crosses`, "
+                "`holes`); a puzzle without them needs no change", room.name, CROSS_FORMAT,
             )  # fmt: skip
         room.current_state.world_format = max(built_at, room.rules.world_format)
         room.mark_shown()

@@ -13,7 +13,7 @@ from __future__ import annotations
 from typing import Any
 
 from controller.errors import RoomError
-from controller.puzzle.model import Board, Shape, TileClass
+from controller.puzzle.model import CROSS, Board, Shape, TileClass
 from controller.puzzle.solver import solve
 from controller.runtime.paint_room import PaintRoom
 from controller.runtime.paint_state import PaintState
@@ -21,7 +21,7 @@ from controller.runtime.pipes_room import PipesRoom
 from controller.runtime.room import Room
 from controller.runtime.state import RoomState
 from controller.world import commands as cmd
-from controller.world.mapids import SINK_OFFSET, SINK_PICTURES
+from controller.world.mapids import CROSS_OFFSET, CROSS_PICTURES, SINK_OFFSET, SINK_PICTURES
 from controller.world.replies import parse_frame_values
 
 __all__ = ["state_from_world"]
@@ -67,6 +67,9 @@ def state_from_world(room: Room, link: Any, salvaged: dict[str, Any]) -> RoomSta
         if sink_mode and 0 <= fixed < len(SINK_PICTURES):
             shapes.append(Shape.END)
             (sources if fixed == 0 else sinks).append(idx)
+            continue
+        if sink_mode and 0 <= offset - CROSS_OFFSET < len(CROSS_PICTURES):
+            shapes.append(CROSS)
             continue
         if not 0 <= offset < 20:
             raise RoomError(f"{cannot}: tile {idx} shows map {pictures[idx]}, not a pipe{hint}")
@@ -116,7 +119,8 @@ def _sink_board(
     no route exists)."""
     from controller.puzzle.sink import sink_route
 
-    fixed = frozenset({source[1] * w + source[0], sink})
+    crosses = [t for t, s in enumerate(shapes) if s == CROSS]
+    fixed = frozenset({source[1] * w + source[0], sink, *crosses})
     where = (sink % w, sink // w)
     board = Board(w, h, source, shapes, turned, list(turned), mode="sink", sink=where, fixed=fixed)
     try:

@@ -17,7 +17,7 @@ from controller.config import Config, parse_config
 from controller.maps.datapack import PACK_FOLDER, install_pack
 from controller.puzzle.closed import closed_tiles
 from controller.puzzle.flow import compute_flow
-from controller.puzzle.model import Board, Direction, TileClass, map_id
+from controller.puzzle.model import CROSS, Board, Direction, TileClass, map_id
 from controller.runtime.connect import connect_server
 from controller.runtime.daemon import Daemon
 from controller.runtime.demo import next_click, solution_order
@@ -92,8 +92,11 @@ def _same_block(got: str, want: str) -> bool:
     return got == want or ("[" not in want and got.split("[")[0] == want)
 
 
-def _picture(base: int, board: Board, idx: int, cls: int) -> int:
-    """The map id a tile must show (docs/world-format.md; sink rooms' fixed pictures)."""
+def _picture(base: int, board: Board, idx: int, cls: int, axes: int = 0) -> int:
+    """The map id a tile must show (docs/world-format.md; sink rooms' fixed pictures, a
+    cross's picture of its wet axes at base+20..23)."""
+    if board.shapes[idx] == CROSS:
+        return base + 20 + axes
     if board.mode == "sink" and board.sink is not None:
         if idx == board.source_index:
             return sink_map_id(base, "source")
@@ -109,6 +112,7 @@ def world_mismatches(sb: Sandbox, room: PipesRoom) -> list[str]:
     flow = compute_flow(board)
     closed = closed_tiles(board)
     geom = room.geom
+    n = board.size
     expected: dict[tuple[int, int, int], str] = {}
     frames: dict[int, tuple[int, int]] = {}
     for idx, (i, j) in enumerate(geom.tiles()):
@@ -121,7 +125,9 @@ def world_mismatches(sb: Sandbox, room: PipesRoom) -> list[str]:
         expected[geom.south_pos(i, j)] = EDGE_ON if south else EDGE_OFF
         frames[idx] = (
             board.rotations[idx],
-            _picture(room.cfg.map_id_base, board, idx, flow.classes[idx]),
+            _picture(
+                room.cfg.map_id_base, board, idx, flow.classes[idx], (flow.axes or [0] * n)[idx]
+            ),
         )
     for x in range(geom.x0 - 1, geom.x0 + board.width + 1):
         for z in range(geom.z0 - 1, geom.z0 + board.height + 1):
