@@ -18,7 +18,7 @@ from pathlib import Path
 from controller.config import WorldConfig
 from controller.errors import RconUnavailable, RoomError
 from controller.puzzle.generators import GeneratorParams, generate
-from controller.puzzle.model import Board, Direction, TileClass
+from controller.puzzle.model import HOLE, Board, Direction, TileClass
 from controller.puzzle.play import Change, PlayState, TileChange
 from controller.records.writer import RoomRecords
 from controller.runtime.clock import SYSTEM_CLOCK, Clock
@@ -142,6 +142,11 @@ class PipesRoom(PlacedRoom):
         if self.play is None:
             raise RoomError(f"room {self.name} has no puzzle yet")
         return self.play
+
+    @property
+    def frame_count(self) -> int:
+        """How many tile frames the room has: one per tile but the holes."""
+        return self.board.size - self.board.shapes.count(HOLE)
 
     def map_id(self, idx: int, cls: int | None = None, axes: int | None = None) -> int:
         """The picture of tile `idx` (in its current class and, on a cross, with its current
@@ -314,7 +319,9 @@ class PipesRoom(PlacedRoom):
         ]
         release = link.release
         commands += [
-            self.summon(idx, release=release, arms=board.mask(idx)) for idx in range(board.size)
+            self.summon(idx, release=release, arms=board.mask(idx))
+            for idx in range(board.size)
+            if board.shapes[idx] != HOLE  # a hole has no frame
         ]
         commands += self.preload_commands(release)
         commands += cmd.derive_edge_layers(self.geom, kind)
@@ -352,9 +359,9 @@ class PipesRoom(PlacedRoom):
     def verify_frames(self, link: Link) -> None:
         """Count the frames: a plugin may cancel a summon that still reports success (Paper)."""
         n = parse_count(self.send(link, cmd.count_frames(self.geom, self.frame_kind)))
-        if n != self.board.size:
+        if n != self.frame_count:
             raise RoomError(
-                f"room {self.name}: {n} of {self.board.size} frames exist after building; "
+                f"room {self.name}: {n} of {self.frame_count} frames exist after building; "
                 "a plugin may be cancelling entity spawns in this area"
             )
 
@@ -416,6 +423,8 @@ class PipesRoom(PlacedRoom):
         if rest is None or value == rest:
             return False  # settled: nothing turned
         idx = j * board.width + i
+        if board.shapes[idx] == HOLE:
+            return False  # a stray frame on a hole: the guard removes it
         if idx in board.fixed:
             # A fixed frame (a sink room's source or sink) turned anyway, by a command or a
             # creative player: turn it back, no move.
@@ -726,7 +735,15 @@ class PipesRoom(PlacedRoom):
         self.next_puzzle_at = None
         play = self.play_state
         commands = []
+        release = link.release
         for idx in range(new.size):
+            hole, was_hole = new.shapes[idx] == HOLE, old_shapes[idx] == HOLE
+            if hole or was_hole:  # a hole has no frame: remove it, or summon the tile's
+                if hole and not was_hole:
+                    commands.append(cmd.kill_frame(self.uuids[idx]))
+                elif was_hole and not hole:
+                    commands.append(self.summon(idx, release=release))
+                continue
             same = (
                 old_rot[idx] == new.rotations[idx]
                 and old_shapes[idx] == new.shapes[idx]

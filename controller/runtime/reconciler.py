@@ -10,7 +10,7 @@ from __future__ import annotations
 import logging
 from typing import TYPE_CHECKING
 
-from controller.puzzle.model import Direction
+from controller.puzzle.model import HOLE, Direction
 from controller.runtime.link import Link
 from controller.runtime.repairs import Repairs
 from controller.runtime.state import (
@@ -22,7 +22,14 @@ from controller.runtime.state import (
 )
 from controller.world import blockcheck, turns
 from controller.world import commands as cmd
-from controller.world.geometry import CLOSED_BLOCK, EDGE_OFF, EDGE_ON, SHADOW_DROP, state_block
+from controller.world.geometry import (
+    CLOSED_BLOCK,
+    EDGE_OFF,
+    EDGE_ON,
+    HOLE_BLOCK,
+    SHADOW_DROP,
+    state_block,
+)
 from controller.world.replies import (
     fill_changed,
     merge_applied,
@@ -69,25 +76,33 @@ class PipesReconciler:
             fixed = room.guard.repair_frames(link, report=False)
             fixed.add_to(rep)
             count = self.count_frames(link)
-        if count > board.size:
-            rep.notes.append(f"{count - board.size} foreign frames removed")
+        framed = room.frame_count
+        if count > framed:
+            rep.notes.append(f"{count - framed} foreign frames removed")
             room.send(link, cmd.kill_room(geom, kind))
         built_at = room.current_state.world_format
         if built_at < SILENT_FORMAT:
             room.send(link, cmd.silence_frames(geom, kind))
             rep.notes.append(f"frames made Silent (world format {SILENT_FORMAT})")
-        expect = min(count, board.size)
+        expect = min(count, framed)
         rotations = self.read_all(link, cmd.read_rotations(geom, kind), True, expect)
         maps = self.read_all(link, cmd.read_map_ids(geom, kind), False, expect)
         # Turns made while the daemon was away are moves: adopt them (a locked tile's are
         # turned back by the settles below).
         locks = room.current_state.locks
         for idx, value in sorted(rotations.items()):
+            if board.shapes[idx] == HOLE:
+                continue  # a frame where a hole is: removed below
             if value != board.rotations[idx] and idx not in board.fixed and idx not in locks:
                 rep.adopted_moves += turns.clicks(board.rotations[idx], value)
                 room.apply(link, idx, value % 4, seen=value, write=False)
         fixes: list[str] = []
         for idx in range(board.size):
+            if board.shapes[idx] == HOLE:
+                if idx in rotations:  # a hole has no frame (world format 8)
+                    fixes.append(cmd.kill_frame(room.uuids[idx]))
+                    rep.notes.append(f"frame {idx} removed from a hole")
+                continue
             if idx not in rotations:
                 self.restore_frame(link, idx, rep)
             elif rotations[idx] != board.rotations[idx] or maps.get(idx) != room.map_id(idx):
@@ -171,6 +186,8 @@ class PipesReconciler:
         fixes: list[str] = []
         locks = room.current_state.locks
         for idx, value in sorted(rotations.items()):
+            if board.shapes[idx] == HOLE:
+                continue  # a stray frame on a hole: the guard's counts find it
             if value != board.rotations[idx] and idx not in board.fixed and idx not in locks:
                 moves = turns.clicks(board.rotations[idx], value)
                 if room.apply(link, idx, value % 4, seen=value):
@@ -243,11 +260,13 @@ class PipesReconciler:
         return out
 
     def tags_consistent(self, link: Link) -> bool:
-        """Whether as many frames carry each `pipes.r<r>` tag as the board has rotations r."""
+        """Whether as many frames carry each `pipes.r<r>` tag as the board has rotations r (on
+        tiles with a frame: not on holes)."""
         room = self.room
         counts = [0, 0, 0, 0]
-        for r in room.board.rotations:
-            counts[r] += 1
+        for r, shape in zip(room.board.rotations, room.board.shapes, strict=True):
+            if shape != HOLE:
+                counts[r] += 1
         for r in range(4):
             command = cmd.count_rotation_tag(room.geom, room.frame_kind, r)
             if parse_count(room.send(link, command)) != counts[r]:
@@ -261,6 +280,8 @@ class PipesReconciler:
         board, play = room.board, room.play_state
         idx = j * board.width + i
         if layer == 0:
+            if board.shapes[idx] == HOLE:
+                return HOLE_BLOCK
             return state_block(play.classes[idx], play.parents[idx], play.closed[idx])
         direction = Direction.E if layer == 1 else Direction.S
         return EDGE_ON if board.connected(idx, direction) else EDGE_OFF

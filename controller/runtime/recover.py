@@ -13,7 +13,7 @@ from __future__ import annotations
 from typing import Any
 
 from controller.errors import RoomError
-from controller.puzzle.model import CROSS, Board, Shape, TileClass
+from controller.puzzle.model import CROSS, HOLE, Board, Shape, TileClass
 from controller.puzzle.solver import solve
 from controller.runtime.paint_room import PaintRoom
 from controller.runtime.paint_state import PaintState
@@ -56,12 +56,16 @@ def state_from_world(room: Room, link: Any, salvaged: dict[str, Any]) -> RoomSta
     pictures = _values(room, link, cmd.read_map_ids(room.geom, room.frame_kind), byte=False)
     rotations = _values(room, link, cmd.read_rotations(room.geom, room.frame_kind), byte=True)
     found = min(len(pictures), len(rotations))
-    if found < size:
+    holes = sink_mode and room.cfg.holes  # a tile without a frame is a hole
+    if found < size and not holes:
         raise RoomError(f"{cannot}: {found} of {size} tile frames found{hint}")
     shapes: list[int] = []
     sources: list[int] = []
     sinks: list[int] = []
     for idx in range(size):
+        if holes and (idx not in pictures or idx not in rotations):
+            shapes.append(HOLE)
+            continue
         offset = pictures[idx] - room.cfg.map_id_base
         fixed = offset - SINK_OFFSET
         if sink_mode and 0 <= fixed < len(SINK_PICTURES):
@@ -80,7 +84,7 @@ def state_from_world(room: Room, link: Any, salvaged: dict[str, Any]) -> RoomSta
         raise RoomError(f"{cannot}: {len(sources)} source tiles found, not one{hint}")
     if sink_mode and len(sinks) != 1:
         raise RoomError(f"{cannot}: {len(sinks)} sink tiles found, not one{hint}")
-    turned = [rotations[idx] % 4 for idx in range(size)]
+    turned = [rotations.get(idx, 0) % 4 for idx in range(size)]
     source = (sources[0] % w, sources[0] // w)
     if sink_mode:
         board = _sink_board(w, h, source, sinks[0], shapes, turned)

@@ -1,6 +1,7 @@
 """End to end against the sandbox, in both detection modes: a sink room with crosses
-(`crosses: 1.0`) is built, its route played from the source to the sink, the water crossing
-the crosses, and won; every command is vanilla grammar."""
+(`crosses: 1.0`), and one with holes too (`holes: true`), is built, its route played from the
+source to the sink, the water crossing the crosses, and won; every command is vanilla
+grammar."""
 
 from __future__ import annotations
 
@@ -9,12 +10,13 @@ from pathlib import Path
 
 import pytest
 
-from controller.puzzle.model import CROSS, TileClass
+from controller.puzzle.model import CROSS, HOLE, TileClass
 from controller.puzzle.sink import route_steps
 from controller.runtime.connect import connect_server
 from controller.runtime.daemon import Daemon
 from controller.runtime.state import SINK_WORLD_FORMAT
 from controller.sandbox import Sandbox
+from controller.world.geometry import HOLE_BLOCK
 from tests.support.grammar import assert_valid_commands
 from tests.support.harness import Harness, make_config, world_mismatches
 
@@ -90,3 +92,66 @@ def test_water_runs_through_the_crosses_to_the_sink(crossing: Harness) -> None:
     progress = room.rules.progress(board, room.play_state)
     assert progress is not None and progress.sink and progress.reached == len(steps)
     assert_valid_commands(sorted(set(link.record)))
+
+
+@pytest.fixture
+def holey(sandbox: Sandbox, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[Harness]:
+    monkeypatch.setenv("SANDBOX_PW", sandbox.password)
+    cfg = make_config(
+        sandbox, tmp_path / "state", seed=15, mode="sink", coverage=0.5, crosses=1.0, holes=True
+    )
+    daemon = Daemon(cfg, ["lobby"], connect=connect_server, record=True)
+    daemon.start()
+    sandbox.join("Alex", (3.5, 101, 3.5))
+    yield Harness(sandbox, cfg, daemon)
+    daemon.close()
+
+
+def _frames(h: Harness) -> int:
+    reply = h.sb.call(
+        lambda g: g.execute("execute if entity @e[type=item_frame,tag=pipes.lobby,tag=pipes]")
+    )
+    return int(reply[0].rsplit(" ", 1)[1])
+
+
+def test_holes_have_no_frame_and_their_own_floor_and_the_room_is_won(holey: Harness) -> None:
+    room, sb, link = holey.room, holey.sb, holey.daemon.links["main"]
+    assert link.record is not None
+    board = room.board
+    holes = [t for t in range(board.size) if board.shapes[t] == HOLE]
+    assert holes and _frames(holey) == board.size - len(holes) == room.frame_count
+    assert world_mismatches(sb, room) == []
+    for t in holes:
+        assert sb.call(lambda g, t=t: g.entity_nbt(room.uuids[t])) is None
+        assert sb.call(lambda g, t=t: g.block(*room.geom.state_pos(*board.coords(t)))) == HOLE_BLOCK
+    # the guard's counts and a reconcile find nothing to repair
+    assert room.guard.alive(link) is True
+    rep = room.reconcile(link)
+    assert rep.total == 0 and not rep.notes, rep.describe()
+    for t, _ in route_steps(board):
+        clicks = (board.solution[t] - board.rotations[t]) % 4
+        if clicks and t not in board.fixed:
+            holey.click(*board.coords(t), times=clicks)
+            holey.daemon.poll("main")
+    assert room.current_state.solved_at is not None
+    assert world_mismatches(sb, room) == []
+    # the next puzzle: frames removed where holes are now, summoned where they left
+    room.next_puzzle_at = room.clock.time()
+    holey.daemon.step()
+    assert room.current_state.puzzle_number == 2
+    assert _frames(holey) == room.frame_count
+    assert world_mismatches(sb, room) == []
+    assert_valid_commands(sorted(set(link.record)))
+
+
+def test_a_frame_summoned_on_a_hole_is_removed(holey: Harness) -> None:
+    room, sb, link = holey.room, holey.sb, holey.daemon.links["main"]
+    board = room.board
+    hole = next(t for t in range(board.size) if board.shapes[t] == HOLE)
+    stray = room.summon(hole, release=link.release)
+    sb.call(lambda g: g.execute(stray))
+    assert _frames(holey) == room.frame_count + 1
+    assert room.guard.alive(link) is False
+    room.reconcile(link)
+    assert _frames(holey) == room.frame_count
+    assert world_mismatches(sb, room) == []

@@ -17,7 +17,7 @@ from controller.config import Config, parse_config
 from controller.maps.datapack import PACK_FOLDER, install_pack
 from controller.puzzle.closed import closed_tiles
 from controller.puzzle.flow import compute_flow
-from controller.puzzle.model import CROSS, Board, Direction, TileClass, map_id
+from controller.puzzle.model import CROSS, HOLE, Board, Direction, TileClass, map_id
 from controller.runtime.connect import connect_server
 from controller.runtime.daemon import Daemon
 from controller.runtime.demo import next_click, solution_order
@@ -113,16 +113,23 @@ def world_mismatches(sb: Sandbox, room: PipesRoom) -> list[str]:
     closed = closed_tiles(board)
     geom = room.geom
     n = board.size
+    holes: list[int] = []
     expected: dict[tuple[int, int, int], str] = {}
     frames: dict[int, tuple[int, int]] = {}
     for idx, (i, j) in enumerate(geom.tiles()):
-        expected[geom.state_pos(i, j)] = state_block(
-            flow.classes[idx], flow.parent[idx], idx in closed
+        hole = board.shapes[idx] == HOLE  # no frame, its own floor block (world format 8)
+        expected[geom.state_pos(i, j)] = (
+            "minecraft:polished_blackstone"
+            if hole
+            else state_block(flow.classes[idx], flow.parent[idx], idx in closed)
         )
         east = board.connected(idx, Direction.E)
         south = board.connected(idx, Direction.S)
         expected[geom.east_pos(i, j)] = EDGE_ON if east else EDGE_OFF
         expected[geom.south_pos(i, j)] = EDGE_ON if south else EDGE_OFF
+        if hole:
+            holes.append(idx)
+            continue
         frames[idx] = (
             board.rotations[idx],
             _picture(
@@ -145,7 +152,7 @@ def world_mismatches(sb: Sandbox, room: PipesRoom) -> list[str]:
 
     def read(game: Any) -> tuple[dict[tuple[int, int, int], str], dict[int, Any]]:
         blocks = {pos: game.block(*pos) for pos in expected}
-        nbts = {idx: game.entity_nbt(room.uuids[idx]) for idx in frames}
+        nbts = {idx: game.entity_nbt(room.uuids[idx]) for idx in [*frames, *holes]}
         return blocks, nbts
 
     blocks, nbts = sb.call(read)
@@ -154,6 +161,7 @@ def world_mismatches(sb: Sandbox, room: PipesRoom) -> list[str]:
         for pos, want in expected.items()
         if not _same_block(blocks[pos], want)
     ]
+    problems += [f"frame {idx}: on a hole" for idx in holes if nbts[idx] is not None]
     for idx, (rotation, mid) in frames.items():
         nbt = nbts[idx]
         if nbt is None:
