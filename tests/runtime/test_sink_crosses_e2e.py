@@ -68,6 +68,7 @@ def test_water_runs_through_the_crosses_to_the_sink(crossing: Harness) -> None:
     board = room.board
     steps = route_steps(board)
     seen_axes: dict[int, set[int]] = {}
+    crosses = [t for t in range(board.size) if board.shapes[t] == CROSS]
     for t, _ in steps:
         if t in board.fixed:
             if board.shapes[t] == CROSS:
@@ -76,8 +77,15 @@ def test_water_runs_through_the_crosses_to_the_sink(crossing: Harness) -> None:
             continue
         clicks = (board.solution[t] - board.rotations[t]) % 4
         if clicks:
+            before = list(room.play_state.axes)
+            sent = len(link.record)
             crossing.click(*board.coords(t), times=clicks)
             crossing.daemon.poll("main")
+            # a cross's picture is written once when its wet axes change, never otherwise
+            for c in crosses:
+                writes = [x for x in link.record[sent:] if str(room.uuids[c]) in x]
+                changed = before[c] != room.play_state.axes[c]
+                assert len(writes) == int(changed), (c, writes)
         if room.current_state.solved_at is not None:
             break
         assert world_mismatches(sb, room) == []
@@ -155,3 +163,20 @@ def test_a_frame_summoned_on_a_hole_is_removed(holey: Harness) -> None:
     room.reconcile(link)
     assert _frames(holey) == room.frame_count
     assert world_mismatches(sb, room) == []
+
+
+def test_status_gives_the_route_progress_and_counts_frames_without_holes(holey: Harness) -> None:
+    from controller.runtime.status import room_health
+
+    room = holey.room
+    health = room_health(holey.cfg, "lobby", connect_server)
+    assert health.frames == health.frames_expected == room.frame_count < room.board.size
+    want = room.rules.progress(room.board, room.play_state)
+    assert want is not None and not want.sink
+    route = health.to_json()["route"]
+    assert (route["reached"], route["length"], route["sink"]) == (
+        want.reached,
+        want.length,
+        False,
+    )
+    assert route["connectivity"] == round(want.reached / want.length, 4)
