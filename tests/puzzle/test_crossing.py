@@ -28,14 +28,17 @@ from tests.support.piece_oracle import oracle_flow, reached
 _SHAPES = st.sampled_from([0, 1, 1, 2, 3, 3, CROSS, CROSS, HOLE])
 
 
+_NO_CROSS = st.sampled_from([0, 1, 1, 2, 3, 3, HOLE, HOLE])
+
+
 @st.composite
-def cross_boards(draw: st.DrawFn, max_side: int = 4) -> Board:
-    """Small sink boards of any shapes (crosses and holes included) and rotations; source and
-    sink are pipe pieces, fixed together with every cross."""
+def cross_boards(draw: st.DrawFn, max_side: int = 4, crosses: bool = True) -> Board:
+    """Small sink boards of any shapes (crosses, unless told not, and holes included) and
+    rotations; source and sink are pipe pieces, fixed together with every cross."""
     w = draw(st.integers(3, max_side))
     h = draw(st.integers(3, max_side))
     n = w * h
-    shapes = draw(st.lists(_SHAPES, min_size=n, max_size=n))
+    shapes = draw(st.lists(_SHAPES if crosses else _NO_CROSS, min_size=n, max_size=n))
     rotations = draw(st.lists(st.integers(0, 3), min_size=n, max_size=n))
     sink = draw(st.sampled_from(edge_tiles(w, h)))
     src = draw(st.sampled_from([t for t in range(n) if t != sink]))
@@ -123,6 +126,27 @@ def test_play_with_crosses_and_holes_equals_a_full_recompute(
             assert c.axes == axes[c.index]
         assert change.wet_count == after.wet_count
         before, before_closed = after, after_closed
+
+
+@settings(max_examples=100, deadline=None)
+@given(
+    cross_boards(max_side=6, crosses=False),
+    st.lists(st.tuples(st.integers(0, 35), st.integers(0, 7)), max_size=16),
+)
+def test_incremental_play_with_holes_equals_a_full_recompute(
+    board: Board, clicks: list[tuple[int, int]]
+) -> None:
+    """Boards with holes and no cross keep the incremental updates: after every click they
+    equal the brute-force flow (holes never wet, never closed)."""
+    play = PlayState(board.copy())
+    for k, r in clicks:
+        t = k % board.size
+        play.apply_rotation(t, r)
+        board.rotations[t] = r & 3
+        assert play.flow == compute_flow(board)
+        want = oracle_flow(board)
+        assert [d >= 0 for d in play.flow.dist] == want.wet
+        assert list(play.closed) == want.closed
 
 
 def brute_force_par(board: Board) -> int | None:
