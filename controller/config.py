@@ -395,6 +395,8 @@ class WorldConfig(_Model):
     generator: Literal["prim", "eller", "walk", "growing_tree"] = "prim"
     branching: float = Field(0.5, ge=0, le=1)
     coverage: float = Field(0.6, ge=0, le=1)
+    crosses: float = Field(0.0, ge=0, le=1)  # sink rooms: the chance the route crosses itself
+    holes: bool = False  # sink rooms: tiles off the route are holes (no frame), not decoys
     unique: bool = True
     difficulty: Literal["easy", "normal", "hard", "expert"] = "normal"
     seed: int | Literal["daily"] | None = None
@@ -600,7 +602,8 @@ def _cross_checks(
     return problems
 
 
-_PIPES_ONLY = ("mode", "generator", "branching", "coverage", "unique")
+_PIPES_ONLY = ("mode", "generator", "branching", "coverage", "unique", "crosses", "holes")
+_SINK_ONLY = ("crosses", "holes")
 _TREE_ONLY = ("generator", "branching", "unique")  # the sink mode's route takes `coverage` only
 
 
@@ -616,7 +619,11 @@ def _kind_checks(name: str, world: WorldConfig) -> list[str]:
                 for key in _TREE_ONLY
                 if key in world.model_fields_set
             ]
-        return []
+        return [
+            f"worlds.{name}.{key}: only for `mode: sink` (crosses and holes are sink-room pieces)"
+            for key in _SINK_ONLY
+            if key in world.model_fields_set
+        ]
     problems = [
         f"worlds.{name}.{key}: only for pipes rooms (paint rooms take `paint.generator`)"
         for key in _PIPES_ONLY

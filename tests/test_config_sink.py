@@ -46,3 +46,19 @@ def test_sink_mode_refuses_the_tree_keys_and_unknown_modes() -> None:
     assert any(p.startswith("worlds.c.mode: Input should be 'tree' or 'sink'") for p in problems)
     assert any(p.startswith("worlds.d.mode: only for pipes rooms") for p in problems)
     assert len(problems) == 5, problems
+
+
+def test_sink_rooms_take_crosses_and_holes_and_tree_rooms_refuse_them() -> None:
+    cfg = parse_config(_cfg(a=_room(mode="sink", crosses=0.5, holes=True), b=_room(100)))
+    assert cfg.worlds["a"].crosses == 0.5 and cfg.worlds["a"].holes is True
+    assert cfg.worlds["b"].crosses == 0.0 and cfg.worlds["b"].holes is False
+    problems = _problems(
+        _cfg(a=_room(crosses=0.5), b=_room(100, holes=True), c=_room(200, mode="sink", crosses=2))
+    )
+    tail = "only for `mode: sink` (crosses and holes are sink-room pieces)"
+    assert f"worlds.a.crosses: {tail}" in problems
+    assert f"worlds.b.holes: {tail}" in problems
+    assert any(
+        p.startswith("worlds.c.crosses: Input should be less than or equal to 1") for p in problems
+    )
+    assert len(problems) == 3, problems

@@ -97,6 +97,13 @@ def status(
                     if r.kind == "paint"
                     else f"water {r.wet}/{r.total}  moves {r.moves}"
                 )
+                if r.route is not None:
+                    route = r.route
+                    sink = " + sink" if route["sink"] else ""
+                    progress = (
+                        f"route {route['reached']}/{route['length']}{sink} "
+                        f"(connectivity {route['connectivity']:.2f})  moves {r.moves}"
+                    )
                 line += (
                     f"  puzzle #{r.puzzle}  {progress}"
                     f"  running {int((r.running_s or 0) // 60)} min  solves {r.solves}"
@@ -130,6 +137,8 @@ def show(
     from controller.cli.ui import board_text, console
     from controller.puzzle.closed import closed_tiles
     from controller.puzzle.flow import compute_flow
+    from controller.puzzle.sink import route_progress
+    from controller.runtime.feedback import route_text
     from controller.runtime.requests import Rotations, ShowRequest
     from controller.runtime.state import RoomState, state_path
 
@@ -156,8 +165,10 @@ def show(
         typer.echo(f"wrote {png}")
         return
     out = console()
+    route = route_progress(board, flow.classes, flow.axes) if board.mode == "sink" else None
     out.print(
         f"{world}: water {flow.wet_count}/{board.size}"
+        + (f"  route {route_text(route)}" if route is not None else "")
         + (f"  closed {len(found)}" if found else "")
         + ("  solved" if flow.solved else "")
     )

@@ -157,20 +157,23 @@ def _settings(base: int | None, world: str | None, config: Path | None) -> tuple
 
 def _write(root: Path, base: int, target: Target, force: bool) -> list[PlanItem]:
     from controller.maps.install import install_pictures
-    from controller.world.mapart import all_pictures, sink_pictures
+    from controller.world.mapart import all_pictures, cross_pictures, sink_pictures
     from controller.world.paintart import brush_pictures
 
     pipes, brushes, sinks = all_pictures(base), brush_pictures(base), sink_pictures(base)
-    plan = install_pictures(root, pipes | brushes | sinks, target, force=force)
+    crosses = cross_pictures(base)
+    plan = install_pictures(root, pipes | brushes | sinks | crosses, target, force=force)
     last = base + PICTURE_COUNT - 1
     typer.echo(f"map ids {base}..{last} ({target.reason}; layout {target.layout.value})")
-    for ids in (pipes, brushes, sinks):
+    for ids in (pipes, crosses, brushes, sinks):
         counts = Counter(item.action for item in plan if item.map_id in ids)
         summary = ", ".join(f"{n} {action}" for action, n in sorted(counts.items()))
         if ids is brushes:
             typer.echo(f"paint brush map ids {min(ids)}..{max(ids)}")
         if ids is sinks:
             typer.echo(f"sink room map ids {min(ids)}..{max(ids)}")
+        if ids is crosses:
+            typer.echo(f"sink room cross map ids {min(ids)}..{max(ids)}")
         typer.echo(f"  {summary}")
     for item in plan:
         if item.action == "replace":

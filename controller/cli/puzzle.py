@@ -61,8 +61,9 @@ app = typer.Typer(
     add_completion=False,
 )
 
-# Box-drawing glyph per arm mask (bit 0 N, 1 E, 2 S, 3 W); crosses and empty never occur.
-GLYPHS: dict[int, str] = {m: PIPE_GLYPHS[m] for m in range(1, 15) if m.bit_count() < 4}
+# Box-drawing glyph per arm mask (bit 0 N, 1 E, 2 S, 3 W): a sink board's cross (all four arms)
+# shows ┼, a hole (none) a blank.
+GLYPHS: dict[int, str] = {m: PIPE_GLYPHS[m] for m in range(16)}
 
 _STYLE_DRY = CLASS_STYLE[TileClass.DRY]
 _STYLE_WET = CLASS_STYLE[TileClass.WET]
@@ -269,6 +270,12 @@ def new(
         str,
         typer.Option(help=f"{' or '.join(MODES)}: connect every tile, or bring water to a sink."),
     ] = "tree",
+    crosses: Annotated[
+        str, typer.Option(metavar="F", help="sink: chance the route crosses itself (0..1).")
+    ] = "0",
+    holes: Annotated[
+        bool, typer.Option("--holes/--no-holes", help="sink: tiles off the route are holes.")
+    ] = False,
     as_json: Annotated[bool, typer.Option("--json", help="Print the board as JSON.")] = False,
     solution: Annotated[
         bool, typer.Option("--solution", help="Draw the solved board instead of the start.")
@@ -283,6 +290,7 @@ def new(
         seed_value = parse_seed(seed)
         knob_b = parse_unit("branching", branching)
         knob_c = parse_unit("coverage", coverage)
+        knob_x = parse_unit("crosses", crosses)
         params = GeneratorParams(
             generator=generator,
             branching=knob_b,
@@ -291,6 +299,8 @@ def new(
             source=parse_source(source),
             difficulty=difficulty,
             mode=mode,
+            crosses=knob_x,
+            holes=holes,
         )
         board = generate(width, height, seed=seed_value, params=params)
     except ValueError as exc:

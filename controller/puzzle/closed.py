@@ -11,7 +11,8 @@ each other. In a component of that graph:
   turning one of its pieces.
 
 A tile is *closed* when it is on a dry loop or in a closed island; a dry tile with a loose end
-and on no loop is not. Wet tiles are never closed (their rings are the flow's).
+and on no loop is not. Wet tiles are never closed (their rings are the flow's), nor are holes
+(no arms, no piece). Boards with crosses are handled by ``controller.puzzle.crossing``.
 
 ``closed_tiles`` computes the set for a board from scratch. ``ClosedTracker`` keeps it up to date
 click by click for ``controller.puzzle.play``: a click changes the joins of the turned tile only,
@@ -40,6 +41,10 @@ class _OverBudget(Exception):
 
 def closed_tiles(board: Board) -> frozenset[int]:
     """Flat indices of the board's tiles on dry loops or in closed islands."""
+    if board.has_crosses:
+        from .crossing import cross_flow
+
+        return frozenset(v for v, c in enumerate(cross_flow(board).closed) if c)
     tracker = ClosedTracker(board.width, board.height)
     tracker.rebuild(board_masks(board), compute_flow(board).dist)
     return frozenset(v for v, c in enumerate(tracker.closed) if c)
@@ -131,6 +136,8 @@ class ClosedTracker:
         adj = self._adj
         arms = ARMS
         label[root] = stamp
+        if not masks[root]:
+            return []  # a hole: no piece, never closed
         order = [root]
         joins = 0  # each join counted from both ends
         loose = False

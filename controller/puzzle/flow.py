@@ -16,9 +16,9 @@ The ``_``-prefixed helpers are shared with ``play.py`` and work on flat integer 
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
-from .model import Board, TileClass, mask_of
+from .model import SHAPE_MASK, Board, TileClass, mask_of
 
 __all__ = ["Flow", "compute_flow", "board_masks", "neighbour_table", "tile_class", "sink_reached"]
 
@@ -58,7 +58,9 @@ def neighbour_table(width: int, height: int) -> tuple[tuple[int, int, int, int],
     return table
 
 
-_MASK_TABLE: tuple[int, ...] = tuple(mask_of(s, r) for s in range(4) for r in range(4))
+_MASK_TABLE: tuple[int, ...] = tuple(
+    mask_of(s, r) for s in range(len(SHAPE_MASK)) for r in range(4)
+)
 
 
 def board_masks(board: Board) -> list[int]:
@@ -87,6 +89,9 @@ class Flow:
     dist: list[int]
     wet_count: int
     solved: bool
+    axes: list[int] = field(default_factory=list)
+    """On a board with crosses, per tile which of a cross's axes carry water (bit 0 N-S, bit 1
+    E-W; 0 for every other tile); empty on a board without crosses."""
 
 
 def _bfs(
@@ -207,6 +212,8 @@ def _mark_rings(
 
 def compute_flow(board: Board) -> Flow:
     """Recompute the whole water state of a board from its current rotations."""
+    if board.has_crosses:
+        return _cross_flow(board)
     n = board.width * board.height
     adj = neighbour_table(board.width, board.height)
     masks = board_masks(board)
@@ -236,12 +243,33 @@ def compute_flow(board: Board) -> Flow:
     )
 
 
+def _cross_flow(board: Board) -> Flow:
+    """``compute_flow`` of a board with crosses (``controller.puzzle.crossing``)."""
+    from .crossing import cross_flow
+
+    cf = cross_flow(board)
+    return Flow(
+        wet=[d >= 0 for d in cf.dist],
+        parent=cf.parent,
+        ring=cf.ring,
+        classes=cf.classes,
+        dist=cf.dist,
+        wet_count=cf.wet_count,
+        solved=cf.wet_count == board.size,
+        axes=cf.axes,
+    )
+
+
 def sink_reached(board: Board, masks: Sequence[int] | None = None) -> bool:
     """Whether water from the source reaches the board's sink (False without a sink); ``masks``
     replace the current arm masks when given. The win condition of the sink mode."""
     if board.sink is None:
         return False
     sink = board.index(*board.sink)
+    if board.has_crosses:
+        from .crossing import cross_flow
+
+        return cross_flow(board, masks).dist[sink] >= 0
     adj = neighbour_table(board.width, board.height)
     cur = board_masks(board) if masks is None else masks
     src = board.source_index

@@ -56,11 +56,12 @@ _POP = (0, 1, 1, 2, 1, 2, 2, 3, 1, 2, 2, 3, 2, 3, 3, 4)  # arms per mask
 
 
 def _mask_table(part: int) -> tuple[int, ...]:
-    """Per arm mask, the shape (part 0) or smallest rotation (part 1) showing it; -1 for none."""
+    """Per arm mask, the pipe shape (part 0) or smallest rotation (part 1) showing it; -1 for
+    none (no arms, or four: a tree has no crosses)."""
     out = []
     for m in range(16):
         try:
-            out.append(shape_of_mask(m)[part])
+            out.append(shape_of_mask(m)[part] if m != 15 else -1)
         except KeyError:
             out.append(-1)
     return tuple(out)
@@ -126,11 +127,17 @@ class GeneratorParams:
     """``tree`` (connect every tile) or ``sink`` (a route from the source to a sink on the
     edge among decoys, from the ``walk`` route with ``coverage``; ``generator``, ``unique`` and
     ``difficulty`` play no part)."""
+    crosses: float = 0.0
+    """Sink mode: the chance that the route crosses itself where it can (a cross piece; 0 keeps
+    a seed's board as it was without crosses)."""
+    holes: bool = False
+    """Sink mode: the tiles off the route are holes (no piece) instead of decoys."""
 
     def __post_init__(self) -> None:
         self.validate()
         object.__setattr__(self, "branching", float(self.branching))
         object.__setattr__(self, "coverage", float(self.coverage))
+        object.__setattr__(self, "crosses", float(self.crosses))
         if self.source is not None:
             object.__setattr__(self, "source", (int(self.source[0]), int(self.source[1])))
 
@@ -142,6 +149,11 @@ class GeneratorParams:
             )
         _check_unit("branching", self.branching)
         _check_unit("coverage", self.coverage)
+        _check_unit("crosses", self.crosses)
+        if not isinstance(self.holes, bool):
+            raise ValueError(f"holes: must be true or false, got {self.holes!r}")
+        if self.mode != "sink" and (self.crosses or self.holes):
+            raise ValueError("crosses: crosses and holes are sink-mode pieces (mode: sink)")
         if not isinstance(self.unique, bool):
             raise ValueError(f"unique: must be true or false, got {self.unique!r}")
         if self.difficulty not in DIFFICULTIES:
@@ -540,7 +552,15 @@ def generate(
     rng = random.Random(seed)
     if params.mode == "sink":
         check_size(width, height)
-        board = sink_board(width, height, params.source_for(width, height), params.coverage, rng)
+        board = sink_board(
+            width,
+            height,
+            params.source_for(width, height),
+            params.coverage,
+            rng,
+            crosses=params.crosses,
+            holes=params.holes,
+        )
         board.seed = seed
         sink_shuffle(board, rng)
         return board

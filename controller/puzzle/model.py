@@ -15,6 +15,10 @@ __all__ = [
     "Direction",
     "Shape",
     "TileClass",
+    "CROSS",
+    "HOLE",
+    "SHAPE_WORDS",
+    "PIPE_SHAPES",
     "DIRECTIONS",
     "DELTA",
     "SHAPE_MASK",
@@ -68,6 +72,16 @@ class Shape(IntEnum):
         return self.name.lower()
 
 
+CROSS = 4
+"""The cross piece (sink mode): four arms, water passes straight through N-S and E-W apart."""
+HOLE = 5
+"""A hole (sink mode with ``holes``): no piece, no arms, no frame."""
+PIPE_SHAPES: tuple[Shape, ...] = tuple(Shape)
+"""The four shapes of tree boards (and of every tile of a sink board that is no cross or hole)."""
+SHAPE_WORDS: tuple[str, ...] = (*(s.word for s in Shape), "cross", "hole")
+"""The JSON names of shape indices 0..5."""
+
+
 class TileClass(IntEnum):
     """What a tile shows: its value is the class index of the world format."""
 
@@ -94,12 +108,15 @@ def rotate_mask(mask: int, r: int) -> int:
     return ((mask << r) | (mask >> (4 - r))) & 15
 
 
-# Arms at r = 0: end {S}; straight {N, S}; tee {N, S, E}; corner {S, E}.
+# Arms at r = 0: end {S}; straight {N, S}; tee {N, S, E}; corner {S, E}; cross all four;
+# hole none.
 SHAPE_MASK: tuple[int, ...] = (
     bit(Direction.S),
     bit(Direction.N) | bit(Direction.S),
     bit(Direction.N) | bit(Direction.S) | bit(Direction.E),
     bit(Direction.S) | bit(Direction.E),
+    15,
+    0,
 )
 
 
@@ -109,18 +126,21 @@ def mask_of(shape: int, rotation: int) -> int:
 
 
 _SHAPE_OF: dict[int, tuple[int, int]] = {}
-for _shape in Shape:
+for _shape in (*PIPE_SHAPES, CROSS):
     for _r in (3, 2, 1, 0):  # the smallest rotation wins
         _SHAPE_OF[mask_of(_shape, _r)] = (int(_shape), _r)
 
 
 def shape_of_mask(mask: int) -> tuple[int, int]:
-    """The (shape, smallest rotation) with these arms; KeyError for 0, 4 arms or unknown masks."""
+    """The (shape, smallest rotation) with these arms (four arms: the cross); KeyError for 0."""
     return _SHAPE_OF[mask]
 
 
 def distinct_rotations(shape: int) -> int:
-    """How many different arm masks a shape has (2 for a straight, 4 otherwise)."""
+    """How many different arm masks a shape has (2 for a straight, 1 for a cross or a hole, 4
+    otherwise): the rotations a solver needs to try."""
+    if shape >= CROSS:
+        return 1
     return 2 if shape == Shape.STRAIGHT else 4
 
 
@@ -136,7 +156,7 @@ class Board:
     ``shapes``, ``rotations`` and ``solution`` are flat lists indexed ``j * width + i``.
     ``mode`` is ``tree`` (connect every tile into one tree) or ``sink`` (bring water from the
     source to ``sink``; docs/puzzle.md); ``fixed`` holds the flat indices of tiles that cannot
-    be turned (the source and the sink in sink mode).
+    be turned (the source, the sink and the crosses in sink mode).
     """
 
     width: int
@@ -175,6 +195,8 @@ class Board:
                 raise ValueError(f"sink: {list(self.sink)} is outside the board")
             if (ki, kj) == (si, sj):
                 raise ValueError("sink: must differ from the source")
+        if self.mode == "tree" and (CROSS in self.shapes or HOLE in self.shapes):
+            raise ValueError("shapes: crosses and holes are sink-mode pieces")
         for t in self.fixed:
             if not 0 <= t < n:
                 raise ValueError(f"fixed: tile {t} is outside the board")
@@ -218,6 +240,11 @@ class Board:
         """Whether tile idx and its neighbour in direction d have arms facing each other now."""
         n = self.neighbour(idx, d)
         return n >= 0 and bool(self.mask(idx) & bit(d)) and bool(self.mask(n) & bit(opposite(d)))
+
+    @property
+    def has_crosses(self) -> bool:
+        """Whether any tile is a cross (its water flows by axis: ``controller.puzzle.crossing``)."""
+        return CROSS in self.shapes
 
     def copy(self) -> Board:
         """An independent copy."""

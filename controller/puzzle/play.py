@@ -76,6 +76,8 @@ class TileChange(NamedTuple):
     parent: int
     rotation: int
     closed: bool = False
+    axes: int = 0
+    """On a cross: which axes carry water (bit 0 N-S, bit 1 E-W); 0 on any other tile."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -152,7 +154,14 @@ class PlayState:
         self._classes[:] = self._all_classes()
         self._parents[:] = self._par
         self.closed_tracker = ClosedTracker(board.width, board.height, self._budget)
-        self.closed_tracker.rebuild(self._masks, self._dist)
+        self._crosses = board.has_crosses
+        self._axes: list[int] = []
+        if self._crosses:
+            self._cross_pass()
+            self._classes[:] = self._all_classes()
+            self._parents[:] = self._par
+        else:
+            self.closed_tracker.rebuild(self._masks, self._dist)
 
     # ------------------------------------------------------------------ views
 
@@ -193,7 +202,13 @@ class PlayState:
             dist=list(self._dist),
             wet_count=len(self._wet),
             solved=len(self._wet) == self._n,
+            axes=list(self._axes),
         )
+
+    @property
+    def axes(self) -> Sequence[int]:
+        """Per tile, which axes of a cross carry water (empty without crosses; read-only)."""
+        return self._axes
 
     # ------------------------------------------------------------------ the click
 
@@ -241,6 +256,8 @@ class PlayState:
                     edges.append(EdgeChange(u, (d + 2) & 3, bool(now)))
             edges.sort(key=lambda e: (e.index, e.direction))
 
+        if self._crosses:
+            return self._cross_click(idx, old_rotation != new_rotation, edges)
         touched: list[int] = []
         if removed or added:
             try:
@@ -474,6 +491,44 @@ class PlayState:
         self._ring = ring
         self._wet = set(order)
 
+    def _cross_pass(self) -> None:
+        """The whole water state of a board with crosses (``controller.puzzle.crossing``) into
+        the working arrays, the closed flags included."""
+        from .crossing import CrossFlow
+
+        cf = CrossFlow(self.board, self._masks)
+        self._dist, self._par, self._ring = cf.dist, cf.parent, cf.ring
+        self._wet = {v for v, d in enumerate(cf.dist) if d >= 0}
+        self._axes = cf.axes
+        self.closed_tracker.closed[:] = cf.closed
+        self.visited += self._n
+        self.recomputed = True
+        self.full = True
+
+    def _cross_click(self, t: int, rotated: bool, edges: list[EdgeChange]) -> Change:
+        """A click on a board with crosses: one whole-board pass, then every tile whose class,
+        parent, closed flag or wet axes changed (and the turned tile)."""
+        old_closed = list(self.closed_tracker.closed)
+        old_axes = self._axes
+        self._cross_pass()
+        new = self._all_classes()
+        par, axes, closed = self._par, self._axes, self.closed_tracker.closed
+        classes, parents = self._classes, self._parents
+        rotations = self.board.rotations
+        tiles = [
+            TileChange(v, new[v], par[v], rotations[v], closed[v], axes[v])
+            for v in range(self._n)
+            if new[v] != classes[v]
+            or par[v] != parents[v]
+            or closed[v] != old_closed[v]
+            or axes[v] != old_axes[v]
+            or (rotated and v == t)
+        ]
+        classes[:] = new
+        parents[:] = par
+        n_wet = len(self._wet)
+        return Change(tiles, edges, n_wet == self._n, n_wet)
+
     def _all_classes(self) -> list[int]:
         """The class of every tile from the working arrays."""
         ring = self._ring
@@ -520,7 +575,7 @@ class PlayState:
             if c != classes[v] or p != parents[v] or (rotated and v == t) or v in flipped:
                 classes[v] = c
                 parents[v] = p
-                tiles.append(make(TileChange, (v, c, p, rotations[v], closed[v])))
+                tiles.append(make(TileChange, (v, c, p, rotations[v], closed[v], 0)))
         n_wet = len(self._wet)
         return Change(tiles, edges, n_wet == self._n, n_wet)
 
@@ -550,6 +605,6 @@ class PlayState:
         rotations = self.board.rotations
         make = tuple.__new__  # TileChange(...) without its Python-level __new__
         closed = self.closed_tracker.closed
-        tiles = [make(TileChange, (v, new[v], par[v], rotations[v], closed[v])) for v in changed]
+        tiles = [make(TileChange, (v, new[v], par[v], rotations[v], closed[v], 0)) for v in changed]
         n_wet = len(self._wet)
         return Change(tiles, edges, n_wet == self._n, n_wet)

@@ -22,7 +22,7 @@ import json
 from collections.abc import Mapping
 from typing import Any
 
-from controller.puzzle.model import MAX_SIZE, MIN_SIZE, Board, Shape, mask_of
+from controller.puzzle.model import MAX_SIZE, MIN_SIZE, SHAPE_WORDS, Board, mask_of
 
 __all__ = [
     "FORMAT",
@@ -37,7 +37,7 @@ __all__ = [
 ]
 
 FORMAT = 1
-SHAPE_NAMES: tuple[str, ...] = tuple(s.word for s in Shape)
+SHAPE_NAMES: tuple[str, ...] = SHAPE_WORDS
 _SHAPE_INDEX = {name: k for k, name in enumerate(SHAPE_NAMES)}
 _KEYS = ("width", "height", "source", "shapes", "rotations", "solution", "seed", "generator")
 _OPTIONAL = ("format", "meta", "state", "mode", "sink", "fixed", "difficulty")
@@ -233,12 +233,16 @@ def board_from_dict(obj: object, *, strict_solution: bool = True) -> Board:
     if not (0 <= src[0] < width and 0 <= src[1] < height):
         raise ValueError(f"source: {src} is outside the {width}x{height} board")
     names = _grid(obj, "shapes", width, height)
+    sink_mode = obj.get("mode") == "sink"
+    allowed = SHAPE_NAMES if sink_mode else SHAPE_NAMES[:4]
     shapes: list[int] = []
     for k, name in enumerate(names):
-        if not isinstance(name, str) or name not in _SHAPE_INDEX:
+        if not isinstance(name, str) or name not in allowed:
+            known = ", ".join(allowed)
+            more = "" if sink_mode else " (cross and hole need mode sink)"
             raise ValueError(
                 f"shapes[{k // width}][{k % width}]: unknown shape {name!r}, "
-                f"expected one of {', '.join(SHAPE_NAMES)}"
+                f"expected one of {known}{more}"
             )
         shapes.append(_SHAPE_INDEX[name])
     rotations = _rotations(obj, "rotations", width, height)

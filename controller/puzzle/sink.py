@@ -24,10 +24,11 @@ import heapq
 import math
 import random
 from collections.abc import Sequence
+from dataclasses import dataclass
 
 from .deduce import neighbour_table
 from .flow import sink_reached
-from .model import Board, mask_of, shape_of_mask
+from .model import CROSS, HOLE, Board, TileClass, distinct_rotations, mask_of, shape_of_mask
 from .solver import Par
 
 __all__ = [
@@ -40,6 +41,9 @@ __all__ = [
     "sink_par",
     "sink_route",
     "sink_hint",
+    "RouteProgress",
+    "route_steps",
+    "route_progress",
 ]
 
 MODES: tuple[str, ...] = ("tree", "sink")
@@ -89,30 +93,139 @@ def _route_to_edge(
     return [src + k * (dj * width + di) for k in range(steps + 1)]  # steps >= 2 on 3x3 and up
 
 
+def _direction(nb: Sequence[int], a: int, b: int) -> int:
+    """The direction from tile a to its neighbour b."""
+    return next(d for d in range(4) if nb[4 * a + d] == b)
+
+
+def _crossing_walk(
+    nb: Sequence[int], n: int, start: int, target: int, share: float, rng: random.Random
+) -> list[int]:
+    """A random route from ``start`` that may cross itself, as PipeMania's does: a step may run
+    straight across a straight tile of the route into a free tile beyond it (that tile becomes a
+    cross), taken with probability ``share`` whenever one is possible. Otherwise the free end
+    extends by Warnsdorff's rule with noise (the free neighbour with the fewest onward free
+    neighbours); the walk ends when stuck or at ``target`` steps. A cross tile is listed twice."""
+    visits = [0] * n
+    path = [start]
+    visits[start] = 1
+
+    def free(t: int) -> int:
+        return sum(1 for d in range(4) if nb[4 * t + d] >= 0 and not visits[nb[4 * t + d]])
+
+    while len(path) < target:
+        h = path[-1]
+        crossings = []
+        for d in range(4):
+            x = nb[4 * h + d]
+            if x < 0 or visits[x] != 1 or x == start:
+                continue
+            m = path.index(x)
+            y = nb[4 * x + d]
+            straight = 0 < m < len(path) - 1 and {path[m - 1], path[m + 1]} == {
+                nb[4 * x + ((d + 1) & 3)],
+                nb[4 * x + ((d + 3) & 3)],
+            }
+            if straight and y >= 0 and not visits[y]:
+                crossings.append((x, y))
+        if crossings and rng.random() < share:
+            x, y = crossings[rng.randrange(len(crossings))]
+            path += [x, y]
+            visits[x] += 1
+            visits[y] = 1
+            continue
+        steps = [u for d in range(4) if (u := nb[4 * h + d]) >= 0 and not visits[u]]
+        if not steps:
+            break
+        u = min(steps, key=lambda u: free(u) + 1.5 * rng.random())
+        path.append(u)
+        visits[u] = 1
+    return path
+
+
+def _crossing_route(
+    width: int,
+    height: int,
+    source: tuple[int, int],
+    target: int,
+    share: float,
+    rng: random.Random,
+) -> list[int]:
+    """The longest of 8 crossing walks, each cut at its last edge tile visited once (the
+    sink; at least 3 tiles); the straight line of :func:`_route_to_edge` when none reaches."""
+    nb = neighbour_table(width, height)
+    src = source[1] * width + source[0]
+    best: list[int] = []
+    for _ in range(8):
+        path = _crossing_walk(nb, width * height, src, max(3, target), share, rng)
+        seen: dict[int, int] = {}
+        cut = 0
+        for k, t in enumerate(path):
+            seen[t] = seen.get(t, 0) + 1
+            if k >= 2 and seen[t] == 1 and _on_edge(t, width, height):
+                cut = k
+        # the sink must be visited once in the cut route, and nothing after it matters
+        if cut + 1 > len(best):
+            best = path[: cut + 1]
+        if 2 * len(set(best)) >= target:
+            break
+    if len(best) >= 3:
+        return best
+    return _route_to_edge(width, height, source, 0, rng)
+
+
+def _route_arms(path: Sequence[int], nb: Sequence[int], n: int) -> list[int]:
+    """The arms every tile gets from the route (a cross: both straights)."""
+    arms = [0] * n
+    for a, b in zip(path, path[1:], strict=False):
+        d = _direction(nb, a, b)
+        arms[a] |= 1 << d
+        arms[b] |= 1 << (d ^ 2)
+    return arms
+
+
 def sink_board(
-    width: int, height: int, source: tuple[int, int], coverage: float, rng: random.Random
+    width: int,
+    height: int,
+    source: tuple[int, int],
+    coverage: float,
+    rng: random.Random,
+    *,
+    crosses: float = 0.0,
+    holes: bool = False,
 ) -> Board:
-    """An unshuffled sink-mode board: the route at its solution rotations, decoys at random."""
+    """An unshuffled sink-mode board: the route at its solution rotations, decoys at random
+    (holes instead with ``holes``); with ``crosses`` > 0 the route may cross itself."""
     n = width * height
     nb = neighbour_table(width, height)
     target = max(3, math.ceil(coverage * n - 1e-9))
-    path = _route_to_edge(width, height, source, target, rng)
-    arms = [0] * n
-    for a, b in zip(path, path[1:], strict=False):
-        for d in range(4):
-            if nb[4 * a + d] == b:
-                arms[a] |= 1 << d
-                arms[b] |= 1 << (d ^ 2)
+    if crosses > 0:
+        path = _crossing_route(width, height, source, target, crosses, rng)
+    else:
+        path = _route_to_edge(width, height, source, target, rng)
+    arms = _route_arms(path, nb, n)
     shapes = [0] * n
     solution = [0] * n
     on_route = set(path)
     for t in range(n):
         if t in on_route:
             shapes[t], solution[t] = shape_of_mask(arms[t])
+        elif holes:
+            shapes[t] = HOLE
         else:
             shapes[t] = _DECOY_SHAPES[rng.randrange(len(_DECOY_SHAPES))]
             solution[t] = rng.randrange(4)
     sink = path[-1]
+    cross_tiles = [t for t in on_route if shapes[t] == CROSS]
+    meta: dict[str, object] = {
+        "coverage_target": coverage,
+        "coverage": len(on_route) / n,
+        "route": len(path),
+    }
+    if crosses > 0:
+        meta["crosses"] = len(cross_tiles)
+    if holes:
+        meta["holes"] = True
     return Board(
         width,
         height,
@@ -122,16 +235,17 @@ def sink_board(
         solution,
         None,
         "walk",
-        {"coverage_target": coverage, "coverage": len(path) / n, "route": len(path)},
+        meta,
         mode="sink",
         sink=(sink % width, sink // width),
-        fixed=frozenset((path[0], sink)),
+        fixed=frozenset((path[0], sink, *cross_tiles)),
     )
 
 
 def sink_shuffle(board: Board, rng: random.Random, rounds: int = 100) -> None:
-    """Turn every tile that is not fixed at random; re-roll while water reaches the sink."""
-    free = [t for t in range(board.size) if t not in board.fixed]
+    """Turn every tile that is not fixed (nor a hole) at random; re-roll while water reaches
+    the sink."""
+    free = [t for t in range(board.size) if t not in board.fixed and board.shapes[t] != HOLE]
     for _ in range(rounds):
         for t in free:
             board.rotations[t] = rng.randrange(4)
@@ -143,11 +257,12 @@ def sink_shuffle(board: Board, rng: random.Random, rounds: int = 100) -> None:
 
 def _clicks(board: Board) -> list[list[int]]:
     """``table[t][need]``: fewest clockwise clicks turning t to a rotation whose arms include
-    ``need`` (_INF when none does; a fixed tile only counts its current rotation)."""
+    ``need`` (_INF when none does; a fixed tile only counts its current rotation, a cross or a
+    hole its one distinct rotation)."""
     out: list[list[int]] = []
     for t, (s, r) in enumerate(zip(board.shapes, board.rotations, strict=True)):
         row = [_INF] * 16
-        for k in range(1 if t in board.fixed else 4):
+        for k in range(1 if t in board.fixed else distinct_rotations(s)):
             m = mask_of(s, (r + k) & 3)
             sub = m
             while True:
@@ -167,6 +282,7 @@ def _relaxed(board: Board, clicks: Sequence[Sequence[int]]) -> list[int]:
     nb = neighbour_table(board.width, board.height)
     sink = board.index(*board.sink) if board.sink is not None else -1
     src = board.source_index
+    cross = [s == CROSS for s in board.shapes]
     dist = [_INF] * (4 * n)
     heap: list[tuple[int, int]] = []
     for e in range(4):
@@ -186,8 +302,8 @@ def _relaxed(board: Board, clicks: Sequence[Sequence[int]]) -> list[int]:
         out = 1 << (e ^ 2)
         row = clicks[p]
         for e2 in range(4):
-            if e2 == e ^ 2 or nb[4 * p + e2] < 0:
-                continue
+            if e2 == e ^ 2 or nb[4 * p + e2] < 0 or (cross[p] and e2 != e):
+                continue  # a cross passes water straight through only
             c = row[out | 1 << e2]
             if c < _INF and dv + c < dist[4 * p + e2]:
                 dist[4 * p + e2] = dv + c
@@ -215,8 +331,15 @@ def _search(board: Board, budget: int) -> tuple[int, bool, int, list[tuple[int, 
         raise ValueError("board: the sink cannot be reached")
     best = _INF
     best_route: list[tuple[int, int]] = []
+    cross = [s == CROSS for s in board.shapes]
+    # Per tile, the pieces on the path: bit 0 a cross's N-S, bit 1 its E-W; 3 any other tile.
     on_path = bytearray(n)
-    on_path[src] = 1
+    on_path[src] = 3
+
+    def piece(t: int, e: int) -> int:
+        """The on_path bits of tile t entered through side e."""
+        return 1 << (e & 1) if cross[t] else 3
+
     route: list[tuple[int, int]] = []  # (tile, arms) of the tiles entered so far
     # Frames: (g before the tile, tile, side entered, options still to try, best first last).
     frames: list[tuple[int, int, int, list[tuple[int, int, int]]]] = []
@@ -226,7 +349,7 @@ def _search(board: Board, budget: int) -> tuple[int, bool, int, list[tuple[int, 
     def enter(g: int, t: int, e: int) -> None:
         """Put tile t (entered through side e, g clicks so far) on the path and open it."""
         nonlocal best, best_route
-        on_path[t] = 1
+        on_path[t] |= piece(t, e)
         if t == sink:
             route.append((t, 1 << e))
             if g < best:
@@ -237,8 +360,8 @@ def _search(board: Board, budget: int) -> tuple[int, bool, int, list[tuple[int, 
         row = clicks[t]
         for d in range(4):
             u = nb[4 * t + d]
-            if u < 0 or d == e or on_path[u]:
-                continue
+            if u < 0 or d == e or on_path[u] & piece(u, d ^ 2) or (cross[t] and d != e ^ 2):
+                continue  # a cross passes water straight through only
             c = row[1 << e | 1 << d]
             if c >= _INF:
                 continue
@@ -265,13 +388,13 @@ def _search(board: Board, budget: int) -> tuple[int, bool, int, list[tuple[int, 
             if not opts:
                 frames.pop()
                 route.pop()
-                on_path[t] = 0
+                on_path[t] &= ~piece(t, e)
                 continue
             if nodes >= budget and best < _INF:  # out of budget: keep the first route found
                 pending = min(pending, min(o[0] for o in opts))
                 frames.pop()
                 route.pop()
-                on_path[t] = 0
+                on_path[t] &= ~piece(t, e)
                 continue
             if nodes >= 5 * budget + 1000:  # no route yet, long past the budget
                 frames.clear()
@@ -296,32 +419,45 @@ def _search(board: Board, budget: int) -> tuple[int, bool, int, list[tuple[int, 
 
 
 def _solution_route(board: Board, clicks: Sequence[Sequence[int]]) -> list[tuple[int, int]]:
-    """The route the board's solution rotations give (a breadth-first path from the source to
-    the sink through facing arms) as (tile, arms needed), or [] when the solution is dry."""
+    """The route the board's solution rotations give (a breadth-first path of pieces from the
+    source to the sink through facing arms, straight through crosses) as (tile, arms needed),
+    or [] when the solution is dry."""
+    from .crossing import piece_arms
+
     if board.sink is None:
         return []
     nb = neighbour_table(board.width, board.height)
     masks = [mask_of(s, r) for s, r in zip(board.shapes, board.solution, strict=True)]
-    src, sink = board.source_index, board.index(*board.sink)
+    arms = piece_arms(board.shapes, masks)
+    cross = [s == CROSS for s in board.shapes]
+
+    def piece(u: int, side: int) -> int:
+        return 2 * u + (side & 1 if cross[u] else 0)
+
+    src, sink = 2 * board.source_index, 2 * board.index(*board.sink)
     came = {src: -1}
     queue = [src]
-    for v in queue:
-        if v == sink:
+    for p in queue:
+        if p == sink:
             break
         for d in range(4):
-            u = nb[4 * v + d]
-            if masks[v] >> d & 1 and u >= 0 and u not in came and masks[u] >> (d ^ 2) & 1:
-                came[u] = d ^ 2  # the side of u the water enters by
-                queue.append(u)
+            u = nb[4 * (p >> 1) + d]
+            if not arms[p] >> d & 1 or u < 0:
+                continue
+            q = piece(u, d ^ 2)
+            if q not in came and arms[q] >> (d ^ 2) & 1:
+                came[q] = d ^ 2  # the side of u the water enters by
+                queue.append(q)
     if sink not in came:
         return []
     route: list[tuple[int, int]] = []
-    v, out = sink, 0
-    while v != src:
-        e = came[v]
-        route.append((v, 1 << e | out))
+    p, out = sink, 0
+    while p != src:
+        e = came[p]
+        route.append((p >> 1, 1 << e | out))
         out = 1 << (e ^ 2)
-        v = nb[4 * v + e]
+        u = nb[4 * (p >> 1) + e]
+        p = piece(u, e ^ 2)
     route.reverse()
     if any(clicks[t][need] >= _INF for t, need in route):  # pragma: no cover - fixed tiles hold
         return []
@@ -372,3 +508,70 @@ def sink_hint(board: Board, budget: int = SINK_PAR_BUDGET) -> tuple[int, int] | 
         if r != board.rotations[t]:
             return t, r
     return None  # pragma: no cover - a route of right tiles means the sink is wet
+
+
+@dataclass(frozen=True, slots=True)
+class RouteProgress:
+    """How far the water got along the generating route (docs/puzzle.md, "Route progress").
+
+    ``reached`` of the route's ``length`` steps carry water (the source counts as one, a cross
+    as one per pass); ``connectivity`` is ``reached / length``, plus one once the sink is wet."""
+
+    reached: int
+    length: int
+    sink: bool
+
+    @property
+    def connectivity(self) -> float:
+        """The reached share of the route, plus one when the sink is reached (0 .. 2)."""
+        return self.reached / self.length + (1 if self.sink else 0)
+
+
+def route_steps(board: Board) -> list[tuple[int, int]]:
+    """The generating route as (tile, side the water enters by; -1 for the source), from the
+    source to the sink: followed along the solution's arms (straight through a cross). [] when
+    the solution's arms do not make such a route (a board not built by ``sink_board``)."""
+    if board.sink is None:
+        return []
+    nb = neighbour_table(board.width, board.height)
+    sink = board.index(*board.sink)
+    t = board.source_index
+    arms = board.solved_mask(t)
+    steps = [(t, -1)]
+    for _ in range(2 * board.size):
+        if arms & (arms - 1) or not arms:
+            return []
+        d = arms.bit_length() - 1
+        u = nb[4 * t + d]
+        e = d ^ 2
+        if u < 0 or not board.solved_mask(u) >> e & 1:
+            return []
+        steps.append((u, e))
+        if u == sink:
+            return steps
+        t = u
+        arms = 1 << (e ^ 2) if board.shapes[u] == CROSS else board.solved_mask(u) & ~(1 << e)
+    return []
+
+
+def route_progress(
+    board: Board,
+    classes: Sequence[int],
+    axes: Sequence[int] = (),
+    steps: Sequence[tuple[int, int]] | None = None,
+) -> RouteProgress | None:
+    """The route progress for these tile classes (and a cross's wet ``axes``, bit 0 N-S, bit 1
+    E-W); None when the board has no generating route. ``steps`` saves the walk of
+    :func:`route_steps` when given."""
+    route = route_steps(board) if steps is None else steps
+    if not route:
+        return None
+    dry = int(TileClass.DRY)
+    reached = 0
+    for t, e in route:
+        if board.shapes[t] == CROSS and axes:
+            reached += axes[t] >> (e & 1) & 1
+        else:
+            reached += classes[t] != dry
+    sink = route[-1][0]
+    return RouteProgress(reached, len(route), classes[sink] != dry)

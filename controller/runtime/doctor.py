@@ -27,10 +27,12 @@ from controller.runtime.link import CommandClient, Link
 from controller.runtime.paint_room import PaintRoom
 from controller.runtime.pipes_room import PipesRoom, picture_ids
 from controller.runtime.state import (
+    CROSS_FORMAT,
     LOCK_FORMAT,
     LOOP_FORMAT,
     SHADOW_FORMAT,
     SILENT_FORMAT,
+    SINK_WORLD_FORMAT,
     WORLD_FORMAT,
     RoomState,
     state_path,
@@ -686,6 +688,7 @@ MIGRATIONS = {
     SHADOW_FORMAT: "the block map copied 3 blocks lower for the tamper guard",
     LOCK_FORMAT: "players may lock tiles",
     LOOP_FORMAT: "tiles on dry loops and in closed islands shown (pearlescent froglight)",
+    CROSS_FORMAT: "sink rooms may deal crosses and holes (no change in the world)",
 }
 
 
@@ -703,14 +706,15 @@ def check_world_format(report: Report, path: Path) -> None:
     if state is None:
         return
     built = state.world_format
-    if built >= WORLD_FORMAT:
+    today = SINK_WORLD_FORMAT if state.board.mode == "sink" else WORLD_FORMAT
+    if built >= today:
         report.add("world format", "pass", f"format {built}")
         return
-    steps = [f"{v}: {what}" for v, what in sorted(MIGRATIONS.items()) if built < v <= WORLD_FORMAT]
+    steps = [f"{v}: {what}" for v, what in sorted(MIGRATIONS.items()) if built < v <= today]
     report.add(
         "world format",
         "pass",
-        f"format {built}; the next start moves it to {WORLD_FORMAT} (" + "; ".join(steps) + ")",
+        f"format {built}; the next start moves it to {today} (" + "; ".join(steps) + ")",
     )
 
 

@@ -10,6 +10,7 @@ from collections.abc import Callable, Mapping
 from typing import Protocol
 
 from controller.config import WorldConfig
+from controller.puzzle.sink import RouteProgress
 from controller.world import commands as cmd
 from controller.world.geometry import Pos
 from controller.world.replies import parse_count
@@ -22,6 +23,7 @@ __all__ = [
     "RESET",
     "Feedback",
     "duration",
+    "route_text",
     "win_objective",
 ]
 
@@ -48,6 +50,13 @@ def duration(seconds: float) -> str:
     """`m:ss`, or `h:mm:ss` from an hour on."""
     s = int(round(seconds))
     return f"{s // 60}:{s % 60:02d}" if s < 3600 else f"{s // 3600}:{s // 60 % 60:02d}:{s % 60:02d}"
+
+
+def route_text(route: RouteProgress) -> str:
+    """`7/20` (route steps with water of all), `20/20 + sink` once the sink is reached, and the
+    connectivity (the share plus one for the sink, docs/puzzle.md, "Route progress")."""
+    sink = " + sink" if route.sink else ""
+    return f"{route.reached}/{route.length}{sink} ({route.connectivity:.2f})"
 
 
 class Geometry(Protocol):
@@ -163,12 +172,21 @@ class Feedback:
         ]
 
     def action_bar(
-        self, wet: int, total: int, seconds: float, moves: int, par: int | None = None
+        self,
+        wet: int,
+        total: int,
+        seconds: float,
+        moves: int,
+        par: int | None = None,
+        *,
+        route: RouteProgress | None = None,
     ) -> str:
-        """Above the hotbar: the water count, the puzzle's clock and its moves (clicks), with
-        par when the room knows it exactly (docs/in-game.md, "The action bar")."""
+        """Above the hotbar: the water count (a sink room: how far the water got along its
+        route), the puzzle's clock and its moves (clicks), with par when the room knows it
+        exactly (docs/in-game.md, "The action bar")."""
         against = "" if par is None else f" (par {par})"
-        text = f"Water: {wet}/{total} · {duration(seconds)} · {moves} moves{against}"
+        water = f"Water: {wet}/{total}" if route is None else f"Route: {route_text(route)}"
+        text = f"{water} · {duration(seconds)} · {moves} moves{against}"
         return cmd.title(self.near, "actionbar", text)
 
     def hint(self, i: int, j: int, clicks: int) -> list[str]:

@@ -20,6 +20,7 @@ from collections.abc import Generator
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, TypeVar, cast
 
+from controller.puzzle.model import HOLE
 from controller.runtime.repairs import Repairs
 from controller.world import blockcheck
 from controller.world import commands as cmd
@@ -229,7 +230,7 @@ class RoomGuard:
         """The quick idle check: as many frames of the room's kind in its box as tiles."""
         room = self.room
         reply = self._send(link, cmd.count_frames_in_box(room.geom, room.frame_kind))
-        return whole_count(reply) == room.board.size
+        return whole_count(reply) == room.frame_count
 
     def alive(self, link: Link) -> bool | None:
         """Whether every count is what the room should show (no serialization); None when a
@@ -240,7 +241,7 @@ class RoomGuard:
     def _counts(self, link: Link) -> Generator[None, None, bool | None]:
         """The frame round's counts, one command per step; then, when they are right, the hidden
         picture frames' count (and any summoned again)."""
-        size = self.room.board.size
+        size = self.room.frame_count  # a hole has no frame
         counts: list[int | None] = []
         commands = self.liveness_commands()
         for k, command in enumerate(commands):
@@ -382,6 +383,10 @@ class RoomGuard:
         self._send(link, cmd.unmark_own(room.frame_kind))
         for idx, here in enumerate(present):
             uid = room.uuids[idx]
+            if board.shapes[idx] == HOLE:  # no frame belongs there (world format 8)
+                if here:
+                    rep.foreign_killed += killed_count(self._send(link, cmd.kill_frame(uid)))
+                continue
             if not here:
                 reply = self._send(
                     link, cmd.summon_if_missing(uid, room.summon(idx, release=link.release))

@@ -18,7 +18,7 @@ from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
 from controller.config import EVERYONE, SERVER_NAME
-from controller.puzzle.model import Board, TileClass, map_id
+from controller.puzzle.model import CROSS, HOLE, Board, TileClass, map_id
 from controller.records.model import SolveRecord, solve_id
 from controller.runtime.daily import utc_date
 from controller.runtime.feedback import BEST, DAILY, NETWORK, RESET, duration
@@ -574,8 +574,15 @@ class InGame:
         for k, batch in enumerate(batches):
             commands = []
             for idx in batch:
-                if room.shown_class[idx] != TileClass.SOURCE and idx not in board.fixed:
-                    mid = map_id(self.cfg.map_id_base, board.shapes[idx], TileClass.SOURCE)
+                cross = board.shapes[idx] == CROSS
+                if board.shapes[idx] == HOLE:
+                    continue  # no frame
+                if room.shown_class[idx] != TileClass.SOURCE and (idx not in board.fixed or cross):
+                    mid = (
+                        room.map_id(idx, TileClass.SOURCE)
+                        if cross
+                        else map_id(self.cfg.map_id_base, board.shapes[idx], TileClass.SOURCE)
+                    )
                     commands.append(cmd.set_map_id(room.uuids[idx], mid))
                     room.shown_class[idx] = TileClass.SOURCE
             sound = self.cfg.sounds.water

@@ -10,20 +10,21 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 
-from controller.puzzle.model import Board, TileClass, map_id
+from controller.puzzle.model import CROSS, Board, TileClass, map_id
 from controller.puzzle.play import PlayState, TileChange
+from controller.puzzle.sink import RouteProgress, route_progress
 from controller.runtime.state import SINK_WORLD_FORMAT, WORLD_FORMAT
 from controller.world import commands as cmd
 from controller.world.geometry import Pos, sink_block
 from controller.world.geometry import Room as Geometry
-from controller.world.mapids import SINK_PICTURES, sink_map_id
+from controller.world.mapids import SINK_PICTURES, cross_map_id, sink_map_id
 
 __all__ = ["Rules", "TreeRules", "SinkRules", "rules_for", "picture_ids"]
 
 
-def picture_ids(base: int, mode: str = "tree") -> list[int]:
+def picture_ids(base: int, mode: str = "tree", crosses: bool = False) -> list[int]:
     """Every map id a room can show: shapes 0..3 in classes 0..4, without ring ends; a sink
-    room adds its three fixed pictures."""
+    room adds its three fixed pictures, and its five cross pictures when it deals crosses."""
     ids = [
         map_id(base, shape, cls)
         for cls in TileClass
@@ -32,6 +33,9 @@ def picture_ids(base: int, mode: str = "tree") -> list[int]:
     ]
     if mode == "sink":
         ids += [sink_map_id(base, p) for p in SINK_PICTURES]
+    if mode == "sink" and crosses:
+        ids += [cross_map_id(base, k) for k in range(4)]
+        ids.append(cross_map_id(base, 0, source=True))
     return ids
 
 
@@ -72,8 +76,8 @@ class Rules:
         report = par_report(board, budget=max(8, HINT_WORK // board.size))
         return report.clicks if report.exact else None
 
-    def map_id(self, board: Board, idx: int, cls: int) -> int:
-        """The picture of tile `idx` in class `cls`."""
+    def map_id(self, board: Board, idx: int, cls: int, axes: int = 0) -> int:
+        """The picture of tile `idx` in class `cls` (`axes`: a cross's wet axes)."""
         return map_id(self.base, board.shapes[idx], cls)
 
     def fixed(self, board: Board, idx: int) -> bool | None:
@@ -94,8 +98,12 @@ class Rules:
         """Commands for the extra blocks when `tiles` change from the `shown` classes."""
         return []
 
-    def frames_check(self, kind: str) -> tuple[str, int] | None:
+    def frames_check(self, kind: str, board: Board) -> tuple[str, int] | None:
         """A count command and the count it must give for the fixed frames, if any."""
+        return None
+
+    def progress(self, board: Board, play: PlayState) -> RouteProgress | None:
+        """How far the water got along the route (sink rooms; None for a tree room)."""
         return None
 
 
@@ -133,8 +141,12 @@ class SinkRules(Rules):
         report = sink_par_report(board)
         return report.clicks if report.exact else None
 
-    def map_id(self, board: Board, idx: int, cls: int) -> int:
-        """The fixed source and sink show their own pictures; the others the pipe pictures."""
+    def map_id(self, board: Board, idx: int, cls: int, axes: int = 0) -> int:
+        """The fixed source and sink show their own pictures, a cross the one of its wet
+        `axes` (the source's colours in the win waves); the others the pipe pictures."""
+        if board.shapes[idx] == CROSS:
+            win = cls in (TileClass.SOURCE, TileClass.SOURCE_RING)
+            return cross_map_id(self.base, axes, source=win)
         if idx == board.source_index:
             return sink_map_id(self.base, "source")
         if idx == self._sink(board):
@@ -167,9 +179,14 @@ class SinkRules(Rules):
                 return [cmd.setblock(pos, sink_block(t.cls != TileClass.DRY))]
         return []
 
-    def frames_check(self, kind: str) -> tuple[str, int] | None:
-        """The source and sink frames are both tagged fixed and `Fixed:1b`."""
-        return cmd.count_fixed_frames(self.geom, kind), 2
+    def frames_check(self, kind: str, board: Board) -> tuple[str, int] | None:
+        """The fixed frames (source, sink, crosses) are all tagged fixed and `Fixed:1b`."""
+        return cmd.count_fixed_frames(self.geom, kind), len(board.fixed)
+
+    def progress(self, board: Board, play: PlayState) -> RouteProgress | None:
+        """The route progress (docs/puzzle.md, "Route progress"): the route's steps that carry
+        water, and whether the sink does; None for a board without a generating route."""
+        return route_progress(board, play.classes, play.axes)
 
 
 def rules_for(mode: str, geom: Geometry, base: int) -> Rules:

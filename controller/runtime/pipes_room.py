@@ -18,7 +18,7 @@ from pathlib import Path
 from controller.config import WorldConfig
 from controller.errors import RconUnavailable, RoomError
 from controller.puzzle.generators import GeneratorParams, generate
-from controller.puzzle.model import Board, Direction, TileClass
+from controller.puzzle.model import HOLE, Board, Direction, TileClass
 from controller.puzzle.play import Change, PlayState, TileChange
 from controller.records.writer import RoomRecords
 from controller.runtime.clock import SYSTEM_CLOCK, Clock
@@ -103,7 +103,7 @@ class PipesRoom(PlacedRoom):
         self.state_dir = state_dir
         self.uuids = [frame_uuid(name, i, j) for i, j in self.geom.tiles()]
         self.rules = rules_for(cfg.mode, self.geom, cfg.map_id_base)
-        self.pictures = picture_ids(cfg.map_id_base, cfg.mode)
+        self.pictures = picture_ids(cfg.map_id_base, cfg.mode, cfg.crosses > 0)
         self.feedback = Feedback(name, self.geom, cfg)
         self.reconciler = PipesReconciler(self)
         self.ingame = InGame(self)
@@ -114,6 +114,7 @@ class PipesRoom(PlacedRoom):
         self.shown_class: list[int] = []
         self.shown_parent: list[int] = []
         self.shown_closed: list[bool] = []
+        self.shown_axes: list[int] = []  # a cross's wet axes as its picture shows them
         self.next_puzzle_at: float | None = None
         self.last_audit = clock.time()
         self.audit_row = 0  # the first row of the rolling audit's next slice
@@ -145,10 +146,18 @@ class PipesRoom(PlacedRoom):
             raise RoomError(f"room {self.name} has no puzzle yet")
         return self.play
 
-    def map_id(self, idx: int, cls: int | None = None) -> int:
-        """The picture of tile `idx` (in its current class unless `cls` is given)."""
-        c = self.play_state.classes[idx] if cls is None else cls
-        return self.rules.map_id(self.board, idx, c)
+    @property
+    def frame_count(self) -> int:
+        """How many tile frames the room has: one per tile but the holes."""
+        return self.board.size - self.board.shapes.count(HOLE)
+
+    def map_id(self, idx: int, cls: int | None = None, axes: int | None = None) -> int:
+        """The picture of tile `idx` (in its current class and, on a cross, with its current
+        wet axes unless `cls` or `axes` are given)."""
+        play = self.play_state
+        c = play.classes[idx] if cls is None else cls
+        a = (play.axes[idx] if play.axes else 0) if axes is None else axes
+        return self.rules.map_id(self.board, idx, c, a)
 
     def notify(self) -> None:
         """Tell the listeners (the live view) that something changed."""
@@ -175,6 +184,8 @@ class PipesRoom(PlacedRoom):
                 unique=self.cfg.unique,
                 difficulty=self.cfg.difficulty,
                 mode=self.cfg.mode,
+                crosses=self.cfg.crosses,
+                holes=self.cfg.holes,
             ),
         )
         par = self.rules.par(board)
@@ -219,6 +230,7 @@ class PipesRoom(PlacedRoom):
         self.shown_class = list(play.classes)
         self.shown_parent = list(play.parents)
         self.shown_closed = list(play.closed)
+        self.shown_axes = list(play.axes) if play.axes else [0] * self.board.size
 
     # -- lifecycle ------------------------------------------------------------------------
     def load(self) -> bool:
@@ -310,7 +322,9 @@ class PipesRoom(PlacedRoom):
         ]
         release = link.release
         commands += [
-            self.summon(idx, release=release, arms=board.mask(idx)) for idx in range(board.size)
+            self.summon(idx, release=release, arms=board.mask(idx))
+            for idx in range(board.size)
+            if board.shapes[idx] != HOLE  # a hole has no frame
         ]
         commands += self.preload_commands(release)
         commands += cmd.derive_edge_layers(self.geom, kind)
@@ -348,9 +362,9 @@ class PipesRoom(PlacedRoom):
     def verify_frames(self, link: Link) -> None:
         """Count the frames: a plugin may cancel a summon that still reports success (Paper)."""
         n = parse_count(self.send(link, cmd.count_frames(self.geom, self.frame_kind)))
-        if n != self.board.size:
+        if n != self.frame_count:
             raise RoomError(
-                f"room {self.name}: {n} of {self.board.size} frames exist after building; "
+                f"room {self.name}: {n} of {self.frame_count} frames exist after building; "
                 "a plugin may be cancelling entity spawns in this area"
             )
 
@@ -412,6 +426,8 @@ class PipesRoom(PlacedRoom):
         if rest is None or value == rest:
             return False  # settled: nothing turned
         idx = j * board.width + i
+        if board.shapes[idx] == HOLE:
+            return False  # a stray frame on a hole: the guard removes it
         if idx in board.fixed:
             # A fixed frame (a sink room's source or sink) turned anyway, by a command or a
             # creative player: turn it back, no move.
@@ -581,9 +597,11 @@ class PipesRoom(PlacedRoom):
             shown = state_block(self.shown_class[v], self.shown_parent[v], self.shown_closed[v])
             if block != shown:
                 self._set_layer_block(link, self.geom.state_pos(i, j), block)
-            if t.cls != self.shown_class[v] and (v != turned or not turned_written):
-                self.send(link, cmd.set_map_id(self.uuids[v], self.map_id(v, t.cls)))
+            repaint = t.cls != self.shown_class[v] or t.axes != self.shown_axes[v]
+            if repaint and (v != turned or not turned_written):
+                self.send(link, cmd.set_map_id(self.uuids[v], self.map_id(v, t.cls, t.axes)))
             self.shown_class[v] = t.cls
+            self.shown_axes[v] = t.axes
             self.shown_parent[v] = t.parent
             self.shown_closed[v] = t.closed
         for e in change.edges:
@@ -707,6 +725,7 @@ class PipesRoom(PlacedRoom):
         new = board if board is not None else self.new_board(number)
         old_rot = list(self.board.rotations)
         old_cls = list(self.shown_class)
+        old_axes = list(self.shown_axes)
         old_shapes = list(self.board.shapes)
         old_source = self.board.source_index
         old_fixed = self.board.fixed
@@ -719,11 +738,20 @@ class PipesRoom(PlacedRoom):
         self.next_puzzle_at = None
         play = self.play_state
         commands = []
+        release = link.release
         for idx in range(new.size):
+            hole, was_hole = new.shapes[idx] == HOLE, old_shapes[idx] == HOLE
+            if hole or was_hole:  # a hole has no frame: remove it, or summon the tile's
+                if hole and not was_hole:
+                    commands.append(cmd.kill_frame(self.uuids[idx]))
+                elif was_hole and not hole:
+                    commands.append(self.summon(idx, release=release))
+                continue
             same = (
                 old_rot[idx] == new.rotations[idx]
                 and old_shapes[idx] == new.shapes[idx]
                 and old_cls[idx] == play.classes[idx]
+                and old_axes[idx] == self.shown_axes[idx]
                 and (idx == old_source) == (idx == new.source_index)
                 and (idx in old_fixed) == (idx in new.fixed)
                 and idx not in old_locks
@@ -753,6 +781,7 @@ class PipesRoom(PlacedRoom):
             return False
         self.ingame.clear(link)
         before, shown, parents = self.board, list(self.shown_class), list(self.shown_parent)
+        shown_axes = list(self.shown_axes)
         dealt = replace(before, rotations=list(state.start), meta=dict(before.meta))
         fresh = RoomState(
             self.name, dealt, state.puzzle_number, started_at=self.clock.time(),
@@ -763,7 +792,8 @@ class PipesRoom(PlacedRoom):
         play, w = self.play_state, dealt.width
         for idx in range(dealt.size):
             turned = before.rotations[idx] != dealt.rotations[idx]
-            if turned or shown[idx] != play.classes[idx] or idx in state.locks:
+            repaint = shown[idx] != play.classes[idx] or shown_axes[idx] != self.shown_axes[idx]
+            if turned or repaint or idx in state.locks:
                 self.send(
                     link,
                     cmd.set_frame(
@@ -896,6 +926,7 @@ class PipesRoom(PlacedRoom):
                 now - state.started_at,
                 state.moves,
                 self.par,
+                route=self.rules.progress(self.board, self.play),
             )
             self.send_feedback(link, [bar])
         if players_near and self.cfg.reset_by and now - self.last_reset_check >= 1.0:

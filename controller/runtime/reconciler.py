@@ -10,13 +10,26 @@ from __future__ import annotations
 import logging
 from typing import TYPE_CHECKING
 
-from controller.puzzle.model import Direction
+from controller.puzzle.model import HOLE, Direction
 from controller.runtime.link import Link
 from controller.runtime.repairs import Repairs
-from controller.runtime.state import LOCK_FORMAT, LOOP_FORMAT, SHADOW_FORMAT, SILENT_FORMAT
+from controller.runtime.state import (
+    CROSS_FORMAT,
+    LOCK_FORMAT,
+    LOOP_FORMAT,
+    SHADOW_FORMAT,
+    SILENT_FORMAT,
+)
 from controller.world import blockcheck, turns
 from controller.world import commands as cmd
-from controller.world.geometry import CLOSED_BLOCK, EDGE_OFF, EDGE_ON, SHADOW_DROP, state_block
+from controller.world.geometry import (
+    CLOSED_BLOCK,
+    EDGE_OFF,
+    EDGE_ON,
+    HOLE_BLOCK,
+    SHADOW_DROP,
+    state_block,
+)
 from controller.world.replies import (
     fill_changed,
     merge_applied,
@@ -63,25 +76,33 @@ class PipesReconciler:
             fixed = room.guard.repair_frames(link, report=False)
             fixed.add_to(rep)
             count = self.count_frames(link)
-        if count > board.size:
-            rep.notes.append(f"{count - board.size} foreign frames removed")
+        framed = room.frame_count
+        if count > framed:
+            rep.notes.append(f"{count - framed} foreign frames removed")
             room.send(link, cmd.kill_room(geom, kind))
         built_at = room.current_state.world_format
         if built_at < SILENT_FORMAT:
             room.send(link, cmd.silence_frames(geom, kind))
             rep.notes.append(f"frames made Silent (world format {SILENT_FORMAT})")
-        expect = min(count, board.size)
+        expect = min(count, framed)
         rotations = self.read_all(link, cmd.read_rotations(geom, kind), True, expect)
         maps = self.read_all(link, cmd.read_map_ids(geom, kind), False, expect)
         # Turns made while the daemon was away are moves: adopt them (a locked tile's are
         # turned back by the settles below).
         locks = room.current_state.locks
         for idx, value in sorted(rotations.items()):
+            if board.shapes[idx] == HOLE:
+                continue  # a frame where a hole is: removed below
             if value != board.rotations[idx] and idx not in board.fixed and idx not in locks:
                 rep.adopted_moves += turns.clicks(board.rotations[idx], value)
                 room.apply(link, idx, value % 4, seen=value, write=False)
         fixes: list[str] = []
         for idx in range(board.size):
+            if board.shapes[idx] == HOLE:
+                if idx in rotations:  # a hole has no frame (world format 8)
+                    fixes.append(cmd.kill_frame(room.uuids[idx]))
+                    rep.notes.append(f"frame {idx} removed from a hole")
+                continue
             if idx not in rotations:
                 self.restore_frame(link, idx, rep)
             elif rotations[idx] != board.rotations[idx] or maps.get(idx) != room.map_id(idx):
@@ -92,7 +113,7 @@ class PipesReconciler:
         if not self.tags_consistent(link):
             rep.notes.append("rotation tags rewritten")
             room.send_all(link, [room.settle(idx, v) for idx, v in sorted(rotations.items())])
-        check = room.rules.frames_check(kind)
+        check = room.rules.frames_check(kind, board)
         if check is not None and parse_count(room.send(link, check[0])) != check[1]:
             rep.notes.append("fixed frames made Fixed again")
             room.send_all(
@@ -138,6 +159,11 @@ class PipesReconciler:
                 "room %s: world format %d: tiles on dry loops and in closed islands show %s "
                 "(%d now)", room.name, LOOP_FORMAT, CLOSED_BLOCK, closed,
             )  # fmt: skip
+        if built_at < CROSS_FORMAT <= room.rules.world_format:
+            log.info(
+                "room %s: world format %d: sink rooms may deal crosses and holes (`crosses`, "
+                "`holes`); a puzzle without them needs no change", room.name, CROSS_FORMAT,
+            )  # fmt: skip
         room.current_state.world_format = max(built_at, room.rules.world_format)
         room.mark_shown()
         room.last_audit = room.clock.time()
@@ -160,6 +186,8 @@ class PipesReconciler:
         fixes: list[str] = []
         locks = room.current_state.locks
         for idx, value in sorted(rotations.items()):
+            if board.shapes[idx] == HOLE:
+                continue  # a stray frame on a hole: the guard's counts find it
             if value != board.rotations[idx] and idx not in board.fixed and idx not in locks:
                 moves = turns.clicks(board.rotations[idx], value)
                 if room.apply(link, idx, value % 4, seen=value):
@@ -232,11 +260,13 @@ class PipesReconciler:
         return out
 
     def tags_consistent(self, link: Link) -> bool:
-        """Whether as many frames carry each `pipes.r<r>` tag as the board has rotations r."""
+        """Whether as many frames carry each `pipes.r<r>` tag as the board has rotations r (on
+        tiles with a frame: not on holes)."""
         room = self.room
         counts = [0, 0, 0, 0]
-        for r in room.board.rotations:
-            counts[r] += 1
+        for r, shape in zip(room.board.rotations, room.board.shapes, strict=True):
+            if shape != HOLE:
+                counts[r] += 1
         for r in range(4):
             command = cmd.count_rotation_tag(room.geom, room.frame_kind, r)
             if parse_count(room.send(link, command)) != counts[r]:
@@ -250,6 +280,8 @@ class PipesReconciler:
         board, play = room.board, room.play_state
         idx = j * board.width + i
         if layer == 0:
+            if board.shapes[idx] == HOLE:
+                return HOLE_BLOCK
             return state_block(play.classes[idx], play.parents[idx], play.closed[idx])
         direction = Direction.E if layer == 1 else Direction.S
         return EDGE_ON if board.connected(idx, direction) else EDGE_OFF

@@ -13,7 +13,7 @@ from __future__ import annotations
 from typing import Any
 
 from controller.errors import RoomError
-from controller.puzzle.model import Board, Shape, TileClass
+from controller.puzzle.model import CROSS, HOLE, Board, Shape, TileClass
 from controller.puzzle.solver import solve
 from controller.runtime.paint_room import PaintRoom
 from controller.runtime.paint_state import PaintState
@@ -21,7 +21,7 @@ from controller.runtime.pipes_room import PipesRoom
 from controller.runtime.room import Room
 from controller.runtime.state import RoomState
 from controller.world import commands as cmd
-from controller.world.mapids import SINK_OFFSET, SINK_PICTURES
+from controller.world.mapids import CROSS_OFFSET, CROSS_PICTURES, SINK_OFFSET, SINK_PICTURES
 from controller.world.replies import parse_frame_values
 
 __all__ = ["state_from_world"]
@@ -56,17 +56,24 @@ def state_from_world(room: Room, link: Any, salvaged: dict[str, Any]) -> RoomSta
     pictures = _values(room, link, cmd.read_map_ids(room.geom, room.frame_kind), byte=False)
     rotations = _values(room, link, cmd.read_rotations(room.geom, room.frame_kind), byte=True)
     found = min(len(pictures), len(rotations))
-    if found < size:
+    holes = sink_mode and room.cfg.holes  # a tile without a frame is a hole
+    if found < size and not holes:
         raise RoomError(f"{cannot}: {found} of {size} tile frames found{hint}")
     shapes: list[int] = []
     sources: list[int] = []
     sinks: list[int] = []
     for idx in range(size):
+        if holes and (idx not in pictures or idx not in rotations):
+            shapes.append(HOLE)
+            continue
         offset = pictures[idx] - room.cfg.map_id_base
         fixed = offset - SINK_OFFSET
         if sink_mode and 0 <= fixed < len(SINK_PICTURES):
             shapes.append(Shape.END)
             (sources if fixed == 0 else sinks).append(idx)
+            continue
+        if sink_mode and 0 <= offset - CROSS_OFFSET < len(CROSS_PICTURES):
+            shapes.append(CROSS)
             continue
         if not 0 <= offset < 20:
             raise RoomError(f"{cannot}: tile {idx} shows map {pictures[idx]}, not a pipe{hint}")
@@ -77,7 +84,7 @@ def state_from_world(room: Room, link: Any, salvaged: dict[str, Any]) -> RoomSta
         raise RoomError(f"{cannot}: {len(sources)} source tiles found, not one{hint}")
     if sink_mode and len(sinks) != 1:
         raise RoomError(f"{cannot}: {len(sinks)} sink tiles found, not one{hint}")
-    turned = [rotations[idx] % 4 for idx in range(size)]
+    turned = [rotations.get(idx, 0) % 4 for idx in range(size)]
     source = (sources[0] % w, sources[0] // w)
     if sink_mode:
         board = _sink_board(w, h, source, sinks[0], shapes, turned)
@@ -116,7 +123,8 @@ def _sink_board(
     no route exists)."""
     from controller.puzzle.sink import sink_route
 
-    fixed = frozenset({source[1] * w + source[0], sink})
+    crosses = [t for t, s in enumerate(shapes) if s == CROSS]
+    fixed = frozenset({source[1] * w + source[0], sink, *crosses})
     where = (sink % w, sink // w)
     board = Board(w, h, source, shapes, turned, list(turned), mode="sink", sink=where, fixed=fixed)
     try:

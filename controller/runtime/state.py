@@ -26,6 +26,7 @@ __all__ = [
     "SHADOW_FORMAT",
     "LOCK_FORMAT",
     "LOOP_FORMAT",
+    "CROSS_FORMAT",
     "Solve",
     "RoomState",
     "StateError",
@@ -40,8 +41,9 @@ SILENT_FORMAT = 2  # docs/world-format.md: from version 2 on frames are Silent
 SHADOW_FORMAT = 5  # docs/world-format.md: from version 5 on the block map has a shadow copy
 LOCK_FORMAT = 6  # docs/world-format.md: from version 6 on players lock tiles ("Locked tiles")
 LOOP_FORMAT = 7  # docs/world-format.md: from version 7 on dry loops and closed islands show
+CROSS_FORMAT = 8  # docs/world-format.md: from version 8 on sink rooms have crosses and holes
 WORLD_FORMAT = LOOP_FORMAT  # what a tree room is built at today
-SINK_WORLD_FORMAT = LOOP_FORMAT  # sink rooms exist from version 4 on; built at 7 today
+SINK_WORLD_FORMAT = CROSS_FORMAT  # sink rooms exist from version 4 on; built at 8 today
 
 
 class StateError(PipesError):

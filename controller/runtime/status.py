@@ -53,6 +53,7 @@ class RoomHealth:
     state_error: str | None = None
     cells_right: int | None = None  # paint rooms: canvas cells that show the target
     par: int | None = None  # paint rooms: the fewest strokes of the current puzzle
+    route: dict[str, Any] | None = None  # sink rooms: reached, length, sink, connectivity
     frames_expected: int | None = None  # paint rooms: brush frames (pipes: one per tile)
     version: str | None = None  # the server's release the room follows
     version_source: str | None = None  # `detected` or `configured`
@@ -123,12 +124,27 @@ def room_health(
     health.state_error = state_error
     if state is not None:
         from controller.puzzle.flow import compute_flow
+        from controller.puzzle.model import HOLE
 
         flow = compute_flow(state.board)
         last = state.solves[-1] if state.solves else None
         health.puzzle = state.puzzle_number
         health.wet = flow.wet_count
         health.total = state.board.size
+        holes = state.board.shapes.count(HOLE)
+        if holes:
+            health.frames_expected = state.board.size - holes  # a hole has no frame
+        if state.board.mode == "sink":
+            from controller.puzzle.sink import route_progress
+
+            route = route_progress(state.board, flow.classes, flow.axes)
+            if route is not None:
+                health.route = {
+                    "reached": route.reached,
+                    "length": route.length,
+                    "sink": route.sink,
+                    "connectivity": round(route.connectivity, 4),
+                }
         health.moves = state.moves
         health.running_s = round(clock.time() - state.started_at, 1)
         health.solves = len(state.solves)

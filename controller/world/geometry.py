@@ -18,6 +18,7 @@ __all__ = [
     "frame_name",
     "state_block",
     "CLOSED_BLOCK",
+    "HOLE_BLOCK",
     "EDGE_ON",
     "EDGE_OFF",
     "SINK_EMPTY",
@@ -74,6 +75,11 @@ def uuid_ints(u: uuid.UUID) -> tuple[int, int, int, int]:
 def frame_name(room: str, i: int, j: int) -> str:
     """The CustomName of a tile's frame: `pipes:<room>:<i>:<j>`."""
     return f"pipes:{room}:{i}:{j}"
+
+
+HOLE_BLOCK = "minecraft:polished_blackstone"
+"""The state-layer block of a hole (a sink room with `holes`: no piece, no frame; world
+format 8)."""
 
 
 def state_block(cls: int, parent: int, closed: bool = False) -> str:

@@ -19,9 +19,11 @@ from pillow_minecraft_map.plugin import JE_1_17_PALETTE  # type: ignore[import-u
 
 from controller.puzzle.model import SHAPE_MASK, Direction, Shape, TileClass, bit, map_id
 from controller.world.mapids import (
+    CROSS_PICTURES,
     DEFAULT_MAP_ID_BASE,
     PICTURE_COUNT,
     SINK_PICTURES,
+    cross_map_id,
     picture_key,
     sink_map_id,
 )
@@ -47,6 +49,8 @@ __all__ = [
     "preview_sheet",
     "render_sink_picture",
     "sink_pictures",
+    "render_cross_picture",
+    "cross_pictures",
     "FIXED_PLATE",
 ]
 
@@ -262,6 +266,46 @@ def render_sink_picture(picture: str) -> npt.NDArray[np.uint8]:
 def sink_pictures(base: int = DEFAULT_MAP_ID_BASE) -> dict[int, npt.NDArray[np.uint8]]:
     """The three fixed pictures of sink rooms keyed by their map ids (base+40 .. base+42)."""
     return {sink_map_id(base, p): render_sink_picture(p) for p in SINK_PICTURES}
+
+
+def render_cross_picture(picture: str) -> npt.NDArray[np.uint8]:
+    """A sink room's cross (always at rotation 0, a Fixed frame) on a bolted plate: the E-W pipe
+    runs under the N-S one, each in the look of its own water, so the picture shows which way
+    water passes: "dry", "ns", "ew", "both" or "source" (both in the source's colours)."""
+    if picture not in CROSS_PICTURES:
+        raise ValueError(
+            f"no cross picture {picture!r}: expected one of {', '.join(CROSS_PICTURES)}"
+        )
+    axes = CROSS_PICTURES.index(picture)
+    if picture == "source":
+        ns = ew = STYLES[TileClass.SOURCE]
+    else:
+        ns = STYLES[TileClass.WET if axes & 1 else TileClass.DRY]
+        ew = STYLES[TileClass.WET if axes & 2 else TileClass.DRY]
+    img = np.full((SIZE, SIZE), BACKGROUND, dtype=np.uint8)
+    edge = np.zeros((SIZE, SIZE), dtype=bool)
+    edge[:_EDGE_WIDTH, :] = edge[-_EDGE_WIDTH:, :] = True
+    edge[:, :_EDGE_WIDTH] = edge[:, -_EDGE_WIDTH:] = True
+    img[edge] = EDGE
+    horizontal = bit(Direction.E) | bit(Direction.W)
+    vertical = bit(Direction.N) | bit(Direction.S)
+    img[_arms(horizontal, _OUTER)] = ew.wall
+    img[_arms(horizontal, _INNER)] = ew.inside
+    img[_arms(horizontal, _STRIPE)] = ew.stripe
+    # the N-S pipe bridges the E-W one: its walls widen where it passes over
+    img[_arms(vertical, _OUTER + 3) & _arms(horizontal, _OUTER + 3)] = _DRAIN_RIM
+    img[_arms(vertical, _OUTER)] = ns.wall
+    img[_arms(vertical, _INNER)] = ns.inside
+    img[_arms(vertical, _STRIPE)] = ns.stripe
+    _draw_fixed_plate(img)
+    return img
+
+
+def cross_pictures(base: int = DEFAULT_MAP_ID_BASE) -> dict[int, npt.NDArray[np.uint8]]:
+    """The five cross pictures of sink rooms keyed by their map ids (base+20 .. base+24)."""
+    out = {cross_map_id(base, k): render_cross_picture(CROSS_PICTURES[k]) for k in range(4)}
+    out[cross_map_id(base, 0, source=True)] = render_cross_picture("source")
+    return out
 
 
 def to_rgb(array: npt.ArrayLike) -> npt.NDArray[np.uint8]:

@@ -18,6 +18,9 @@ __all__ = [
     "SINK_OFFSET",
     "SINK_PICTURES",
     "sink_map_id",
+    "CROSS_OFFSET",
+    "CROSS_PICTURES",
+    "cross_map_id",
     "LAST_OFFSET",
 ]
 
@@ -36,6 +39,11 @@ def picture_key(k: int) -> tuple[Shape, TileClass]:
         raise ValueError(f"picture offset {k} is outside 0..{PICTURE_COUNT - 1}")
     return Shape(k % 4), TileClass(k // 4)
 
+
+# Sink rooms' cross pictures (world format 8): base+20 dry, +21 water N-S, +22 water E-W,
+# +23 water both ways, +24 in the source's colours (the win waves), the ids kept for crosses.
+CROSS_OFFSET = 20
+CROSS_PICTURES = ("dry", "ns", "ew", "both", "source")
 
 # Paint rooms' brush pictures: base+32 (row brush, paints colour 1), base+33 (column brush,
 # paints colour 0), base+34 (clear). They sit past the pipes range base+0..19 and the ids
@@ -58,3 +66,11 @@ def brush_map_id(base: int, axis: str) -> int:
 def sink_map_id(base: int, picture: str) -> int:
     """The map id of a sink room's fixed picture: "source", "sink_dry" or "sink_wet"."""
     return base + SINK_OFFSET + SINK_PICTURES.index(picture)
+
+
+def cross_map_id(base: int, axes: int, *, source: bool = False) -> int:
+    """The map id of a cross whose water runs along ``axes`` (bit 0 N-S, bit 1 E-W); ``source``:
+    the win waves' picture."""
+    if source:
+        return base + CROSS_OFFSET + CROSS_PICTURES.index("source")
+    return base + CROSS_OFFSET + (axes & 3)

@@ -22,9 +22,17 @@ from controller.world.mapart import (
     DEFAULT_MAP_ID_BASE,
     PICTURE_COUNT,
     all_pictures,
+    render_cross_picture,
     render_sink_picture,
 )
-from controller.world.mapids import BRUSH_OFFSET, BRUSH_PICTURES, SINK_OFFSET, SINK_PICTURES
+from controller.world.mapids import (
+    BRUSH_OFFSET,
+    BRUSH_PICTURES,
+    CROSS_OFFSET,
+    CROSS_PICTURES,
+    SINK_OFFSET,
+    SINK_PICTURES,
+)
 from controller.world.packformat import compatibility
 from controller.world.paintart import render_brush
 from tests.support.imports import heavy_modules_after
@@ -49,6 +57,7 @@ worlds:
 # (docs/world-format.md).
 OFFSETS = [
     *range(PICTURE_COUNT),
+    *range(CROSS_OFFSET, CROSS_OFFSET + len(CROSS_PICTURES)),
     *range(BRUSH_OFFSET, BRUSH_OFFSET + len(BRUSH_PICTURES)),
     *range(SINK_OFFSET, SINK_OFFSET + len(SINK_PICTURES)),
 ]
@@ -75,6 +84,10 @@ def test_install_writes_all_pictures_and_warns_about_caching(tmp_path: Path) -> 
     for k, picture in enumerate(SINK_PICTURES):
         shown = read_colors(folder / f"{base + SINK_OFFSET + k}.dat")
         assert np.array_equal(shown, render_sink_picture(picture))
+    assert f"sink room cross map ids {base + 20}..{base + 24}" in result.output
+    for k, picture in enumerate(CROSS_PICTURES):
+        shown = read_colors(folder / f"{base + CROSS_OFFSET + k}.dat")
+        assert np.array_equal(shown, render_cross_picture(picture))
     assert " ".join(CACHE_WARNING.split()) in " ".join(result.output.split())
 
     again = runner.invoke(app, ["install", "--world-dir", str(tmp_path), "--create"])

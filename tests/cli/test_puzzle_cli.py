@@ -84,10 +84,19 @@ def test_new_draws_box_glyphs_of_the_rotations() -> None:
     assert _decode(solved) == [board.solved_mask(t) for t in range(board.size)]
 
 
-def test_glyphs_cover_every_pipe_mask() -> None:
-    masks = {mask_of(s, r) for s in range(4) for r in range(4)}
+def test_glyphs_cover_every_piece_mask() -> None:
+    masks = {mask_of(s, r) for s in range(6) for r in range(4)}  # pipes, cross, hole
     assert set(GLYPHS) == masks
-    assert set(GLYPHS.values()) == set("╵╶╷╴│─├┬┤┴└┌┐┘")
+    assert set(GLYPHS.values()) == set("╵╶╷╴│─├┬┤┴└┌┐┘┼ ")
+
+
+def test_new_sink_boards_take_crosses_and_holes() -> None:
+    args = ("new", "--size", "9x9", "--seed", "15", "--mode", "sink", "--crosses", "1")
+    obj = json.loads(run(*args, "--holes", "--json").stdout)
+    shapes = [name for row in obj["shapes"] for name in row]
+    assert "cross" in shapes and "hole" in shapes
+    assert obj["meta"]["crosses"] == shapes.count("cross")
+    assert run("new", "--crosses", "0.5").exit_code != 0
 
 
 def test_terminal_colours_and_no_color(tmp_path: Path) -> None:

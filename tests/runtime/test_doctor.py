@@ -11,7 +11,7 @@ import pytest
 from controller.maps.datapack import PACK_FOLDER, install_pack
 from controller.maps.install import install_pictures
 from controller.maps.probe import Target
-from controller.puzzle.generators import generate
+from controller.puzzle.generators import GeneratorParams, generate
 from controller.runtime.doctor import (
     Check,
     Report,
@@ -19,7 +19,7 @@ from controller.runtime.doctor import (
     check_pack_files,
     check_world_format,
 )
-from controller.runtime.state import WORLD_FORMAT, RoomState
+from controller.runtime.state import SINK_WORLD_FORMAT, WORLD_FORMAT, RoomState
 from controller.versions import RELEASES, Release, release
 from controller.world.datapack import build
 from controller.world.mapart import all_pictures
@@ -174,6 +174,21 @@ def test_the_world_format_and_what_the_next_start_changes(tmp_path: Path) -> Non
     assert "6: players may lock" not in older.detail
     oldest = _format_check(tmp_path, 4)
     assert "5: the block map copied" in oldest.detail and "6: players may lock" in oldest.detail
+    assert "8:" not in oldest.detail  # a tree room stays at 7
+
+
+def test_a_sink_room_at_format_7_is_told_of_format_8(tmp_path: Path) -> None:
+    path = tmp_path / "lobby.json"
+    board = generate(7, 7, seed=1, params=GeneratorParams(mode="sink"))
+    for built, detail in (
+        (SINK_WORLD_FORMAT, "format 8"),
+        (7, "format 7; the next start moves it to 8 (8: sink rooms may deal crosses and holes"),
+    ):
+        RoomState("lobby", board, world_format=built).save(path)
+        report = Report("lobby", "main")
+        check_world_format(report, path)
+        (check,) = report.checks
+        assert check.status == "pass" and check.detail.startswith(detail)
 
 
 def test_no_state_no_world_format_check_and_a_broken_one_is_skipped(tmp_path: Path) -> None:

@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 
 from controller.config import parse_config
+from controller.puzzle.sink import RouteProgress
 from controller.runtime.feedback import RESET, SOLVES, Feedback, duration
 from controller.world.geometry import Room as Geometry
 from tests.support.grammar import assert_valid_commands
@@ -29,6 +30,7 @@ def test_every_feedback_command_is_vanilla_grammar() -> None:
         fb.best_time(61.0),
         fb.action_bar(3, 49, 83.0, 12),
         fb.action_bar(3, 49, 4000.0, 7, 5),
+        fb.action_bar(3, 49, 4000.0, 7, 5, route=RouteProgress(7, 20, True)),
         *fb.hint(2, 5, 3),
         fb.any_reset_request(),
         fb.allowed_asker("Steve"),
@@ -107,6 +109,14 @@ def test_turn_sounds_are_the_frame_kinds_in_the_neutral_source() -> None:
     ]
     assert _feedback(frame="glow_item_frame", sounds={"turn": None}).turn_sounds((0, 0), []) == []
     assert_valid_commands([*item, *glow])
+
+
+def test_a_sink_rooms_action_bar_shows_the_route_progress() -> None:
+    fb = _feedback()
+    bar = fb.action_bar(9, 49, 83.4, 12, 9, route=RouteProgress(7, 20, False))
+    assert bar.endswith(' actionbar "Route: 7/20 (0.35) · 1:23 · 12 moves (par 9)"')
+    done = fb.action_bar(30, 49, 83.4, 12, route=RouteProgress(20, 20, True))
+    assert done.endswith(' actionbar "Route: 20/20 + sink (2.00) · 1:23 · 12 moves"')
 
 
 def test_the_action_bar_shows_water_clock_moves_and_par() -> None:

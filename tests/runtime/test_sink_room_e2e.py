@@ -81,7 +81,7 @@ def test_a_sink_room_is_built_with_its_cauldron_and_fixed_frames(sink: Harness) 
         lambda g: g.execute("execute if entity @e[type=item_frame,tag=pipes.preload]")
     )
     assert preload == ["Test passed. Count: 21"]  # the 18 pipe pictures and the 3 fixed ones
-    assert room.current_state.world_format == SINK_WORLD_FORMAT == 7
+    assert room.current_state.world_format == SINK_WORLD_FORMAT == 8
     assert isinstance(board.meta.get("par"), int)
 
 

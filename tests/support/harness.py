@@ -17,7 +17,7 @@ from controller.config import Config, parse_config
 from controller.maps.datapack import PACK_FOLDER, install_pack
 from controller.puzzle.closed import closed_tiles
 from controller.puzzle.flow import compute_flow
-from controller.puzzle.model import Board, Direction, TileClass, map_id
+from controller.puzzle.model import CROSS, HOLE, Board, Direction, TileClass, map_id
 from controller.runtime.connect import connect_server
 from controller.runtime.daemon import Daemon
 from controller.runtime.demo import next_click, solution_order
@@ -92,8 +92,11 @@ def _same_block(got: str, want: str) -> bool:
     return got == want or ("[" not in want and got.split("[")[0] == want)
 
 
-def _picture(base: int, board: Board, idx: int, cls: int) -> int:
-    """The map id a tile must show (docs/world-format.md; sink rooms' fixed pictures)."""
+def _picture(base: int, board: Board, idx: int, cls: int, axes: int = 0) -> int:
+    """The map id a tile must show (docs/world-format.md; sink rooms' fixed pictures, a
+    cross's picture of its wet axes at base+20..23)."""
+    if board.shapes[idx] == CROSS:
+        return base + 20 + axes
     if board.mode == "sink" and board.sink is not None:
         if idx == board.source_index:
             return sink_map_id(base, "source")
@@ -109,19 +112,29 @@ def world_mismatches(sb: Sandbox, room: PipesRoom) -> list[str]:
     flow = compute_flow(board)
     closed = closed_tiles(board)
     geom = room.geom
+    n = board.size
+    holes: list[int] = []
     expected: dict[tuple[int, int, int], str] = {}
     frames: dict[int, tuple[int, int]] = {}
     for idx, (i, j) in enumerate(geom.tiles()):
-        expected[geom.state_pos(i, j)] = state_block(
-            flow.classes[idx], flow.parent[idx], idx in closed
+        hole = board.shapes[idx] == HOLE  # no frame, its own floor block (world format 8)
+        expected[geom.state_pos(i, j)] = (
+            "minecraft:polished_blackstone"
+            if hole
+            else state_block(flow.classes[idx], flow.parent[idx], idx in closed)
         )
         east = board.connected(idx, Direction.E)
         south = board.connected(idx, Direction.S)
         expected[geom.east_pos(i, j)] = EDGE_ON if east else EDGE_OFF
         expected[geom.south_pos(i, j)] = EDGE_ON if south else EDGE_OFF
+        if hole:
+            holes.append(idx)
+            continue
         frames[idx] = (
             board.rotations[idx],
-            _picture(room.cfg.map_id_base, board, idx, flow.classes[idx]),
+            _picture(
+                room.cfg.map_id_base, board, idx, flow.classes[idx], (flow.axes or [0] * n)[idx]
+            ),
         )
     for x in range(geom.x0 - 1, geom.x0 + board.width + 1):
         for z in range(geom.z0 - 1, geom.z0 + board.height + 1):
@@ -139,7 +152,7 @@ def world_mismatches(sb: Sandbox, room: PipesRoom) -> list[str]:
 
     def read(game: Any) -> tuple[dict[tuple[int, int, int], str], dict[int, Any]]:
         blocks = {pos: game.block(*pos) for pos in expected}
-        nbts = {idx: game.entity_nbt(room.uuids[idx]) for idx in frames}
+        nbts = {idx: game.entity_nbt(room.uuids[idx]) for idx in [*frames, *holes]}
         return blocks, nbts
 
     blocks, nbts = sb.call(read)
@@ -148,6 +161,7 @@ def world_mismatches(sb: Sandbox, room: PipesRoom) -> list[str]:
         for pos, want in expected.items()
         if not _same_block(blocks[pos], want)
     ]
+    problems += [f"frame {idx}: on a hole" for idx in holes if nbts[idx] is not None]
     for idx, (rotation, mid) in frames.items():
         nbt = nbts[idx]
         if nbt is None:
