@@ -6,6 +6,7 @@ by the tests."""
 from __future__ import annotations
 
 import datetime as dt
+import json
 import time
 import uuid
 from collections.abc import Iterator
@@ -14,7 +15,9 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from typer.testing import CliRunner
 
+from controller.cli import app
 from controller.config import parse_config
 from controller.puzzle.paint import hint
 from controller.records.store import RecordsStore, Target
@@ -26,6 +29,7 @@ from controller.runtime.paint_room import PaintRoom
 from controller.runtime.paint_state import PaintState
 from controller.sandbox import Sandbox
 from controller.sandbox.game import offline_uuid
+from controller.web.live import view_of
 from controller.world import commands as cmd
 from tests.support.fence import unfenced
 from tests.support.grammar import assert_valid_commands
@@ -264,6 +268,20 @@ def test_stats_after_a_win_and_the_win_in_the_records_store(game: Game) -> None:
         where = (s.server, s.room, s.kind, s.seed, s.daily_date)
         assert where == ("main", "lobby", "paint", 11, None)
         assert (s.seconds, s.clicks, s.par, s.solved_at) == (win.seconds, win.moves, 6, win.at)
+    # The web page's view of the room carries the same records (its fallback without a store).
+    standings = view_of(g.room, 1).standings
+    assert standings is not None and set(standings.players) == {"Alex", ".Steve"}
+    assert standings.players["Alex"] == (1, state.players["Alex"].best)
+    # `pipesctl stats` reads the same store: the paint room's players are on its leaderboard.
+    config = g.state_dir.parent / "stats.json"
+    config.write_text(json.dumps(paint_data(g.sb, g.state_dir)))
+    result = CliRunner().invoke(app, ["stats", "--world", "lobby", "--json", "-c", str(config)])
+    assert result.exit_code == 0, result.output
+    board = json.loads(result.stdout)["by_solves"]
+    assert sorted((line["player_name"], line["solves"]) for line in board) == [
+        (".Steve", 1),
+        ("Alex", 1),
+    ]
 
 
 def test_on_win_command_runs_once_per_win_with_valid_names_only(
