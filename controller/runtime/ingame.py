@@ -49,6 +49,7 @@ __all__ = [
     "RESTART_UNKNOWN",
     "controls_text",
     "paint_controls_text",
+    "player_score",
     "MAX_WAVES",
     "MAX_NAMES",
     "InGame",
@@ -136,6 +137,15 @@ def controls_text(
     if hints:
         text += "; /trigger pipes_hint for a hint"
     return text + "; /trigger pipes_help shows this again"
+
+
+def player_score(uid: uuid.UUID, name: str, objective: str, value: int) -> str:
+    """Set a player's score under its account name; a name that cannot stand as a bare word
+    (`*Bob`) through the player's UUID (`execute as <uuid> run … @s …`), since the grammar
+    check reads a leading `*` as the wildcard."""
+    if is_unquoted_name(name):
+        return cmd.score_set(name, objective, value)
+    return f"execute as {uid} run {cmd.score_set('@s', objective, value)}"
 
 
 def paint_controls_text(hints: bool) -> str:
@@ -524,19 +534,20 @@ class RoomTriggers(Generic[R]):
             for uid, name in solvers
         ]
 
-    def record(self, names: Sequence[str], seconds: float) -> list[str]:
-        """Count the solve for each player; the leaderboard scores to set."""
+    def record(self, solvers: Sequence[tuple[uuid.UUID, str]], seconds: float) -> list[str]:
+        """Count the solve for each player; the leaderboard scores to set (under the account
+        name; a name that cannot stand as a bare word, `*Bob`, through the player's UUID)."""
         state = self.room.current_state
         out = []
         day = self.today().isoformat()
-        for name in names:
+        for uid, name in solvers:
             record = state.players.setdefault(name, PlayerRecord())
             record.add(seconds)
-            out.append(cmd.score_set(name, BEST, int(record.best or 0)))
+            out.append(player_score(uid, name, BEST, int(record.best or 0)))
             if self.cfg.seed == "daily":
                 daily = state.daily.setdefault(day, {}).setdefault(name, PlayerRecord())
                 daily.add(seconds)
-                out.append(cmd.score_set(name, DAILY, int(daily.best or 0)))
+                out.append(player_score(uid, name, DAILY, int(daily.best or 0)))
         for old in sorted(state.daily)[:-DAILY_DAYS_KEPT]:
             del state.daily[old]
         return out

@@ -421,7 +421,7 @@ class PaintRoom(PlacedRoom):
         solvers = self.ingame.solvers(link)
         names = [name for _, name in solvers]
         self.queue_records(solvers, seconds, now)
-        scores = self.ingame.record(names, seconds)
+        scores = self.ingame.record(solvers, seconds)
         self.save()
         par = self.puzzle.par
         self.send_all(

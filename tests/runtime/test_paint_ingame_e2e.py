@@ -360,6 +360,7 @@ def test_every_command_of_the_player_features_is_vanilla_grammar(
         g = _start(sb, tmp_path, seed="daily", on_win={"command": "give {player} minecraft:cookie"})
         sb.join("Alex", (2.5, 101, 2.5))
         sb.join(".Steve", (1.5, 101, 1.5))
+        sb.join("*Bob", (3.5, 101, 1.5))  # a name that cannot stand as a bare command word
         g.tick()
         for player, objective in (("Alex", HINT), (".Steve", STATS), ("Alex", HELP)):
             sb.trigger(player, objective)
@@ -369,6 +370,13 @@ def test_every_command_of_the_player_features_is_vanilla_grammar(
         g.tick(1)
         record = sorted({unfenced(c) for c in g.link.record})
         assert any("give Alex minecraft:cookie" in c for c in record)
+        assert not any("give *Bob" in c for c in record)
+        bob = offline_uuid("*Bob")
+        assert any(
+            c.startswith(f"execute as {bob} run scoreboard players set @s pipes_best_s")
+            for c in record
+        )
+        assert g.sb.call(lambda game: game.world.scores["*Bob"]["pipes_best_s"]) >= 0
         assert any("run tellraw @s" in c and "Hint: pull" in c for c in record)
         assert_valid_commands(record)
         assert_valid_commands([cmd.tell_player(uuid.UUID(int=7), paint_controls_text(True))])
