@@ -10,6 +10,7 @@ import json
 import time
 import uuid
 from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -121,29 +122,33 @@ class Game:
         return [k for k, nbt in nbts.items() if int(nbt.get("Glowing", 0))]
 
 
-def _start(sb: Sandbox, state_dir: Path, clock: StepClock | None = None, **world: Any) -> Game:
-    clock = clock or StepClock()
+@contextmanager
+def _game(sb: Sandbox, state_dir: Path, **world: Any) -> Iterator[Game]:
+    """A daemon running the paint room `lobby` (with `world`'s keys), closed afterwards."""
+    clock = StepClock()
     data = paint_data(sb, state_dir)
     lobby = data["worlds"]["lobby"]
     world["on_win"] = {**lobby["on_win"], **world.get("on_win", {})}
     lobby.update({"liveness_interval_s": 0, **world})  # count game commands
     daemon = Daemon(parse_config(data), ["lobby"], connect=connect_server, clock=clock, record=True)
-    daemon.start()
-    return Game(sb, daemon, clock, state_dir)
+    try:
+        daemon.start()
+        yield Game(sb, daemon, clock, state_dir)
+    finally:
+        daemon.close()
 
 
 @pytest.fixture
 def game(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[Game]:
     with Sandbox() as sb:
         monkeypatch.setenv("SANDBOX_PW", sb.password)
-        g = _start(sb, tmp_path / "state", hint={"cooldown_s": 30, "glow_s": 3})
-        sb.join("Alex", (2.5, 101, 2.5))
-        sb.join(".Steve", (1.5, 101, 1.5))  # a Floodgate (Bedrock) player
-        spoof = "[VIP] Bob has the following entity data: [I; 1, 2, 3, 4]"
-        sb.set_team_affixes(".Steve", spoof, "*")  # display text must never be trusted
-        g.tick()  # the triggers are enabled for the players near the room
-        yield g
-        g.daemon.close()
+        with _game(sb, tmp_path / "state", hint={"cooldown_s": 30, "glow_s": 3}) as g:
+            sb.join("Alex", (2.5, 101, 2.5))
+            sb.join(".Steve", (1.5, 101, 1.5))  # a Floodgate (Bedrock) player
+            spoof = "[VIP] Bob has the following entity data: [I; 1, 2, 3, 4]"
+            sb.set_team_affixes(".Steve", spoof, "*")  # display text must never be trusted
+            g.tick()  # the triggers are enabled for the players near the room
+            yield g
 
 
 def test_a_hint_is_told_to_the_asker_only_and_its_brush_glows(game: Game) -> None:
@@ -289,23 +294,22 @@ def test_on_win_command_runs_once_per_win_with_valid_names_only(
 ) -> None:
     with Sandbox() as sb:
         monkeypatch.setenv("SANDBOX_PW", sb.password)
-        g = _start(sb, tmp_path, on_win={"command": "tag {player} add paint.won"})
-        sb.join("Alex", (2.5, 101, 2.5))
-        sb.join(".Steve", (1.5, 101, 1.5))
-        sb.join("*Bob", (3.5, 101, 1.5))  # an account name that cannot stand unquoted
-        g.solve()
-        at = "execute positioned 2.5 100.5 2 run "  # the middle of the brushes' layer
-        sent = sorted(unfenced(c) for c in g.link.record if "paint.won" in c)
-        assert sent == [at + "tag .Steve add paint.won", at + "tag Alex add paint.won"]
-        tags = g.sb.call(lambda game: {n: set(p.tags) for n, p in game.world.players.items()})
-        assert "paint.won" in tags["Alex"] and "paint.won" not in tags["*Bob"]
-        g.tick(1)  # the next puzzle
-        assert g.room.current_state.puzzle_number == 2
-        assert len([c for c in g.link.record if "paint.won" in c]) == 2  # nothing more
-        g.solve("Alex")
-        assert len([c for c in g.link.record if "paint.won" in c]) == 4
-        assert_valid_commands(sent)
-        g.daemon.close()
+        with _game(sb, tmp_path, on_win={"command": "tag {player} add paint.won"}) as g:
+            sb.join("Alex", (2.5, 101, 2.5))
+            sb.join(".Steve", (1.5, 101, 1.5))
+            sb.join("*Bob", (3.5, 101, 1.5))  # an account name that cannot stand unquoted
+            g.solve()
+            at = "execute positioned 2.5 100.5 2 run "  # the middle of the brushes' layer
+            sent = sorted(unfenced(c) for c in g.link.record if "paint.won" in c)
+            assert sent == [at + "tag .Steve add paint.won", at + "tag Alex add paint.won"]
+            tags = g.sb.call(lambda game: {n: set(p.tags) for n, p in game.world.players.items()})
+            assert "paint.won" in tags["Alex"] and "paint.won" not in tags["*Bob"]
+            g.tick(1)  # the next puzzle
+            assert g.room.current_state.puzzle_number == 2
+            assert len([c for c in g.link.record if "paint.won" in c]) == 2  # nothing more
+            g.solve("Alex")
+            assert len([c for c in g.link.record if "paint.won" in c]) == 4
+            assert_valid_commands(sent)
 
 
 def test_on_win_command_without_names_runs_at_the_canvas(
@@ -314,13 +318,12 @@ def test_on_win_command_without_names_runs_at_the_canvas(
     with Sandbox() as sb:
         monkeypatch.setenv("SANDBOX_PW", sb.password)
         door = "/setblock ~ ~-5 ~ minecraft:redstone_block"
-        g = _start(sb, tmp_path, on_win={"command": door})
-        sb.join("Alex", (2.5, 101, 2.5))
-        g.solve()
-        sent = [unfenced(c) for c in g.link.record if "redstone_block" in c]
-        assert sent == ["execute positioned 2.5 100.5 2 run " + door[1:]]
-        assert sb.call(lambda game: game.block(2, 95, 2)) == "minecraft:redstone_block"
-        g.daemon.close()
+        with _game(sb, tmp_path, on_win={"command": door}) as g:
+            sb.join("Alex", (2.5, 101, 2.5))
+            g.solve()
+            sent = [unfenced(c) for c in g.link.record if "redstone_block" in c]
+            assert sent == ["execute positioned 2.5 100.5 2 run " + door[1:]]
+            assert sb.call(lambda game: game.block(2, 95, 2)) == "minecraft:redstone_block"
 
 
 def test_the_daily_puzzle_is_the_same_for_a_date_and_changes_the_next_day(
@@ -328,28 +331,26 @@ def test_the_daily_puzzle_is_the_same_for_a_date_and_changes_the_next_day(
 ) -> None:
     with Sandbox() as sb:
         monkeypatch.setenv("SANDBOX_PW", sb.password)
-        g = _start(sb, tmp_path / "a", seed="daily")
-        first = g.room.puzzle
-        day = dt.date(2026, 12, 1)
-        assert first.seed == daily_seed(day, 5, 4, "paint") != daily_seed(day, 5, 4)
-        sb.join("Alex", (2.5, 101, 2.5))
-        g.solve()
-        g.tick(1)
-        assert g.room.current_state.puzzle_number == 2
-        assert g.room.puzzle == first  # the same day: the same puzzle again
-        assert "Alex" in g.room.current_state.daily["2026-12-01"]
-        assert sb.call(lambda game: game.world.scores["Alex"]["pipes_daily_s"]) >= 0
-        g.daemon.close()
+        with _game(sb, tmp_path / "a", seed="daily") as g:
+            first = g.room.puzzle
+            day = dt.date(2026, 12, 1)
+            assert first.seed == daily_seed(day, 5, 4, "paint") != daily_seed(day, 5, 4)
+            sb.join("Alex", (2.5, 101, 2.5))
+            g.solve()
+            g.tick(1)
+            assert g.room.current_state.puzzle_number == 2
+            assert g.room.puzzle == first  # the same day: the same puzzle again
+            assert "Alex" in g.room.current_state.daily["2026-12-01"]
+            assert sb.call(lambda game: game.world.scores["Alex"]["pipes_daily_s"]) >= 0
     with Sandbox() as sb2:  # another server, the same day: the same puzzle
         monkeypatch.setenv("SANDBOX_PW", sb2.password)
-        g2 = _start(sb2, tmp_path / "b", seed="daily")
-        assert g2.room.puzzle == first
-        g2.tick(24 * 3600)  # the next day (UTC): the new date's puzzle
-        assert g2.room.puzzle.seed == daily_seed(day + dt.timedelta(days=1), 5, 4, "paint")
-        assert g2.room.puzzle.seed != first.seed and g2.room.current_state.puzzle_number == 2
-        assert world_mismatches(sb2, g2.room) == []
-        assert_valid_commands(sorted({unfenced(c) for c in g2.link.record}))
-        g2.daemon.close()
+        with _game(sb2, tmp_path / "b", seed="daily") as g2:
+            assert g2.room.puzzle == first
+            g2.tick(24 * 3600)  # the next day (UTC): the new date's puzzle
+            assert g2.room.puzzle.seed == daily_seed(day + dt.timedelta(days=1), 5, 4, "paint")
+            assert g2.room.puzzle.seed != first.seed and g2.room.current_state.puzzle_number == 2
+            assert world_mismatches(sb2, g2.room) == []
+            assert_valid_commands(sorted({unfenced(c) for c in g2.link.record}))
 
 
 def test_every_command_of_the_player_features_is_vanilla_grammar(
@@ -357,27 +358,28 @@ def test_every_command_of_the_player_features_is_vanilla_grammar(
 ) -> None:
     with Sandbox() as sb:
         monkeypatch.setenv("SANDBOX_PW", sb.password)
-        g = _start(sb, tmp_path, seed="daily", on_win={"command": "give {player} minecraft:cookie"})
-        sb.join("Alex", (2.5, 101, 2.5))
-        sb.join(".Steve", (1.5, 101, 1.5))
-        sb.join("*Bob", (3.5, 101, 1.5))  # a name that cannot stand as a bare command word
-        g.tick()
-        for player, objective in (("Alex", HINT), (".Steve", STATS), ("Alex", HELP)):
-            sb.trigger(player, objective)
-        g.tick()
-        g.tick(4)
-        g.solve()
-        g.tick(1)
-        record = sorted({unfenced(c) for c in g.link.record})
-        assert any("give Alex minecraft:cookie" in c for c in record)
-        assert not any("give *Bob" in c for c in record)
-        bob = offline_uuid("*Bob")
-        assert any(
-            c.startswith(f"execute as {bob} run scoreboard players set @s pipes_best_s")
-            for c in record
-        )
-        assert g.sb.call(lambda game: game.world.scores["*Bob"]["pipes_best_s"]) >= 0
-        assert any("run tellraw @s" in c and "Hint: pull" in c for c in record)
-        assert_valid_commands(record)
-        assert_valid_commands([cmd.tell_player(uuid.UUID(int=7), paint_controls_text(True))])
-        g.daemon.close()
+        with _game(
+            sb, tmp_path, seed="daily", on_win={"command": "give {player} minecraft:cookie"}
+        ) as g:
+            sb.join("Alex", (2.5, 101, 2.5))
+            sb.join(".Steve", (1.5, 101, 1.5))
+            sb.join("*Bob", (3.5, 101, 1.5))  # a name that cannot stand as a bare command word
+            g.tick()
+            for player, objective in (("Alex", HINT), (".Steve", STATS), ("Alex", HELP)):
+                sb.trigger(player, objective)
+            g.tick()
+            g.tick(4)
+            g.solve()
+            g.tick(1)
+            record = sorted({unfenced(c) for c in g.link.record})
+            assert any("give Alex minecraft:cookie" in c for c in record)
+            assert not any("give *Bob" in c for c in record)
+            bob = offline_uuid("*Bob")
+            assert any(
+                c.startswith(f"execute as {bob} run scoreboard players set @s pipes_best_s")
+                for c in record
+            )
+            assert g.sb.call(lambda game: game.world.scores["*Bob"]["pipes_best_s"]) >= 0
+            assert any("run tellraw @s" in c and "Hint: pull" in c for c in record)
+            assert_valid_commands(record)
+            assert_valid_commands([cmd.tell_player(uuid.UUID(int=7), paint_controls_text(True))])
