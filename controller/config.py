@@ -629,15 +629,13 @@ def _kind_checks(name: str, world: WorldConfig) -> list[str]:
         for key in _PIPES_ONLY
         if key in world.model_fields_set
     ]
-    if world.seed == "daily":
-        problems.append(f"worlds.{name}.seed: `daily` is only for pipes rooms; give a number")
-    if world.on_win.command is not None:
-        problems.append(f"worlds.{name}.on_win.command: only for pipes rooms")
     problems += [
         f"worlds.{name}.{key}: only for pipes rooms"
         for key in ("restart_by", "undo")
         if key in world.model_fields_set
     ]
+    if "waves_s" in world.on_win.model_fields_set:
+        problems.append(f"worlds.{name}.on_win.waves_s: only for pipes rooms (the water's waves)")
     paint = world.paint_keys
     cells = world.width * world.height
     if paint.cells is not None and paint.generator != "walk":

@@ -54,7 +54,7 @@ def test_every_paint_problem_is_reported_with_its_path() -> None:
             f=_paint(origin=[500, 64, 0], generator="eller", coverage=0.3),
             g={"origin": [600, 64, 0], "server": "main", "paint": {}},
             h=_paint(origin=[700, 64, 0], paint={"target": "below", "colour": 3}),
-            i=_paint(origin=[800, 64, 0], seed="daily", on_win={"command": "say {players}"}),
+            i=_paint(origin=[800, 64, 0], on_win={"waves_s": 1}),
             j=_paint(origin=[900, 64, 0], restart_by=["*"], undo=False),
         )
     )
@@ -72,13 +72,37 @@ def test_every_paint_problem_is_reported_with_its_path() -> None:
         "worlds.f.generator: only for pipes rooms (paint rooms take `paint.generator`)" in problems
     )
     assert any(p.startswith("worlds.f.coverage: only for pipes rooms") for p in problems)
-    assert "worlds.i.seed: `daily` is only for pipes rooms; give a number" in problems
-    assert "worlds.i.on_win.command: only for pipes rooms" in problems
+    assert "worlds.i.on_win.waves_s: only for pipes rooms (the water's waves)" in problems
     assert "worlds.j.restart_by: only for pipes rooms" in problems
     assert "worlds.j.undo: only for pipes rooms" in problems
     assert "worlds.g.paint: only for rooms with `kind: paint`" in problems
     assert any(p.startswith("worlds.h.paint.target: Input should be") for p in problems)
     assert any(p.startswith("worlds.h.paint.colour: Extra inputs") for p in problems)
+
+
+def test_paint_rooms_take_the_player_feature_keys() -> None:
+    keys = {
+        "seed": "daily",
+        "on_win": {"command": "/give {player} minecraft:cookie", "sidebar": True},
+        "hint": {"cooldown_s": 10, "glow_s": 2},
+        "stats": False,
+    }
+    art = parse_config(_cfg(art=_paint(**keys))).worlds["art"]
+    assert art.seed == "daily" and art.on_win.command == "give {player} minecraft:cookie"
+    assert (art.hint.cooldown_s, art.hint.glow_s, art.stats) == (10, 2, False)
+
+
+def test_a_paint_room_checks_the_player_feature_keys_like_a_pipes_room() -> None:
+    problems = _problems(
+        _cfg(
+            a=_paint(on_win={"command": "say {winner}"}),
+            b=_paint(origin=[100, 64, 0], hint={"cooldown_s": -1}),
+            c=_paint(origin=[200, 64, 0], seed="weekly"),
+        )
+    )
+    assert any(p.startswith("worlds.a.on_win.command:") and "{winner}" in p for p in problems)
+    assert any(p.startswith("worlds.b.hint.cooldown_s:") for p in problems)
+    assert any(p.startswith("worlds.c.seed.") and "daily" in p for p in problems)
 
 
 def test_a_paint_room_overlaps_by_its_own_box() -> None:

@@ -38,7 +38,7 @@ class SolveRecord:
     solve_id: str
     server: str
     room: str
-    kind: str  # the room's mode: "tree" or "sink"
+    kind: str  # the room's mode: "tree" or "sink"; "paint" for a paint room
     seed: int | None
     daily_date: str | None  # the daily puzzle's UTC date (YYYY-MM-DD), None for other rooms
     player_uuid: str

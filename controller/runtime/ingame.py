@@ -1,6 +1,7 @@
-"""What players of a pipes room do themselves: ask for a hint, their records or (when listed in
-`reset_by`) a new puzzle with `/trigger`; and the win waves, the per-player records and the
-optional `on_win.command` of a win.
+"""What players of a room do themselves: ask for the controls, a hint or their records with
+`/trigger` (every room kind: `RoomTriggers`), and in a pipes room undo, restart or (when listed
+in `reset_by`) a new puzzle (`InGame`); and what a win gives: the per-player records, the records
+store's solves, the optional `on_win.command`, and in a pipes room the win waves.
 
 Players are never identified by a name read from display text: the server reports the UUIDs of
 the players a selector matches (`data get entity @s UUID`), and account names come from
@@ -15,13 +16,16 @@ import logging
 import math
 import uuid
 from collections.abc import Sequence
-from typing import TYPE_CHECKING
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Generic, Protocol, TypeVar
 
-from controller.config import EVERYONE, SERVER_NAME
+from controller.config import EVERYONE, SERVER_NAME, WorldConfig
 from controller.puzzle.model import CROSS, HOLE, Board, TileClass, map_id
 from controller.records.model import SolveRecord, solve_id
+from controller.records.writer import RoomRecords
+from controller.runtime.clock import Clock
 from controller.runtime.daily import utc_date
-from controller.runtime.feedback import BEST, DAILY, NETWORK, RESET, duration
+from controller.runtime.feedback import BEST, DAILY, NETWORK, RESET, Feedback, duration
 from controller.runtime.link import Link
 from controller.runtime.records import PlayerRecord
 from controller.world import commands as cmd
@@ -44,9 +48,15 @@ __all__ = [
     "UNDO_NOTHING",
     "RESTART_UNKNOWN",
     "controls_text",
+    "paint_controls_text",
+    "player_score",
     "MAX_WAVES",
     "MAX_NAMES",
     "InGame",
+    "PlayerHint",
+    "PlayerState",
+    "RoomTriggers",
+    "TriggerRoom",
     "wave_levels",
     "wave_batches",
     "render_win_command",
@@ -130,6 +140,27 @@ def controls_text(
     return text + "; /trigger pipes_help shows this again"
 
 
+def player_score(uid: uuid.UUID, name: str, objective: str, value: int) -> str:
+    """Set a player's score under its account name; a name that cannot stand as a bare word
+    (`*Bob`) through the player's UUID (`execute as <uuid> run … @s …`), since the grammar
+    check reads a leading `*` as the wildcard."""
+    if is_unquoted_name(name):
+        return cmd.score_set(name, objective, value)
+    return f"execute as {uid} run {cmd.score_set('@s', objective, value)}"
+
+
+def paint_controls_text(hints: bool) -> str:
+    """The controls of a paint room in one chat line (docs/paint.md, "Player features")."""
+    text = (
+        "Paint: click the brush at the end of a row to paint the row, at the end of a column "
+        "to clear the column; the clear brush blanks the canvas and starts the attempt over; "
+        "copy the target in as few strokes as you can"
+    )
+    if hints:
+        text += "; /trigger pipes_hint for a hint"
+    return text + "; /trigger pipes_help shows this again"
+
+
 def render_win_command(
     template: str, *, room: str, names: Sequence[str], time: str, moves: int
 ) -> list[str]:
@@ -146,45 +177,115 @@ def render_win_command(
     return [template.format(player="", **values)]
 
 
-class InGame:
-    """Hint and stats triggers, win waves and player records of one pipes room."""
+class PlayerState(Protocol):
+    """What the shared player features keep in a room's state (pipes `RoomState`, paint
+    `PaintState`)."""
 
-    def __init__(self, room: PipesRoom) -> None:
+    puzzle_number: int
+    moves: int
+    started_at: float
+    solved_at: float | None
+    players: dict[str, PlayerRecord]  # by account name
+    daily: dict[str, dict[str, PlayerRecord]]  # by ISO date, then account name
+    told: set[str]  # UUIDs of players shown the controls
+
+
+class TriggerRoom(Protocol):
+    """What the shared player features need of a room (pipes or paint)."""
+
+    @property
+    def name(self) -> str: ...
+    @property
+    def cfg(self) -> WorldConfig: ...
+    @property
+    def clock(self) -> Clock: ...
+    @property
+    def feedback(self) -> Feedback: ...
+    @property
+    def records(self) -> RoomRecords | None: ...
+    @property
+    def current_state(self) -> PlayerState: ...
+    def send(self, link: Link, command: str) -> str: ...
+    def send_all(self, link: Link, commands: list[str]) -> list[str]: ...
+    def save(self) -> None: ...
+
+
+R = TypeVar("R", bound=TriggerRoom)
+
+
+@dataclass(frozen=True)
+class PlayerHint:
+    """A hint for one player: what to tell them and the frame that glows."""
+
+    text: str
+    frame: uuid.UUID
+
+
+class RoomTriggers(Generic[R]):
+    """What players of any room kind do themselves (help, hint and stats triggers, the first
+    visit's controls) and what a win records for them (per-player records, the records store,
+    `on_win.command`). A room kind says how its hints, controls and records read."""
+
+    title = "Pipes"  # how chat names the room kind
+    nothing_to_hint = "Nothing to do: the puzzle is solved"
+
+    def __init__(self, room: R) -> None:
         self.room = room
         self.cfg = room.cfg
-        self.near = room.geom.near_selector()
+        self.near = room.feedback.near
         self.last_hint: dict[uuid.UUID, float] = {}  # by player UUID, on the room's clock
-        self.glowing: dict[int, float] = {}  # tile -> when its glow ends
-        self.waves: list[tuple[float, list[str]]] = []  # (when, commands), in order
-        self.after_waves: list[str] = []  # the celebration, sent after the last wave
+        self.glowing: dict[uuid.UUID, float] = {}  # frame UUID -> when its glow ends
         self.last_check = 0.0
         self.last_arm = -ARM_INTERVAL_S
         self.network_version = -1  # the network figures the sidebar shows
         self.network_shown: dict[str, int] = {}  # name -> score on the network sidebar
 
+    # -- what a room kind says ------------------------------------------------------------
+    def player_hint(self) -> PlayerHint | None:
+        """The hint to give now; None when there is nothing left to do."""
+        raise NotImplementedError
+
+    def controls(self) -> str:
+        """The room's controls in one chat line."""
+        raise NotImplementedError
+
+    def record_kind(self) -> str:
+        """The `kind` of the room's solves in the records store."""
+        raise NotImplementedError
+
+    def puzzle_seed(self) -> int | None:
+        """The current puzzle's seed."""
+        raise NotImplementedError
+
+    def puzzle_par(self) -> int | None:
+        """The current puzzle's par, when the room knows it exactly."""
+        raise NotImplementedError
+
+    def centre(self) -> tuple[float, float, float]:
+        """Where `on_win.command` runs."""
+        raise NotImplementedError
+
     # -- objectives -----------------------------------------------------------------------
-    def triggers(self) -> list[str]:
-        """The objectives players use with `/trigger`."""
-        out = [cmd.objective_add(HELP, "trigger", "Pipes controls")]
+    def trigger_objectives(self) -> list[tuple[str, str]]:
+        """The objectives players use with `/trigger` and their display names."""
+        out = [(HELP, "Pipes controls")]
         if self.cfg.hint.enabled:
-            out.append(cmd.objective_add(HINT, "trigger", "Pipes hint"))
+            out.append((HINT, "Pipes hint"))
         if self.cfg.stats:
-            out.append(cmd.objective_add(STATS, "trigger", "Pipes records"))
-        if self.cfg.undo:
-            out.append(cmd.objective_add(UNDO, "trigger", "Pipes undo"))
-        if self.cfg.restart_by:
-            out.append(cmd.objective_add(RESTART, "trigger", "Restart pipes puzzle"))
+            out.append((STATS, "Pipes records"))
         return out
 
+    def triggers(self) -> list[str]:
+        """The commands that create the objectives players use with `/trigger`."""
+        return [cmd.objective_add(o, "trigger", shown) for o, shown in self.trigger_objectives()]
+
     def _objectives(self) -> list[str]:
-        hint = [HINT] if self.cfg.hint.enabled else []
-        undo = [UNDO] if self.cfg.undo else []
-        restart = [RESTART] if self.cfg.restart_by else []
-        return [HELP, *hint] + ([STATS] if self.cfg.stats else []) + undo + restart
+        return [objective for objective, _ in self.trigger_objectives()]
 
     # -- timers ---------------------------------------------------------------------------
     def periodic(self, link: Link, now: float, players_near: bool) -> None:
-        """Waves and glows that are due; the triggers once a second while players are near."""
+        """What is due (glow ends, waves); the triggers once a second while players are
+        near."""
         self.run_due(link, now)
         self.sync_network_sidebar(link)
         if not players_near or not self._objectives():
@@ -202,10 +303,10 @@ class InGame:
                 self.check_hints(link, now)
             if self.cfg.stats:
                 self.check_stats(link)
-            if self.cfg.undo:
-                self.check_undo(link)
-            if self.cfg.restart_by:
-                self.check_restart(link)
+            self.check_more(link)
+
+    def check_more(self, link: Link) -> None:
+        """The room kind's own triggers, read after the shared ones."""
 
     def arm(self, link: Link, now: float) -> None:
         """Enable every trigger for the players near the room (one command each; `Nothing
@@ -216,21 +317,14 @@ class InGame:
         self.greet_visitors(link)
 
     def run_due(self, link: Link, now: float) -> None:
-        """Send the waves and glow ends whose time has come; the celebration after the last
-        wave."""
-        while self.waves and self.waves[0][0] <= now:
-            _, commands = self.waves.pop(0)
-            self.room.send_all(link, commands)
-            if not self.waves:
-                self.room.send_all(link, self.after_waves)
-                self.after_waves = []
-        for idx, until in list(self.glowing.items()):
+        """End the glows whose time has come."""
+        for frame, until in list(self.glowing.items()):
             if until <= now:
-                del self.glowing[idx]
-                self.room.send(link, cmd.set_glowing(self.room.uuids[idx], False))
+                del self.glowing[frame]
+                self.room.send(link, cmd.set_glowing(frame, False))
 
     def clear(self, link: Link) -> None:
-        """Before a new puzzle: finish pending waves at once and end every glow."""
+        """Before a new puzzle: end every glow (and whatever else is pending) at once."""
         self.run_due(link, float("inf"))
 
     # -- triggers -------------------------------------------------------------------------
@@ -266,47 +360,23 @@ class InGame:
         return askers
 
     def hint_for(self, link: Link, uid: uuid.UUID, now: float) -> None:
-        """One player's hint: the tile glows and only that player is told how to turn it."""
+        """One player's hint: the frame glows and only that player is told what to do."""
         room = self.room
         wait = self.last_hint.get(uid, -1e18) + self.cfg.hint.cooldown_s - now
         if wait > 0:
             room.send(link, cmd.tell_player(uid, f"Next hint in {math.ceil(wait)} s"))
             return
-        state = room.current_state
-        found = None if state.solved_at is not None else room.rules.hint(room.board)
+        found = None if room.current_state.solved_at is not None else self.player_hint()
         if found is None:
-            room.send(link, cmd.tell_player(uid, "Nothing to turn: the water already flows"))
+            room.send(link, cmd.tell_player(uid, self.nothing_to_hint))
             return
         self.last_hint[uid] = now
-        idx, rotation = found
-        board = room.board
-        i, j = idx % board.width, idx // board.width
-        clicks = (rotation - board.rotations[idx]) % 4
-        times = {1: "once", 2: "twice"}.get(clicks, f"{clicks} times")
-        commands = [
-            cmd.tell_player(
-                uid,
-                f"Hint: click the glowing tile {times} (column {i + 1}, row {j + 1}); "
-                "each click turns it a quarter clockwise",
-            )
-        ]
-        if self.cfg.hint.glow_s > 0 and idx not in self.glowing:
-            commands.append(cmd.set_glowing(room.uuids[idx], True))
+        commands = [cmd.tell_player(uid, found.text)]
+        if self.cfg.hint.glow_s > 0 and found.frame not in self.glowing:
+            commands.append(cmd.set_glowing(found.frame, True))
         if self.cfg.hint.glow_s > 0:
-            self.glowing[idx] = now + self.cfg.hint.glow_s
+            self.glowing[found.frame] = now + self.cfg.hint.glow_s
         room.send_all(link, commands)
-
-    def controls(self) -> str:
-        """The room's controls as the server's data pack allows them."""
-        restart = None
-        if self.cfg.restart_by:
-            restart = "everyone" if self.cfg.restart_by == [EVERYONE] else "listed"
-        return controls_text(
-            self.room.gestures,
-            self.cfg.hint.enabled,
-            undo=self.cfg.undo and self.room.clickers,
-            restart=restart,
-        )
 
     def check_help(self, link: Link) -> list[uuid.UUID]:
         """Answer every `/trigger pipes_help` near the room with the controls, to the asker."""
@@ -358,10 +428,11 @@ class InGame:
         state = self.room.current_state
         record = state.players.get(name) if name is not None else None
         if record is None or record.best is None:
-            return f"Pipes {self.room.name}: no solves yet"
+            return f"{self.title} {self.room.name}: no solves yet"
         mean = record.mean_recent
         text = (
-            f"Pipes {self.room.name}: {record.solves} solve(s), best {duration(record.best)}, "
+            f"{self.title} {self.room.name}: {record.solves} solve(s), "
+            f"best {duration(record.best)}, "
             f"mean of the last {len(record.recent)} {duration(mean or 0)}"
         )
         if self.cfg.seed == "daily" and name is not None:
@@ -428,6 +499,165 @@ class InGame:
         self.network_shown = want
         self.room.send_all(link, commands)
 
+    def today(self) -> dt.date:
+        """The UTC date on the room's clock."""
+        return utc_date(self.room.clock.time())
+
+    # -- winning --------------------------------------------------------------------------
+    def solvers(self, link: Link) -> list[tuple[uuid.UUID, str]]:
+        """The UUIDs and account names of the players near the room (two commands)."""
+        uids = parse_entity_uuids(self.room.send(link, cmd.read_player_uuids(self.near)))
+        if not uids:
+            return []
+        names = parse_player_list(self.room.send(link, cmd.list_players()))
+        return [(u, names[u]) for u in uids if u in names]
+
+    def solve_records(
+        self, solvers: Sequence[tuple[uuid.UUID, str]], seconds: float, now: float
+    ) -> list[SolveRecord]:
+        """One `SolveRecord` per player of this win; its id comes from the room, the puzzle
+        and the player, so recording the same win again gives the same ids."""
+        records = self.room.records
+        if records is None:
+            return []
+        state = self.room.current_state
+        daily = self.today().isoformat() if self.cfg.seed == "daily" else None
+        return [
+            SolveRecord(
+                solve_id(
+                    records.server, self.room.name, state.puzzle_number, state.started_at, str(uid)
+                ),
+                records.server,
+                self.room.name,
+                self.record_kind(),
+                self.puzzle_seed(),
+                daily,
+                str(uid),
+                name,
+                round(seconds, 3),
+                state.moves,
+                self.puzzle_par(),
+                now,
+            )  # fmt: skip
+            for uid, name in solvers
+        ]
+
+    def record(self, solvers: Sequence[tuple[uuid.UUID, str]], seconds: float) -> list[str]:
+        """Count the solve for each player; the leaderboard scores to set (under the account
+        name; a name that cannot stand as a bare word, `*Bob`, through the player's UUID)."""
+        state = self.room.current_state
+        out = []
+        day = self.today().isoformat()
+        for uid, name in solvers:
+            record = state.players.setdefault(name, PlayerRecord())
+            record.add(seconds)
+            out.append(player_score(uid, name, BEST, int(record.best or 0)))
+            if self.cfg.seed == "daily":
+                daily = state.daily.setdefault(day, {}).setdefault(name, PlayerRecord())
+                daily.add(seconds)
+                out.append(player_score(uid, name, DAILY, int(daily.best or 0)))
+        for old in sorted(state.daily)[:-DAILY_DAYS_KEPT]:
+            del state.daily[old]
+        return out
+
+    def win_commands(self, names: Sequence[str], seconds: float, moves: int) -> list[str]:
+        """`on_win.command` for this win, run at the centre of the room."""
+        template = self.cfg.on_win.command
+        if template is None:
+            return []
+        commands = render_win_command(
+            template, room=self.room.name, names=names, time=duration(seconds), moves=moves
+        )
+        if not commands:
+            log.info("room %s: on_win.command skipped: no player to name", self.room.name)
+        return [cmd.positioned(self.centre(), c) for c in commands]
+
+
+class InGame(RoomTriggers["PipesRoom"]):
+    """The player features of a pipes room: the shared ones, undo and restart, the win waves,
+    in-game reset requests."""
+
+    nothing_to_hint = "Nothing to turn: the water already flows"
+
+    def __init__(self, room: PipesRoom) -> None:
+        super().__init__(room)
+        self.waves: list[tuple[float, list[str]]] = []  # (when, commands), in order
+        self.after_waves: list[str] = []  # the celebration, sent after the last wave
+
+    def trigger_objectives(self) -> list[tuple[str, str]]:
+        """The shared triggers, then undo and restart when the room allows them."""
+        out = super().trigger_objectives()
+        if self.cfg.undo:
+            out.append((UNDO, "Pipes undo"))
+        if self.cfg.restart_by:
+            out.append((RESTART, "Restart pipes puzzle"))
+        return out
+
+    def check_more(self, link: Link) -> None:
+        """Undo and restart requests."""
+        if self.cfg.undo:
+            self.check_undo(link)
+        if self.cfg.restart_by:
+            self.check_restart(link)
+
+    def run_due(self, link: Link, now: float) -> None:
+        """Send the waves and glow ends whose time has come; the celebration after the last
+        wave."""
+        while self.waves and self.waves[0][0] <= now:
+            _, commands = self.waves.pop(0)
+            self.room.send_all(link, commands)
+            if not self.waves:
+                self.room.send_all(link, self.after_waves)
+                self.after_waves = []
+        super().run_due(link, now)
+
+    def player_hint(self) -> PlayerHint | None:
+        """A tile to turn and how often (the room's rules decide)."""
+        room = self.room
+        found = room.rules.hint(room.board)
+        if found is None:
+            return None
+        idx, rotation = found
+        board = room.board
+        i, j = idx % board.width, idx // board.width
+        clicks = (rotation - board.rotations[idx]) % 4
+        times = {1: "once", 2: "twice"}.get(clicks, f"{clicks} times")
+        text = (
+            f"Hint: click the glowing tile {times} (column {i + 1}, row {j + 1}); "
+            "each click turns it a quarter clockwise"
+        )
+        return PlayerHint(text, room.uuids[idx])
+
+    def controls(self) -> str:
+        """The room's controls as the server's data pack allows them."""
+        restart = None
+        if self.cfg.restart_by:
+            restart = "everyone" if self.cfg.restart_by == [EVERYONE] else "listed"
+        return controls_text(
+            self.room.gestures,
+            self.cfg.hint.enabled,
+            undo=self.cfg.undo and self.room.clickers,
+            restart=restart,
+        )
+
+    def record_kind(self) -> str:
+        """The room's mode (`tree` or `sink`)."""
+        return self.cfg.mode
+
+    def puzzle_seed(self) -> int | None:
+        """The board's seed."""
+        return self.room.board.seed
+
+    def puzzle_par(self) -> int | None:
+        """The board's par when it is known exactly."""
+        return self.room.par
+
+    def centre(self) -> tuple[float, float, float]:
+        """The middle of the frame floor."""
+        geom = self.room.geom
+        x, y, z = geom.frame_pos(0, 0)
+        return (x + geom.width / 2, float(y), z + geom.height / 2)
+
     def check_undo(self, link: Link) -> list[uuid.UUID]:
         """Answer every `/trigger pipes_undo` near the room: the asker's own newest turn goes
         back (docs/in-game.md, "Undo"), or the asker alone is told why not."""
@@ -479,84 +709,6 @@ class InGame:
         names = parse_player_list(self.room.send(link, cmd.list_players()))
         allowed = [names[u] for u in askers if names.get(u) in self.cfg.reset_by]
         return allowed[0] if allowed else None
-
-    def today(self) -> dt.date:
-        """The UTC date on the room's clock."""
-        return utc_date(self.room.clock.time())
-
-    # -- winning --------------------------------------------------------------------------
-    def solvers(self, link: Link) -> list[tuple[uuid.UUID, str]]:
-        """The UUIDs and account names of the players near the room (two commands)."""
-        uids = parse_entity_uuids(self.room.send(link, cmd.read_player_uuids(self.near)))
-        if not uids:
-            return []
-        names = parse_player_list(self.room.send(link, cmd.list_players()))
-        return [(u, names[u]) for u in uids if u in names]
-
-    def solve_records(
-        self, solvers: Sequence[tuple[uuid.UUID, str]], seconds: float, now: float
-    ) -> list[SolveRecord]:
-        """One `SolveRecord` per player of this win; its id comes from the room, the puzzle
-        and the player, so recording the same win again gives the same ids."""
-        records = self.room.records
-        if records is None:
-            return []
-        state, board = self.room.current_state, self.room.board
-        daily = self.today().isoformat() if self.cfg.seed == "daily" else None
-        return [
-            SolveRecord(
-                solve_id(
-                    records.server, self.room.name, state.puzzle_number, state.started_at, str(uid)
-                ),
-                records.server,
-                self.room.name,
-                self.cfg.mode,
-                board.seed,
-                daily,
-                str(uid),
-                name,
-                round(seconds, 3),
-                state.moves,
-                self.room.par,
-                now,
-            )  # fmt: skip
-            for uid, name in solvers
-        ]
-
-    def record(self, names: Sequence[str], seconds: float) -> list[str]:
-        """Count the solve for each player; the leaderboard scores to set."""
-        state = self.room.current_state
-        out = []
-        day = self.today().isoformat()
-        for name in names:
-            record = state.players.setdefault(name, PlayerRecord())
-            record.add(seconds)
-            out.append(cmd.score_set(name, BEST, int(record.best or 0)))
-            if self.cfg.seed == "daily":
-                daily = state.daily.setdefault(day, {}).setdefault(name, PlayerRecord())
-                daily.add(seconds)
-                out.append(cmd.score_set(name, DAILY, int(daily.best or 0)))
-        for old in sorted(state.daily)[:-DAILY_DAYS_KEPT]:
-            del state.daily[old]
-        return out
-
-    def win_commands(self, names: Sequence[str], seconds: float, moves: int) -> list[str]:
-        """`on_win.command` for this win, run at the centre of the room."""
-        template = self.cfg.on_win.command
-        if template is None:
-            return []
-        commands = render_win_command(
-            template, room=self.room.name, names=names, time=duration(seconds), moves=moves
-        )
-        if not commands:
-            log.info("room %s: on_win.command skipped: no player to name", self.room.name)
-        return [cmd.positioned(self.centre(), c) for c in commands]
-
-    def centre(self) -> tuple[float, float, float]:
-        """The middle of the frame floor."""
-        geom = self.room.geom
-        x, y, z = geom.frame_pos(0, 0)
-        return (x + geom.width / 2, float(y), z + geom.height / 2)
 
     def schedule_waves(self, now: float, celebration: list[str]) -> float:
         """Queue the win waves (one batch of commands each, spread over `on_win.waves_s`) and

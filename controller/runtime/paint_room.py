@@ -11,14 +11,18 @@ from __future__ import annotations
 
 import logging
 import random
+import uuid
 from collections.abc import Callable
 from pathlib import Path
 
 from controller.config import WorldConfig
 from controller.errors import RoomError
 from controller.puzzle.paint import Canvas, PaintPuzzle, Stroke, generate, hint
+from controller.records.writer import RoomRecords
 from controller.runtime.clock import SYSTEM_CLOCK, Clock
-from controller.runtime.feedback import Feedback, duration
+from controller.runtime.daily import daily_seed, utc_date
+from controller.runtime.feedback import DAILY, Feedback, duration
+from controller.runtime.ingame import PlayerHint, RoomTriggers, paint_controls_text
 from controller.runtime.link import Link
 from controller.runtime.paint_state import PAINT_WORLD_FORMAT, PaintState
 from controller.runtime.placed import PlacedRoom, ignore_repairs
@@ -45,11 +49,59 @@ from controller.world.mapids import brush_map_id
 from controller.world.paint_geometry import BORDER_BLOCK, Brush, Placement, brush_uuid
 from controller.world.replies import fill_changed, merge_applied, parse_count, parse_frame_values
 
-__all__ = ["PaintRoom", "CHECK_CHUNK"]
+__all__ = ["PaintRoom", "PaintTriggers", "CHECK_CHUNK"]
 
 log = logging.getLogger("controller.runtime")
 
 CHECK_CHUNK = 24  # blocks tested by one `execute if block …` chain (stays under the RCON limit)
+
+
+class PaintTriggers(RoomTriggers["PaintRoom"]):
+    """The player features of a paint room (docs/paint.md, "Player features"): the help,
+    hint and stats triggers and the first visit's controls; a win's records and
+    `on_win.command`."""
+
+    title = "Paint"
+    nothing_to_hint = "Nothing to paint: the canvas shows the target"
+
+    def player_hint(self) -> PlayerHint | None:
+        """The brush of the first stroke of a shortest completion from the canvas as it is."""
+        room = self.room
+        brush = room.hint_brush()
+        if brush is None:
+            return None
+        text = (
+            f"Hint: pull the glowing brush of {brush.describe()} "
+            f"({room.remaining()} stroke(s) left at best)"
+        )
+        return PlayerHint(text, room.uuids[(brush.i, brush.j)])
+
+    def controls(self) -> str:
+        """What the brushes do."""
+        return paint_controls_text(self.cfg.hint.enabled)
+
+    def record_kind(self) -> str:
+        """Paint solves are of kind `paint`."""
+        return "paint"
+
+    def puzzle_seed(self) -> int | None:
+        """The puzzle's seed."""
+        return self.room.puzzle.seed
+
+    def puzzle_par(self) -> int | None:
+        """The puzzle's par (the engine knows it exactly)."""
+        return self.room.puzzle.par
+
+    def centre(self) -> tuple[float, float, float]:
+        """The middle of the frames' layer in front of the canvas."""
+        geom = self.room.geom
+        xa, ya, za = geom.frame_pos(0, 0)
+        xb, yb, zb = geom.frame_pos(geom.width - 1, geom.height - 1)
+        return (
+            (min(xa, xb) + max(xa, xb) + 1) / 2,
+            (min(ya, yb) + max(ya, yb) + 1) / 2,
+            (min(za, zb) + max(za, zb) + 1) / 2,
+        )
 
 
 class PaintRoom(PlacedRoom):
@@ -76,6 +128,9 @@ class PaintRoom(PlacedRoom):
         self.by_pos = {(b.i, b.j): b for b in self.brushes}
         self.uuids = {(b.i, b.j): brush_uuid(name, b.i, b.j) for b in self.brushes}
         self.feedback = Feedback(name, self.geom, cfg)
+        self.ingame = PaintTriggers(self)
+        self.records: RoomRecords | None = None  # the records store, when the daemon has one
+        self.last_daily_check = -60.0
         self.state: PaintState | None = None
         self.next_puzzle_at: float | None = None
         self.last_audit = clock.time()
@@ -111,10 +166,16 @@ class PaintRoom(PlacedRoom):
         return self.current_state.canvas
 
     def new_puzzle(self, number: int, seed: int | None = None) -> PaintPuzzle:
-        """The puzzle for a puzzle number (seeded from the config when it has a seed)."""
+        """The puzzle for a puzzle number (seeded from the config when it has a seed; today's
+        daily puzzle with `seed: daily`)."""
         if seed is None:
             first = self.cfg.seed
-            seed = first + number - 1 if isinstance(first, int) else random.randrange(2**31)
+            if first == "daily":
+                seed = self.daily_seed()
+            elif isinstance(first, int):
+                seed = first + number - 1
+            else:
+                seed = random.randrange(2**31)
         try:
             return generate(
                 self.cfg.width,
@@ -127,10 +188,14 @@ class PaintRoom(PlacedRoom):
         except ValueError as exc:  # e.g. no paintable walk of that many cells
             raise RoomError(f"room {self.name}: worlds.{self.name}.paint.{exc}") from None
 
+    def daily_seed(self) -> int:
+        """The seed of today's daily paint puzzle (UTC, on the room's clock; docs/paint.md)."""
+        return daily_seed(utc_date(self.clock.time()), self.cfg.width, self.cfg.height, "paint")
+
     def new_state(self, puzzle: PaintPuzzle, number: int = 1) -> PaintState:
-        """A fresh round of `puzzle` on the blank canvas."""
+        """A fresh round of `puzzle` on the blank canvas (the players' records carried over)."""
         old = self.state
-        return PaintState(
+        fresh = PaintState(
             self.name,
             puzzle,
             puzzle.blank(),
@@ -142,6 +207,15 @@ class PaintRoom(PlacedRoom):
             orientation=self.geom.orientation,
             target_side=self.geom.target,
         )
+        if old is not None:
+            fresh.players, fresh.daily, fresh.told = old.players, old.daily, old.told
+        return fresh
+
+    def attach_records(self, records: RoomRecords) -> None:
+        """Record every solve in the records store too (before the room starts: a shared
+        store changes the sidebar)."""
+        self.records = records
+        self.feedback.network = records.shared
 
     def save(self) -> None:
         """Write the state file atomically."""
@@ -186,6 +260,7 @@ class PaintRoom(PlacedRoom):
         self.send_all(link, cmd.forceload(self.geom))
         self.wait_loaded(link)
         self.send_all(link, self.feedback.objectives())
+        self.send_all(link, self.ingame.triggers())
         if saved is None:
             self.state = self.new_state(self.new_puzzle(1))
             self.build(link, progress)
@@ -337,20 +412,30 @@ class PaintRoom(PlacedRoom):
 
     # -- winning and the next puzzle ------------------------------------------------------
     def win(self, link: Link) -> None:
-        """Tell the players (strokes against par), record the time, schedule the next puzzle."""
+        """Record the win (the room's time, each player's near the room, the records store's
+        solves), tell the players (strokes against par), run `on_win.command`, schedule the
+        next puzzle."""
         state = self.current_state
         now = self.clock.time()
         seconds, best = record_win(state, self.puzzle.seed, now)
+        solvers = self.ingame.solvers(link)
+        names = [name for _, name in solvers]
+        self.queue_records(solvers, seconds, now)
+        scores = self.ingame.record(solvers, seconds)
         self.save()
         par = self.puzzle.par
         self.send_all(
             link,
-            self.feedback.celebration(
-                seconds, state.moves, best,
-                message=self.paint.message,
-                subtitle=f"{duration(seconds)} · {state.moves} strokes (par {par})",
-                fields={"strokes": state.moves, "par": par},
-            ),
+            [
+                *self.feedback.celebration(
+                    seconds, state.moves, best,
+                    message=self.paint.message,
+                    subtitle=f"{duration(seconds)} · {state.moves} strokes (par {par})",
+                    fields={"strokes": state.moves, "par": par},
+                ),
+                *scores,
+                *self.ingame.win_commands(names, seconds, state.moves),
+            ],
         )  # fmt: skip
         self.next_puzzle_at = now + self.cfg.on_win.next_puzzle_after_s
         log.info(
@@ -359,9 +444,25 @@ class PaintRoom(PlacedRoom):
         )  # fmt: skip
         self.notify()
 
+    def queue_records(
+        self, solvers: list[tuple[uuid.UUID, str]], seconds: float, now: float
+    ) -> None:
+        """Hand the win's solves to the records store's outbox (durable on disk, written to the
+        store in the background), as a pipes room does."""
+        if self.records is None or not solvers:
+            return
+        try:
+            self.records.record(self.ingame.solve_records(solvers, seconds, now))
+        except OSError as exc:  # the state file still counts the solve
+            log.error(
+                "room %s: the solve could not be queued for the records store (%s)",
+                self.name, exc.strerror or exc,
+            )  # fmt: skip
+
     def next_puzzle(self, link: Link, puzzle: PaintPuzzle | None = None) -> None:
         """Replace the puzzle in place: a blank canvas and the new target, only changed blocks
         rewritten (idempotent fills)."""
+        self.ingame.clear(link)
         number = self.current_state.puzzle_number + 1
         self.state = self.new_state(puzzle or self.new_puzzle(number), number)
         self.next_puzzle_at = None
@@ -380,7 +481,7 @@ class PaintRoom(PlacedRoom):
         stroke = hint(self.puzzle.target, self.canvas)
         if stroke is None:
             return HintGiven()
-        brush = next(b for b in self.brushes if (b.axis, b.number) == tuple(stroke))
+        brush = self.by_stroke(stroke)
         x, y, z = self.geom.frame_pos(brush.i, brush.j)
         left = self.remaining()
         # Counted first: a fenced tellraw answers "" both when it reached players and when it
@@ -400,6 +501,15 @@ class PaintRoom(PlacedRoom):
             ],
         )
         return HintGiven((brush.i, brush.j), 0, 1, heard, (stroke.axis, stroke.number))
+
+    def by_stroke(self, stroke: Stroke) -> Brush:
+        """The brush that paints `stroke`."""
+        return next(b for b in self.brushes if (b.axis, b.number) == tuple(stroke))
+
+    def hint_brush(self) -> Brush | None:
+        """The brush of the engine's hint from the canvas as it is; None when it is done."""
+        stroke = hint(self.puzzle.target, self.canvas)
+        return None if stroke is None else self.by_stroke(stroke)
 
     def remaining(self) -> int:
         """The fewest strokes that finish the canvas."""
@@ -540,8 +650,13 @@ class PaintRoom(PlacedRoom):
         """Timers: the next puzzle after a win, the stroke count in the action bar, in-game
         reset requests, the audit."""
         now = self.clock.time()
+        if self.state is not None:
+            self.ingame.periodic(link, now, players_near)
         if self.next_puzzle_at is not None and now >= self.next_puzzle_at:
             self.next_puzzle(link)
+        if self.cfg.seed == "daily" and now - self.last_daily_check >= 60.0:
+            self.last_daily_check = now
+            self.check_daily(link)
         if players_near and now - self.last_actionbar >= 2.0 and self.state is not None:
             self.last_actionbar = now
             text = f"Strokes: {self.state.moves} · par {self.puzzle.par}"
@@ -551,6 +666,16 @@ class PaintRoom(PlacedRoom):
             self.check_reset_requests(link)
         if self.cfg.audit_interval_s and now - self.last_audit >= self.cfg.audit_interval_s:
             self.reconcile(link)
+
+    def check_daily(self, link: Link) -> bool:
+        """A daily room switches to the new date's puzzle (and clears the daily leaderboard)
+        when the UTC date has changed; returns whether it did."""
+        if self.state is None or self.puzzle.seed == self.daily_seed():
+            return False
+        log.info("room %s: a new day: the daily paint puzzle changes", self.name)
+        self.send(link, cmd.score_reset("*", DAILY))
+        self.next_puzzle(link)
+        return True
 
     def check_reset_requests(self, link: Link) -> bool:
         """Players listed in `reset_by` ask for a new puzzle with `/trigger pipes_reset`."""

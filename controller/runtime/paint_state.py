@@ -2,7 +2,8 @@
 
 Same envelope as a pipes room's (`state.py`: `format` 1, written atomically after every
 stroke) with `"kind": "paint"`; the `board` is `controller.puzzle.paint.serialize`'s object with
-the canvas the world shows.
+the canvas the world shows; `players`, `daily` and `told` are the players' records and who was
+shown the controls, as in a pipes room's state.
 """
 
 from __future__ import annotations
@@ -14,13 +15,16 @@ from typing import Any
 
 from controller.puzzle.paint import Canvas, PaintPuzzle, puzzle_to_dict
 from controller.puzzle.paint.serialize import game_from_dict
+from controller.runtime.records import PlayerRecord, records_from_json, records_to_json
 from controller.runtime.state import (
     STATE_FORMAT,
     Solve,
+    _daily,
     _float,
     _int,
     _origin,
     _solves,
+    _uuids,
     parse_fields,
     read_state_json,
     write_atomic,
@@ -49,6 +53,9 @@ class PaintState:
     target_side: str | None = None
     clears: int = 0
     world_format: int = PAINT_WORLD_FORMAT
+    players: dict[str, PlayerRecord] = field(default_factory=dict)  # by account name
+    daily: dict[str, dict[str, PlayerRecord]] = field(default_factory=dict)  # by ISO date
+    told: set[str] = field(default_factory=set)  # UUIDs of players shown the controls
 
     def to_dict(self) -> dict[str, Any]:
         """The JSON document."""
@@ -67,6 +74,9 @@ class PaintState:
             "orientation": self.orientation,
             "target_side": self.target_side,
             "world_format": self.world_format,
+            "players": records_to_json(self.players),
+            "daily": {day: records_to_json(recs) for day, recs in sorted(self.daily.items())},
+            "told": sorted(self.told),
             "board": puzzle_to_dict(self.puzzle, self.canvas),
         }
 
@@ -111,4 +121,7 @@ _FIELDS: tuple[tuple[str, Any, bool], ...] = (
     ("orientation", _text, False),
     ("target_side", _text, False),
     ("world_format", _int, False),
+    ("players", records_from_json, False),
+    ("daily", _daily, False),
+    ("told", _uuids, False),
 )

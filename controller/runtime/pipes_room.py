@@ -644,7 +644,7 @@ class PipesRoom(PlacedRoom):
         solvers = self.ingame.solvers(link)
         names = [name for _, name in solvers]
         self.queue_records(solvers, seconds, now)
-        scores = self.ingame.record(names, seconds)
+        scores = self.ingame.record(solvers, seconds)
         state.win_phase = "recorded"
         self.save()
         self.pay_win(link)

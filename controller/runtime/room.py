@@ -133,19 +133,22 @@ def make_room(
     records: RecordsWriter | None = None,
     records_server: str | None = None,
 ) -> Room:
-    """The room object for a configured world (`kind: pipes | paint`). With `records`, a pipes
+    """The room object for a configured world (`kind: pipes | paint`). With `records`, the
     room records its solves in the store under `records_server` (default: its server's key),
-    and its state file's records are queued for the one-time import (docs/records.md,
-    "Importing the state files"); paint rooms record no per-player solves."""
+    and a pipes room's state file's records are queued for the one-time import
+    (docs/records.md, "Importing the state files"; paint rooms kept none before the store)."""
+    from controller.runtime.control import writing_into
+    from controller.runtime.records import importable_records
+
+    room: PaintRoom | PipesRoom
     if cfg.kind == "paint":
         from controller.runtime.paint_room import PaintRoom
 
-        return PaintRoom(name, cfg, state_dir, clock=clock)
-    from controller.runtime.control import writing_into
-    from controller.runtime.pipes_room import PipesRoom
-    from controller.runtime.records import importable_records
+        room = PaintRoom(name, cfg, state_dir, clock=clock)
+    else:
+        from controller.runtime.pipes_room import PipesRoom
 
-    room = PipesRoom(name, cfg, state_dir, clock=clock)
+        room = PipesRoom(name, cfg, state_dir, clock=clock)
     if records is not None:
         snapshot = functools.partial(importable_records, room.path)
         with writing_into(state_dir):  # the room's outbox lives in the state directory

@@ -71,11 +71,13 @@ def view_of(room: Room, revision: int) -> RoomView:
             standings=RoomStandings(room.name, room.cfg.server, _table(state.players), daily),
         )
     if isinstance(room, PaintRoom) and room.state is not None:
+        paint = room.state
+        daily = {day: _table(recs) for day, recs in paint.daily.items()}
         return replace(
             view,
-            canvas=room.state.canvas,
-            target=room.state.puzzle.target,
-            standings=RoomStandings(room.name, room.cfg.server, {}, {}),
+            canvas=paint.canvas,
+            target=paint.puzzle.target,
+            standings=RoomStandings(room.name, room.cfg.server, _table(paint.players), daily),
         )
     return view
 

@@ -144,6 +144,15 @@ def test_daily_seed_is_the_documented_derivation() -> None:
     assert 0 <= daily_seed(day, 128, 128) < 2**31
 
 
+def test_the_daily_paint_seed_is_the_documented_derivation() -> None:
+    import hashlib
+
+    day = dt.date(2026, 12, 1)
+    digest = hashlib.sha256(b"pipesctl-daily:2026-12-01:8x6:paint").digest()
+    assert daily_seed(day, 8, 6, "paint") == int.from_bytes(digest[:8], "big") % 2**31
+    assert daily_seed(day, 8, 6, "paint") != daily_seed(day, 8, 6)  # not the pipes room's
+
+
 def test_the_daily_date_is_utc() -> None:
     late = dt.datetime(2026, 12, 1, 23, 59, 59, tzinfo=dt.UTC).timestamp()
     assert utc_date(late) == dt.date(2026, 12, 1)

@@ -7,11 +7,12 @@ from __future__ import annotations
 import tempfile
 from pathlib import Path
 
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from controller.config import parse_config
-from controller.puzzle.paint import Canvas, Stroke
+from controller.puzzle.paint import Canvas, Stroke, hint, remaining
 from controller.runtime.link import Link
 from controller.runtime.paint_room import PaintRoom
 from controller.runtime.paint_state import PaintState
@@ -78,3 +79,66 @@ def _check_clicks(tmp: Path, w: int, h: int, data: st.DataObject) -> None:
     assert sum(c.startswith("fill ") for c in server.sent) == fills
     # A settled frame (ItemRotation 0) or a position that is no brush is no turn.
     assert not room.handle_turn(link, 0, 0, 3) and not room.handle_turn(link, w, 0, 0)
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.integers(3, 6), st.integers(3, 6), st.data())
+def test_the_player_hint_names_the_engines_stroke_on_its_brush(
+    w: int, h: int, data: st.DataObject
+) -> None:
+    """Oracle: the engine's hint, and the brush positions of docs/world-format.md ("Brush
+    frames": row j's at (W, j), column i's at (i, H))."""
+    with tempfile.TemporaryDirectory() as tmp:
+        room = _room(Path(tmp), w, h)
+        strokes = data.draw(
+            st.lists(
+                st.one_of(
+                    st.builds(Stroke.row, st.integers(0, h - 1)),
+                    st.builds(Stroke.col, st.integers(0, w - 1)),
+                ),
+                max_size=8,
+            )
+        )
+        room.current_state.canvas = room.puzzle.blank().paint(strokes)
+        expected = hint(room.puzzle.target, room.canvas)
+        given_hint = room.ingame.player_hint()
+        if expected is None:
+            assert given_hint is None and room.puzzle.is_done(room.canvas)
+            return
+        assert given_hint is not None
+        at = (w, expected.number) if expected.axis == "row" else (expected.number, h)
+        assert given_hint.frame == room.uuids[at]
+        side = "row" if expected.axis == "row" else "column"
+        assert f"the glowing brush of {side} {expected.number + 1} " in given_hint.text
+        left = remaining(room.puzzle.target, room.canvas)
+        assert given_hint.text.endswith(f"({left} stroke(s) left at best)")
+
+
+@settings(max_examples=40, deadline=None)
+@given(
+    st.integers(3, 9),
+    st.integers(3, 9),
+    st.sampled_from(["floor", "wall"]),
+    st.sampled_from(["above", "left", "none"]),
+)
+def test_on_win_command_runs_at_the_middle_of_the_brush_layer(
+    w: int, h: int, orientation: str, target: str
+) -> None:
+    cfg = parse_config(
+        {
+            "servers": {"main": {"password_env": "X"}},
+            "worlds": {
+                "art": {
+                    "kind": "paint",
+                    "origin": [10, 64, -20],
+                    "size": [w, h],
+                    "paint": {"orientation": orientation, "target": target},
+                }
+            },
+        }
+    )
+    with tempfile.TemporaryDirectory() as tmp:
+        room = PaintRoom("art", cfg.worlds["art"], Path(tmp))
+        cells = [room.geom.frame_pos(i, j) for i in range(w) for j in range(h)]
+        mean = tuple(sum(p[k] for p in cells) / len(cells) + 0.5 for k in range(3))
+        assert room.ingame.centre() == pytest.approx(mean)

@@ -9,6 +9,7 @@ import pytest
 
 from controller.puzzle.paint import Stroke, generate
 from controller.runtime.paint_state import PAINT_WORLD_FORMAT, PaintState
+from controller.runtime.records import PlayerRecord
 from controller.runtime.state import RoomState, Solve, StateError
 
 
@@ -19,6 +20,9 @@ def _state() -> PaintState:
         "art", puzzle, canvas, puzzle_number=3, moves=2, started_at=100.0, clears=1,
         solves=[Solve(3, 12.5, 5, 90.0)], origin=(1, 2, 3), dimension="minecraft:overworld",
         orientation="wall", target_side="left",
+        players={"Alex": PlayerRecord(2, 40.0, [40.0, 55.5])},
+        daily={"2026-12-01": {".Steve": PlayerRecord(1, 61.0, [61.0])}},
+        told={"00000000-0000-0000-0000-000000000007"},
     )  # fmt: skip
 
 
@@ -33,7 +37,16 @@ def test_a_state_survives_its_file(tmp_path: Path) -> None:
     assert again is not None
     assert again.to_dict() == state.to_dict()
     assert again.puzzle.solution == state.puzzle.solution and again.canvas == state.canvas
+    assert (again.players, again.daily, again.told) == (state.players, state.daily, state.told)
     assert PaintState.load(tmp_path / "none.json") is None
+
+
+def test_a_state_file_before_the_player_records_reads_with_none(tmp_path: Path) -> None:
+    data = _state().to_dict()
+    for key in ("players", "daily", "told"):
+        del data[key]
+    old = PaintState.from_dict(data)
+    assert (old.players, old.daily, old.told) == ({}, {}, set())
 
 
 @pytest.mark.parametrize(
@@ -43,6 +56,8 @@ def test_a_state_survives_its_file(tmp_path: Path) -> None:
         ({"started_at": None}, "started_at", "expected a number"),
         ({"format": 9}, "format", "is 9"),
         ({"kind": "pipes"}, "kind", "not a paint room's"),
+        ({"players": {"bad name": {}}}, "players", "not an account name"),
+        ({"told": ["nope"]}, "told", "not a UUID"),
     ],
 )
 def test_a_broken_field_is_named(
