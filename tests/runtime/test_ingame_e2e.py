@@ -3,8 +3,6 @@ the daily puzzle. Time is the room's own clock, driven by the tests."""
 
 from __future__ import annotations
 
-import datetime as dt
-import time
 import uuid
 from collections.abc import Iterator
 from dataclasses import dataclass
@@ -27,28 +25,7 @@ from controller.world.datapack import LOCKED_MESSAGE
 from tests.support.fence import unfenced
 from tests.support.grammar import assert_valid_commands
 from tests.support.harness import make_config, world_mismatches
-
-START = dt.datetime(2026, 12, 1, 12, 0, tzinfo=dt.UTC).timestamp()
-
-
-class StepClock:
-    """A clock that moves only when told (sleeping waits a little for real: the sandbox ticks)."""
-
-    def __init__(self, t: float = START) -> None:
-        self.t = t
-
-    def time(self) -> float:
-        return self.t
-
-    def monotonic(self) -> float:
-        return self.t
-
-    def sleep(self, seconds: float) -> None:
-        time.sleep(min(seconds, 0.01))
-        self.t += seconds
-
-    def advance(self, seconds: float) -> None:
-        self.t += seconds
+from tests.support.stepclock import StepClock
 
 
 @dataclass

@@ -5,9 +5,7 @@ sidebar); PostgreSQL stopped and started mid-play records every solve exactly on
 
 from __future__ import annotations
 
-import datetime as dt
 import json
-import time
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
@@ -33,30 +31,10 @@ from controller.sandbox.game import offline_uuid
 from tests.support.grammar import assert_valid_commands
 from tests.support.harness import make_config
 from tests.support.postgres import PostgresServer
+from tests.support.stepclock import StepClock
 
-START = dt.datetime(2026, 12, 1, 12, 0, tzinfo=dt.UTC).timestamp()
 PASSWORD = "sandbox-rcon-password"
 FLUSH_S = 60.0  # the longest a test waits for the records writer (it returns at once when done)
-
-
-class StepClock:
-    """A clock that moves only when told (sleeping waits a little for real: the sandbox ticks)."""
-
-    def __init__(self, t: float = START) -> None:
-        self.t = t
-
-    def time(self) -> float:
-        return self.t
-
-    def monotonic(self) -> float:
-        return self.t
-
-    def sleep(self, seconds: float) -> None:
-        time.sleep(min(seconds, 0.01))
-        self.t += seconds
-
-    def advance(self, seconds: float) -> None:
-        self.t += seconds
 
 
 def _config(sb: Sandbox, state: Path, records: RecordsConfig | None, **world: Any) -> Config:
