@@ -68,7 +68,9 @@ class LegacyDetector(TurnDetector):
         """Always the fast interval."""
         return self.fast_interval
 
-    def poll(self, link: Link, *, everywhere: bool = False) -> list[FrameValue]:
+    def poll(
+        self, link: Link, *, everywhere: bool = False, marks: bool = False
+    ) -> list[FrameValue]:
         """The four commands (every frame after a gap)."""
         self.awake = True
         scope = "all" if everywhere else "near_players"

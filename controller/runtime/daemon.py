@@ -372,9 +372,11 @@ class Daemon:
     def poll(self, server: str) -> int:
         """One poll of a server: read turned frames, apply each turn; returns how many.
 
-        After a gap (a long write, a reconnect) every frame is read once: a player may have
-        turned one and walked away meanwhile. Rooms configured `poll_scope: all` are always
-        read whole.
+        The first poll reads every frame; in scan mode so does the poll after a gap (a long
+        write, a reconnect): a player may have turned one and walked away meanwhile. Trigger
+        mode needs no such read: the pack marked every click, wherever its player is now, and
+        a slow step at 128×128 would otherwise be followed by a slower one. Rooms configured
+        `poll_scope: all` are always read whole.
         """
         link = self.links[server]
         if any(self.leases[r.name].due() for r in self.active(server)):
@@ -386,10 +388,11 @@ class Daemon:
         now = self.clock.monotonic()
         last = self.last_poll.get(server)
         gap = last is None or now - last > 2 * detector.interval + 0.5
-        everywhere = gap or all(r.cfg.poll_scope == "all" for r in rooms.values())
+        unmarked = last is None or detector.mode == "scan"  # trigger mode: the pack's marks
+        everywhere = (gap and unmarked) or all(r.cfg.poll_scope == "all" for r in rooms.values())
         self.last_poll[server] = now
         seen: dict[tuple[str, int, int], int] = {}
-        for fv in detector.poll(link, everywhere=everywhere):
+        for fv in detector.poll(link, everywhere=everywhere, marks=gap):
             seen[(fv.room, fv.i, fv.j)] = fv.value  # a frame may be named twice
         turned = 0
         for each in rooms.values():

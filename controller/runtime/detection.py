@@ -256,9 +256,18 @@ class TurnDetector:
         self.awake_until = self.clock.monotonic() + SLOW_INTERVAL_S
         return found
 
-    def poll(self, link: Link, *, everywhere: bool = False) -> list[FrameValue]:
+    def poll(
+        self, link: Link, *, everywhere: bool = False, marks: bool = False
+    ) -> list[FrameValue]:
         """One poll: the frame values worth handing to the rooms (a room ignores a value equal to
-        its settled rotation). `everywhere`: every frame (after a gap or a doubtful reply)."""
+        its settled rotation). `everywhere`: every frame (the first poll, a gap in scan mode, a
+        doubtful reply); `marks`: in trigger mode, the pack's marks now, asleep or not (after a
+        gap: a player may have clicked and walked away)."""
+        if marks and self.mode == "trigger" and not everywhere and not self.doubt:
+            seen, unexplained = self._poll_trigger(link)
+            if unexplained and self.mode == "trigger" and not self.doubt:
+                seen += self._widen(link)
+            return seen
         if everywhere or self.doubt:
             self.doubt = False
             # Trigger mode takes the marks first (a read of the near frames and `done` when
