@@ -69,11 +69,7 @@ def harness(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, setup: str) -> Iter
 
 def poll(harness: Harness) -> int:
     """One regular poll (no gap, so no full read); the commands it sent."""
-    daemon = harness.daemon
-    daemon.last_poll["main"] = daemon.clock.monotonic()
-    sent = daemon.links["main"].sent
-    daemon.poll("main")
-    return daemon.links["main"].sent - sent
+    return harness.regular_poll()
 
 
 def frame(harness: Harness, i: int, j: int) -> Any:

@@ -86,6 +86,14 @@ class Harness:
         for _ in range(times):
             assert self.sb.use_entity(player, self.room.uuids[j * self.room.board.width + i])
 
+    def regular_poll(self) -> int:
+        """One regular poll (no gap, so no full read); the commands it sent."""
+        daemon = self.daemon
+        daemon.last_poll["main"] = daemon.clock.monotonic()
+        sent = daemon.links["main"].sent
+        daemon.poll("main")
+        return daemon.links["main"].sent - sent
+
 
 def _same_block(got: str, want: str) -> bool:
     """Equal states; a wanted block without properties accepts any (default) properties."""
