@@ -214,6 +214,7 @@ class PipesRoom(PlacedRoom):
             started_at=self.state.started_at,
             solved=self.rules.solved(self.board, self.play),
             solved_at=self.state.solved_at,
+            route=self.rules.progress(self.board, self.play),
         )
 
     def adopt_state(self, state: RoomState) -> None:

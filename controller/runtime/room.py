@@ -13,6 +13,7 @@ from pathlib import Path
 from typing import Protocol, runtime_checkable
 
 from controller.config import WorldConfig
+from controller.puzzle.sink import RouteProgress
 from controller.records.writer import RecordsWriter
 from controller.runtime.clock import SYSTEM_CLOCK, Clock
 from controller.runtime.lease import Fence
@@ -37,6 +38,7 @@ class RoomStatus:
     started_at: float
     solved: bool
     solved_at: float | None = None  # when the current puzzle was solved (None: not yet)
+    route: RouteProgress | None = None  # a sink room: how far the water got along the route
 
 
 @runtime_checkable

@@ -6,6 +6,7 @@ from __future__ import annotations
 import datetime as dt
 from typing import Any
 
+from controller.puzzle.sink import RouteProgress
 from controller.web.live import RoomView
 from controller.web.standings import Records, Standing
 
@@ -20,9 +21,21 @@ def picture_path(view: RoomView) -> str:
     return f"/rooms/{view.name}.png?rev={view.revision}"
 
 
+def _route(route: RouteProgress | None) -> dict[str, Any] | None:
+    """Route progress as `pipesctl status --json` gives it (docs/puzzle.md, "Route progress")."""
+    if route is None:
+        return None
+    return {
+        "reached": route.reached,
+        "length": route.length,
+        "sink": route.sink,
+        "connectivity": round(route.connectivity, 4),
+    }
+
+
 def rooms_document(views: list[RoomView], now: float) -> dict[str, Any]:
-    """Every room: name, server, size, water a/b, solved, its clock (`started_at`, `solved_at`,
-    and the server's `now` to count from)."""
+    """Every room: name, server, size, water a/b, a sink room's route progress (`route`, else
+    null), solved, its clock (`started_at`, `solved_at`, and the server's `now` to count from)."""
     return {
         "now": now,
         "rooms": [
@@ -34,6 +47,7 @@ def rooms_document(views: list[RoomView], now: float) -> dict[str, Any]:
                 "built": v.built,
                 "puzzle": v.puzzle,
                 "water": [v.progress, v.total],
+                "route": _route(v.route),
                 "solved": v.solved,
                 "started_at": v.started_at,
                 "solved_at": v.solved_at,

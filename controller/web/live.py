@@ -12,6 +12,7 @@ from dataclasses import dataclass, replace
 
 from controller.puzzle.model import Board
 from controller.puzzle.paint import Canvas
+from controller.puzzle.sink import RouteProgress
 from controller.runtime.paint_room import PaintRoom
 from controller.runtime.pipes_room import PipesRoom
 from controller.runtime.records import PlayerRecord
@@ -38,6 +39,7 @@ class RoomView:
     solved: bool = False
     started_at: float | None = None
     solved_at: float | None = None
+    route: RouteProgress | None = None  # a sink room: the water's progress along the route
     board: Board | None = None  # a pipes room's puzzle (a copy) and its tiles' classes
     classes: tuple[int, ...] = ()
     canvas: Canvas | None = None  # a paint room's canvas and target
@@ -60,6 +62,7 @@ def view_of(room: Room, revision: int) -> RoomView:
     view = replace(
         view, built=True, puzzle=status.puzzle, progress=status.progress, total=status.total,
         solved=status.solved, started_at=status.started_at, solved_at=status.solved_at,
+        route=status.route,
     )  # fmt: skip
     if isinstance(room, PipesRoom) and room.state is not None and room.play is not None:
         state = room.state

@@ -6,6 +6,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -28,12 +29,12 @@ class Site:
     web: WebServer
 
 
-def site_on(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[Site]:
+def site_on(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, **world: Any) -> Iterator[Site]:
     """For fixtures (`yield from site_on(...)`): a started daemon with the page served, the
-    player Alex on the room."""
+    player Alex on the room (`world`: the room's settings beyond `make_config`'s)."""
     with Sandbox() as sb:
         monkeypatch.setenv("SANDBOX_PW", sb.password)
-        cfg = make_config(sb, tmp_path / "state")
+        cfg = make_config(sb, tmp_path / "state", **world)
         daemon = Daemon(cfg, ["lobby"], connect=connect_server)
         live = LiveRooms(daemon.rooms)  # before the build: the build's change is seen
         web = WebServer(live, "127.0.0.1", 0)

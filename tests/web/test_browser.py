@@ -16,6 +16,7 @@ from PIL import Image, ImageChops, ImageStat
 
 from controller.maps.png import board_image
 from controller.puzzle.flow import compute_flow
+from controller.puzzle.sink import route_progress
 from controller.runtime.records import PlayerRecord
 from controller.web.pictures import tile_pixels
 from tests.support.web_site import Site
@@ -100,6 +101,16 @@ def page(tmp_path: Path) -> Iterator[Any]:
 @pytest.fixture
 def running(site: Site) -> Iterator[Site]:
     """The daemon's own loop in its thread (it polls, applies clicks, runs its timers)."""
+    yield from _run(site)
+
+
+@pytest.fixture
+def running_sink(sink_site: Site) -> Iterator[Site]:
+    """The same for a sink room."""
+    yield from _run(sink_site)
+
+
+def _run(site: Site) -> Iterator[Site]:
     stop = threading.Event()
     thread = threading.Thread(target=site.harness.daemon.run, args=(stop,), daemon=True)
     thread.start()
@@ -211,3 +222,22 @@ def test_contrast_formula_against_known_pairs() -> None:
     assert contrast([0, 0, 0], [255, 255, 255]) == pytest.approx(21.0)
     assert contrast([255, 255, 255], [255, 255, 255]) == pytest.approx(1.0)
     assert contrast([118, 118, 118], [255, 255, 255]) == pytest.approx(4.54, abs=0.01)  # #767676
+
+
+def test_a_sink_room_shows_route_progress(running_sink: Site, page: Any) -> None:
+    room = running_sink.harness.room
+    play = room.play_state
+    route = route_progress(room.board, play.classes, play.axes)
+    assert route is not None
+    sink = " + sink" if route.sink else ""
+    want = f"{route.reached} / {route.length}{sink} ({route.connectivity:.2f})"
+    page.goto(running_sink.web.url)
+    card = page.locator('article[data-room="lobby"]')
+    page.wait_for_function(
+        "(want) => { const d = document.querySelector('article[data-room=lobby] dd.water');"
+        " return d && d.textContent === want; }",
+        arg=want,
+    )
+    assert card.locator("dt").first.text_content() == "Route"
+    alt = card.locator("img").get_attribute("alt") or ""
+    assert f"water along {route.reached} of {route.length} route steps" in alt

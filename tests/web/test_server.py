@@ -15,6 +15,9 @@ from PIL import Image
 
 from controller.errors import ListenError
 from controller.maps.png import board_image
+from controller.puzzle.flow import compute_flow
+from controller.puzzle.model import Board
+from controller.puzzle.sink import route_progress
 from controller.web.live import LiveRooms
 from controller.web.pictures import tile_pixels
 from controller.web.server import SECURITY_HEADERS, WebServer
@@ -161,3 +164,40 @@ def test_a_web_port_in_use_is_a_clear_error(site: Site) -> None:
         assert request(six.port, "/rooms.json", host="::1").status == 200
     finally:
         six.close()
+
+
+def _route(board: Board) -> dict[str, Any] | None:
+    flow = compute_flow(board)
+    route = route_progress(board, flow.classes, flow.axes)
+    if route is None:
+        return None
+    return {
+        "reached": route.reached,
+        "length": route.length,
+        "sink": route.sink,
+        "connectivity": round(route.connectivity, 4),
+    }
+
+
+def test_a_tree_room_has_no_route(site: Site) -> None:
+    assert _json(site, "/rooms.json")["rooms"][0]["route"] is None
+
+
+def test_a_sink_room_shows_its_route_progress(sink_site: Site) -> None:
+    h = sink_site.harness
+    board = h.room.board
+    (lobby,) = _json(sink_site, "/rooms.json")["rooms"]
+    assert lobby["route"] is not None and lobby["route"] == _route(board)
+    assert lobby["route"]["length"] > 1
+    # A turn that changes how far the water gets along the route shows in the next document.
+    for idx in sorted(set(range(board.size)) - board.fixed):
+        turned = board.copy()
+        turned.rotations[idx] = (turned.rotations[idx] + 1) % 4
+        if _route(turned) != lobby["route"]:
+            break
+    else:
+        raise AssertionError("no single turn changes the route progress")
+    h.click(idx % board.width, idx // board.width)
+    h.daemon.poll("main")
+    again = _json(sink_site, "/rooms.json")["rooms"][0]
+    assert again["route"] == _route(turned) == _route(h.room.board)

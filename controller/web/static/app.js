@@ -26,7 +26,18 @@ function time(seconds) {
   return m ? `${m}:${s.toFixed(1).padStart(4, "0")}` : `${s.toFixed(1)} s`;
 }
 
+// A sink room's progress along its route, as the action bar has it: 7 / 20 (+ sink) (0.35).
+function routeText(route) {
+  const sink = route.sink ? " + sink" : "";
+  return `${route.reached} / ${route.length}${sink} (${route.connectivity.toFixed(2)})`;
+}
+
 function altText(room) {
+  if (room.route) {
+    const { reached, length, sink } = room.route;
+    const end = sink ? ", the sink reached" : "";
+    return `Board of room ${room.name}: water along ${reached} of ${length} route steps${end}` + (room.solved ? ", solved" : "");
+  }
   const [wet, total] = room.water;
   const what = room.kind === "paint" ? "cells match the target" : "tiles carry water";
   return `Board of room ${room.name}: ${wet} of ${total} ${what}` + (room.solved ? ", solved" : "");
@@ -41,8 +52,10 @@ function roomCard(room) {
   const list = el("dl");
   const parts = { title, badge, img };
   for (const [key, label] of [["water", "Water"], ["clock", "Time"], ["puzzle", "Puzzle"], ["server", "Server"]]) {
-    list.append(el("dt", {}, label));
+    const term = el("dt", {}, label);
+    list.append(term);
     parts[key] = el("dd", { class: key });
+    parts[`${key}Label`] = term;
     list.append(parts[key]);
   }
   node.append(title, img, list);
@@ -67,7 +80,9 @@ function updateRoom(entry, room, now, fetchedAt) {
   entry.data = room;
   entry.now = now;
   entry.fetchedAt = fetchedAt;
-  p.water.textContent = room.built ? `${room.water[0]} / ${room.water[1]}` : "not built yet";
+  p.waterLabel.textContent = room.route ? "Route" : "Water";
+  if (!room.built) p.water.textContent = "not built yet";
+  else p.water.textContent = room.route ? routeText(room.route) : `${room.water[0]} / ${room.water[1]}`;
   p.puzzle.textContent = room.built ? `#${room.puzzle}` : "–";
   p.server.textContent = room.server;
   p.badge.hidden = !room.solved;
