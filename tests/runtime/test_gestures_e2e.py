@@ -21,6 +21,7 @@ from controller.sandbox import Sandbox
 from controller.versions import release
 from controller.world import turns
 from controller.world.datapack import LOCKED_MESSAGE, build
+from tests.support.grammar import assert_valid_commands
 from tests.support.harness import Harness, world_mismatches
 
 # the pack installed and detection as configured; "none": no pack (scan mode)
@@ -58,10 +59,13 @@ def _harness(
             {"state_dir": str(tmp_path / "state"), "servers": {"main": server},
              "worlds": {"lobby": lobby}}
         )  # fmt: skip
-        daemon = Daemon(cfg, ["lobby"], connect=connect_server)
+        daemon = Daemon(cfg, ["lobby"], connect=connect_server, record=True)
         daemon.start()
+        built = len(daemon.links["main"].record)  # the build's commands are checked elsewhere
         sb.join("Alex", (3.5, 101, 3.5))
         yield Harness(sb, cfg, daemon)
+        # every command of the gestures, with either frame kind, is vanilla grammar
+        assert_valid_commands(sorted(set(daemon.links["main"].record[built:])))
         daemon.close()
 
 
