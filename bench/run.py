@@ -37,7 +37,7 @@ AREAS = [
     ("Metrics and the web page", "bench.web"),
     ("Every release and flavour", "bench.versions"),
     ("Server cost of a room by detection mode", "bench.server_cost --quick"),
-    ("Restart and undo", "bench.restart_undo"),
+    ("Per gesture", "bench.gestures"),
     ("Coexisting with another RCON client", "bench.foreign_client --seconds 15"),
 ]
 OUT = ROOT / "docs" / "benchmarks.md"

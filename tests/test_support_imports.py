@@ -18,13 +18,15 @@ ROOT = Path(__file__).resolve().parent.parent
 SUPPORT = "tests.support"
 BY_PATH = "spec_from_file_location"  # importlib's way to load a module from a file path
 # The support modules a benchmark may share with the tests: command samples, the fake RCON
-# servers, the harness's full-recompute world check, the tamper kinds, and the runs of a
-# daemon stopped by signals, and the PostgreSQL server the records tests start.
+# servers, the harness's full-recompute world check, the clock that moves only when told, the
+# tamper kinds, and the runs of a daemon stopped by signals, and the PostgreSQL server the
+# records tests start.
 BENCH_MAY_USE = frozenset(
     {
         "tests.support.command_forms",
         "tests.support.rcon_fakes",
         "tests.support.harness",
+        "tests.support.stepclock",
         "tests.support.tamper",
         "tests.support.stop_runs",
         "tests.support.postgres",

@@ -1,7 +1,8 @@
 """Locking a tile and turning it anticlockwise, end to end against the sandbox: the data pack's
-two gestures (a sneaking click, a click holding a stick) in trigger mode and in scan mode with
-the pack installed, clockwise clicks only without it, in survival and adventure
-(docs/in-game.md, "Gestures", "Locking a tile")."""
+two gestures (a sneaking click, a click holding a stick) and another player's click on a locked
+tile, in trigger mode and in scan mode with the pack installed, with item frames and glow item
+frames, clockwise clicks only without the pack, in survival and adventure (docs/in-game.md,
+"Gestures", "Locking a tile")."""
 
 from __future__ import annotations
 
@@ -11,7 +12,7 @@ from typing import Any
 
 import pytest
 
-from controller.config import parse_config
+from controller.config import ROTATE_SOUNDS, parse_config
 from controller.maps.datapack import PACK_FOLDER, install_pack
 from controller.runtime.connect import connect_server
 from controller.runtime.daemon import Daemon
@@ -20,14 +21,23 @@ from controller.sandbox import Sandbox
 from controller.versions import release
 from controller.world import turns
 from controller.world.datapack import LOCKED_MESSAGE, build
+from tests.support.grammar import assert_valid_commands
 from tests.support.harness import Harness, world_mismatches
 
 # the pack installed and detection as configured; "none": no pack (scan mode)
 SETUPS = ["trigger", "scan+pack", "none"]
+FRAMES = ["item_frame", "glow_item_frame"]  # the world's `frame:` setting
+# issue 24's matrix: each control in both detection modes with both frame kinds, and without
+# the pack (clockwise clicks only) with plain frames
+MATRIX = [(s, f) for s in SETUPS for f in FRAMES if s != "none" or f == "item_frame"]
 
 
 def _harness(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, setup: str, files: dict[str, bytes]
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+    setup: str,
+    files: dict[str, bytes],
+    frame: str = "item_frame",
 ) -> Iterator[Harness]:
     world = tmp_path / "world"
     if setup != "none":
@@ -42,17 +52,20 @@ def _harness(
         server["detect"] = "scan" if setup != "trigger" else "auto"
         lobby = {
             "server": "main", "origin": [0, 100, 0], "size": [7, 7], "seed": 7,
-            "poll_scope": "near_players", "audit_interval_s": 0,
+            "poll_scope": "near_players", "audit_interval_s": 0, "frame": frame,
             "on_win": {"next_puzzle_after_s": 0.2, "waves_s": 0},
         }  # fmt: skip
         cfg = parse_config(
             {"state_dir": str(tmp_path / "state"), "servers": {"main": server},
              "worlds": {"lobby": lobby}}
         )  # fmt: skip
-        daemon = Daemon(cfg, ["lobby"], connect=connect_server)
+        daemon = Daemon(cfg, ["lobby"], connect=connect_server, record=True)
         daemon.start()
+        built = len(daemon.links["main"].record)  # the build's commands are checked elsewhere
         sb.join("Alex", (3.5, 101, 3.5))
         yield Harness(sb, cfg, daemon)
+        # every command of the gestures, with either frame kind, is vanilla grammar
+        assert_valid_commands(sorted(set(daemon.links["main"].record[built:])))
         daemon.close()
 
 
@@ -63,8 +76,16 @@ def setup(request: pytest.FixtureRequest) -> str:
 
 
 @pytest.fixture
-def harness(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, setup: str) -> Iterator[Harness]:
-    yield from _harness(tmp_path, monkeypatch, setup, build(release("26.1")))
+def frame() -> str:
+    """The room's frame kind: `item_frame` unless a test takes it from MATRIX."""
+    return "item_frame"
+
+
+@pytest.fixture
+def harness(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, setup: str, frame: str
+) -> Iterator[Harness]:
+    yield from _harness(tmp_path, monkeypatch, setup, build(release("26.1")), frame)
 
 
 def poll(harness: Harness) -> int:
@@ -72,7 +93,7 @@ def poll(harness: Harness) -> int:
     return harness.regular_poll()
 
 
-def frame(harness: Harness, i: int, j: int) -> Any:
+def frame_nbt(harness: Harness, i: int, j: int) -> Any:
     room = harness.room
     return harness.sb.call(lambda g: g.entity_nbt(room.uuids[j * room.board.width + i]))
 
@@ -93,43 +114,66 @@ def told(harness: Harness, player: str, text: str) -> bool:
     return any(text in str(m) for m in harness.sb.inbox(player))
 
 
+def heard(harness: Harness, player: str) -> list[str]:
+    """The sounds the player heard, oldest first."""
+    return [str(m["sound"]) for m in harness.sb.inbox(player) if m.get("type") == "sound"]
+
+
+def saved(harness: Harness) -> RoomState:
+    """The room's state file as a restarted daemon would read it."""
+    return RoomState.load(harness.room.path)
+
+
+@pytest.mark.parametrize(("setup", "frame"), MATRIX)
 @pytest.mark.parametrize("mode", ["survival", "adventure"])
-def test_lock_unlock_and_a_locked_tile_turns_back(harness: Harness, setup: str, mode: str) -> None:
+def test_lock_unlock_and_another_players_turn_of_a_locked_tile(
+    harness: Harness, setup: str, frame: str, mode: str
+) -> None:
     room, sb = harness.room, harness.sb
-    sb.set_game_mode("Alex", mode)
+    sb.join("Bea", (0.5, 101, 6.5))
+    for player in ("Alex", "Bea"):
+        sb.set_game_mode(player, mode)
     sb.tick(1)
     poll(harness)  # the first poll after start
     idx = 2 * room.board.width + 3
     before, moves = room.board.rotations[idx], room.current_state.moves
     sneak_click(harness, 3, 2)
     poll(harness)
-    nbt = frame(harness, 3, 2)
+    nbt = frame_nbt(harness, 3, 2)
     if setup == "none":  # no pack: a sneaking click is a clockwise click
         assert idx not in room.current_state.locks
         assert room.board.rotations[idx] == (before + 1) % 4
+        assert room.current_state.moves == saved(harness).moves == moves + 1
+        assert heard(harness, "Alex")[-1] == ROTATE_SOUNDS[frame]
+        assert world_mismatches(sb, room) == []
         return
     assert idx in room.current_state.locks
     assert room.board.rotations[idx] == before and room.current_state.moves == moves
-    assert int(nbt["ItemRotation"]) == before
+    assert int(nbt["ItemRotation"]) == before and f"pipes.r{before}" in tags(nbt)
     assert turns.LOCKED in tags(nbt) and int(nbt["Invisible"]) == 1  # the border goes
-    assert RoomState.load(room.path).locks == {idx}  # kept in the state file
-    # a click on the locked tile: the pack turns it back at once and tells the clicker only
-    sb.join("Bea", (0.5, 101, 6.5))
-    harness.click(3, 2)
-    nbt = frame(harness, 3, 2)
-    assert int(nbt["ItemRotation"]) == before
-    assert told(harness, "Alex", LOCKED_MESSAGE) and not told(harness, "Bea", LOCKED_MESSAGE)
+    assert saved(harness).locks == {idx}  # kept in the state file
+    assert world_mismatches(sb, room) == []
+    # another player's click on the locked tile: the pack turns it back at once and tells
+    # that player only
+    harness.click(3, 2, player="Bea")
+    nbt = frame_nbt(harness, 3, 2)
+    assert int(nbt["ItemRotation"]) == before and turns.LOCKED in tags(nbt)
+    assert told(harness, "Bea", LOCKED_MESSAGE) and not told(harness, "Alex", LOCKED_MESSAGE)
     poll(harness)
     assert room.board.rotations[idx] == before and room.current_state.moves == moves
+    assert saved(harness).locks == {idx} and saved(harness).moves == moves
     # a sneaking click again unlocks
     sneak_click(harness, 3, 2)
     poll(harness)
-    nbt = frame(harness, 3, 2)
-    assert idx not in room.current_state.locks
+    nbt = frame_nbt(harness, 3, 2)
+    assert idx not in room.current_state.locks and saved(harness).locks == set()
     assert turns.LOCKED not in tags(nbt) and int(nbt["Invisible"]) == 0
-    harness.click(3, 2)
+    assert room.current_state.moves == moves  # neither the lock nor the unlock is a move
+    harness.click(3, 2, player="Bea")  # unlocked, it turns for anyone
     poll(harness)
     assert room.board.rotations[idx] == (before + 1) % 4
+    assert room.current_state.moves == saved(harness).moves == moves + 1
+    assert heard(harness, "Bea")[-1] == ROTATE_SOUNDS[frame]
     assert world_mismatches(sb, room) == []
 
 
@@ -145,13 +189,16 @@ def test_a_new_puzzle_clears_every_lock(harness: Harness) -> None:
     room.reset(harness.daemon.links["main"])
     assert room.current_state.locks == set()
     for i, j in ((1, 1), (5, 4)):
-        nbt = frame(harness, i, j)
+        nbt = frame_nbt(harness, i, j)
         assert turns.LOCKED not in tags(nbt) and int(nbt["Invisible"]) == 0
     assert RoomState.load(room.path).locks == set()
 
 
+@pytest.mark.parametrize(("setup", "frame"), MATRIX)
 @pytest.mark.parametrize("mode", ["survival", "adventure"])
-def test_a_stick_turns_a_quarter_back_in_one_move(harness: Harness, setup: str, mode: str) -> None:
+def test_a_stick_turns_a_quarter_back_in_one_move(
+    harness: Harness, setup: str, frame: str, mode: str
+) -> None:
     room, sb = harness.room, harness.sb
     sb.set_game_mode("Alex", mode)
     sb.tick(1)
@@ -161,11 +208,14 @@ def test_a_stick_turns_a_quarter_back_in_one_move(harness: Harness, setup: str, 
     sb.hold("Alex", turns.ANTICLOCKWISE_ITEM)
     harness.click(2, 4)
     poll(harness)
-    if setup == "none":
-        assert room.board.rotations[idx] == (before + 1) % 4  # no pack: clockwise
-    else:
-        assert room.board.rotations[idx] == (before + 3) % 4  # a quarter anticlockwise
-    assert room.current_state.moves == moves + 1
+    # no pack: clockwise; with it a quarter anticlockwise
+    after = (before + 1) % 4 if setup == "none" else (before + 3) % 4
+    assert room.board.rotations[idx] == after
+    nbt = frame_nbt(harness, 2, 4)
+    assert int(nbt["ItemRotation"]) == after and f"pipes.r{after}" in tags(nbt)
+    assert room.current_state.moves == saved(harness).moves == moves + 1
+    assert saved(harness).board.rotations[idx] == after
+    assert heard(harness, "Alex")[-1] == ROTATE_SOUNDS[frame]
     assert world_mismatches(sb, room) == []
 
 

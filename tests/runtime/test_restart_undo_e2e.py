@@ -1,6 +1,6 @@
 """`/trigger pipes_restart` and `/trigger pipes_undo` end to end against the sandbox: trigger mode
-and scan mode with the data pack, scan mode without it, survival and adventure
-(docs/in-game.md, "Restart", "Undo")."""
+and scan mode with the data pack (item frames and glow item frames), scan mode without it,
+survival and adventure (docs/in-game.md, "Restart", "Undo")."""
 
 from __future__ import annotations
 
@@ -30,6 +30,10 @@ from tests.support.grammar import assert_valid_commands
 from tests.support.harness import Harness, world_mismatches
 
 SETUPS = ["trigger", "scan+pack", "none"]  # the pack and detection; "none": no pack, scan mode
+FRAMES = ["item_frame", "glow_item_frame"]  # the world's `frame:` setting
+# issue 24's matrix: each control in both detection modes with both frame kinds, and without
+# the pack (clockwise clicks only) with plain frames
+MATRIX = [(s, f) for s in SETUPS for f in FRAMES if s != "none" or f == "item_frame"]
 W = 7
 
 
@@ -75,8 +79,16 @@ def setup(request: pytest.FixtureRequest) -> str:
 
 
 @pytest.fixture
-def harness(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, setup: str) -> Iterator[Harness]:
-    yield from _harness(tmp_path, monkeypatch, setup, restart_by=["Alex"])
+def frame() -> str:
+    """The room's frame kind: `item_frame` unless a test takes it from MATRIX."""
+    return "item_frame"
+
+
+@pytest.fixture
+def harness(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, setup: str, frame: str
+) -> Iterator[Harness]:
+    yield from _harness(tmp_path, monkeypatch, setup, restart_by=["Alex"], frame=frame)
 
 
 def poll(harness: Harness) -> int:
@@ -120,12 +132,26 @@ def told(harness: Harness, player: str) -> list[str]:
 
 
 def rotation(harness: Harness, i: int, j: int) -> int:
+    """Tile (i, j)'s rotation in the engine."""
     return harness.room.board.rotations[j * W + i]
 
 
+def in_world(harness: Harness, i: int, j: int) -> int:
+    """The `ItemRotation` of tile (i, j)'s frame in the sandbox world."""
+    uid = harness.room.uuids[j * W + i]
+    return int(harness.sb.call(lambda g: g.entity_nbt(uid))["ItemRotation"])
+
+
+def frame_tags(harness: Harness, k: int) -> set[str]:
+    """The tags of tile k's frame in the sandbox world."""
+    uid = harness.room.uuids[k]
+    return {str(t) for t in harness.sb.call(lambda g: g.entity_nbt(uid)).get("Tags", [])}
+
+
+@pytest.mark.parametrize(("setup", "frame"), MATRIX)
 @pytest.mark.parametrize("mode", ["survival", "adventure"])
 def test_a_listed_player_restarts_the_puzzle_as_dealt(
-    harness: Harness, setup: str, mode: str
+    harness: Harness, setup: str, frame: str, mode: str
 ) -> None:
     room, sb = harness.room, harness.sb
     for player in ("Alex", "Bea", "Mallory"):
@@ -139,6 +165,7 @@ def test_a_listed_player_restarts_the_puzzle_as_dealt(
     sneak_click(harness, 4, 4)
     harness.sb.tick(1)
     assert room.current_state.moves >= 2
+    assert (turns.LOCKED in frame_tags(harness, 4 * W + 4)) == (setup != "none")
     started = room.current_state.started_at
     link = harness.daemon.links["main"]
     before, turned = len(link.record), list(room.board.rotations)
@@ -147,8 +174,11 @@ def test_a_listed_player_restarts_the_puzzle_as_dealt(
     assert room.board.rotations == dealt
     state = room.current_state
     assert state.moves == 0 and state.locks == set() and state.started_at >= started
-    assert state.puzzle_number == 1 and RoomState.load(room.path).start == dealt
+    assert state.puzzle_number == 1
+    kept = RoomState.load(room.path)
+    assert kept.start == kept.board.rotations == dealt and kept.moves == 0 and not kept.locks
     assert world_mismatches(sb, room) == []
+    assert not any(turns.LOCKED in frame_tags(harness, k) for k in range(room.board.size))
     # written: only the frames whose rotation, picture or lock differs from the deal's
     differ = [
         k
@@ -187,9 +217,10 @@ def test_everyone_may_restart_with_a_star(tmp_path: Path, monkeypatch: pytest.Mo
         assert any("Mallory restarted this puzzle" in t for t in told(harness, "Bea"))
 
 
+@pytest.mark.parametrize(("setup", "frame"), MATRIX)
 @pytest.mark.parametrize("mode", ["survival", "adventure"])
 def test_undo_takes_back_the_askers_last_clockwise_and_anticlockwise_turns(
-    harness: Harness, setup: str, mode: str
+    harness: Harness, setup: str, frame: str, mode: str
 ) -> None:
     room, sb = harness.room, harness.sb
     sb.set_game_mode("Alex", mode)
@@ -204,11 +235,14 @@ def test_undo_takes_back_the_askers_last_clockwise_and_anticlockwise_turns(
         assert told(harness, "Alex")[-1] == UNDO_NEEDS_PACK
         assert room.current_state.moves == moves
         return
-    assert rotation(harness, 4, 2) == b and rotation(harness, 2, 2) == (a + 1) % 4
+    assert rotation(harness, 4, 2) == in_world(harness, 4, 2) == b
+    assert rotation(harness, 2, 2) == in_world(harness, 2, 2) == (a + 1) % 4
     assert told(harness, "Alex")[-1] == "Undone: your turn of the tile at column 5, row 3"
     use(harness, "Alex", UNDO)
-    assert rotation(harness, 2, 2) == a
+    assert rotation(harness, 2, 2) == in_world(harness, 2, 2) == a
     assert room.current_state.moves == moves + 2  # an undo is a move
+    kept = RoomState.load(room.path)
+    assert kept.moves == moves + 2 and kept.board.rotations == room.board.rotations
     use(harness, "Alex", UNDO)
     assert told(harness, "Alex")[-1] == UNDO_NOTHING
     assert world_mismatches(sb, room) == []

@@ -115,7 +115,7 @@ def _picture(base: int, board: Board, idx: int, cls: int, axes: int = 0) -> int:
 
 def world_mismatches(sb: Sandbox, room: PipesRoom) -> list[str]:
     """Every block and frame of the room that differs from a full recompute of its board (a
-    sink room's cauldron and `Fixed` flags included)."""
+    sink room's cauldron and `Fixed` flags included, and each frame's entity type)."""
     board = room.board
     flow = compute_flow(board)
     closed = closed_tiles(board)
@@ -158,13 +158,20 @@ def world_mismatches(sb: Sandbox, room: PipesRoom) -> list[str]:
         wet = flow.classes[board.index(*board.sink)] != TileClass.DRY
         expected[geom.sink_pos(*board.sink)] = SINK_FULL if wet else SINK_EMPTY
 
-    def read(game: Any) -> tuple[dict[tuple[int, int, int], str], dict[int, Any]]:
+    def read(game: Any) -> tuple[dict[tuple[int, int, int], str], dict[int, Any], dict[int, str]]:
         blocks = {pos: game.block(*pos) for pos in expected}
         nbts = {idx: game.entity_nbt(room.uuids[idx]) for idx in [*frames, *holes]}
-        return blocks, nbts
+        kinds = {
+            idx: game.world.entities[room.uuids[idx]].type_id
+            for idx in frames
+            if nbts[idx] is not None
+        }
+        return blocks, nbts, kinds
 
-    blocks, nbts = sb.call(read)
-    problems = [
+    blocks, nbts, kinds = sb.call(read)
+    kind = f"minecraft:{room.frame_kind}"  # the world's `frame:` setting
+    problems = [f"frame {idx}: a {got}" for idx, got in kinds.items() if got != kind]
+    problems += [
         f"{pos}: {blocks[pos]} != {want}"
         for pos, want in expected.items()
         if not _same_block(blocks[pos], want)
