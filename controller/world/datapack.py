@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import json
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 from controller.versions import PackFormat, Release
@@ -161,15 +161,16 @@ _EYES = "at @s anchored eyes positioned ^ ^ ^"
 _FROM_FEET = MAX_REACH + 2  # the reach's radii are from the eyes, 1.62 above the feet
 
 
-def _mark_lines(config: DatapackConfig) -> list[str]:
+def _mark_lines(config: DatapackConfig, gesture: Sequence[str] = ()) -> list[str]:
     """Tag the frames the click can have turned: within the clicker's reach of its eyes, by the
     server's rule for its game mode (docs/turn-detection.md, "Reach"), showing another
     `ItemRotation` than the one their `pipes.r<r>` tag says the daemon settled them at (an
     `nbt=` test per rotation tag: each frame within reach is serialized once, here, so that the
     daemon's read names only the turned frames: docs/datapack.md, "The marks"), and not marked
-    yet. The frames this click marks get the clicker's number (`turns.WHO`): their last
-    clicker, and on `turns.RUN` how many marks in a row that clicker gave them, which an undo
-    asks for (docs/datapack.md, "Who clicked")."""
+    yet. `gesture` runs while this click's marks are still `turns.NEW` (`_leave`). The frames
+    this click marks get the clicker's number (`turns.WHO`): their last clicker, and on
+    `turns.RUN` how many marks in a row that clicker gave them, which an undo asks for
+    (docs/datapack.md, "Who clicked")."""
 
     def tags(radius: float) -> list[str]:
         return [
@@ -183,6 +184,7 @@ def _mark_lines(config: DatapackConfig) -> list[str]:
     return [
         *_number_lines(),
         *_at_reach(config, tags),
+        *gesture,
         f"scoreboard players operation {turns.WHO_HOLDER} {turns.WHO} = @s {turns.WHO}",
         f"execute as {marked} run function {config.namespace}:{NOTE_PATH}",
     ]
@@ -212,28 +214,17 @@ def _number_lines() -> list[str]:
     ]
 
 
-def _just_clicked(config: DatapackConfig, r: int, radius: float) -> str:
-    """The room frames settled at `r` that this click turned: one step on and not marked yet
-    (every earlier click marked the frames it turned), within the clicker's reach."""
-    return (
-        f"@e[tag={config.frame_tag},tag={turns.ROTATION_TAG}{r},tag=!{config.near_tag},"
-        f"distance=..{radius:g},nbt={{ItemRotation:{(r + 1) % 8}b}}]"
-    )
-
-
 def _leave(config: DatapackConfig, steps: int, condition: str = "") -> list[str]:
     """Leave the frame this click turned `steps` past its settled rotation instead of one: the
-    gesture's mark the daemon reads (`turns.ANTICLOCKWISE_STEPS`, `turns.LOCK_STEPS`)."""
-
-    def lines(radius: float) -> list[str]:
-        return [
-            f"{_EYES} as {_just_clicked(config, r, radius)} run data modify entity @s "
-            f"ItemRotation set value {(r + steps) % 8}b"
-            for r in range(4)
-        ]
-
+    gesture's mark the daemon reads (`turns.ANTICLOCKWISE_STEPS`, `turns.LOCK_STEPS`). Run
+    between the marking and the note: the frame this click turned is one this click marked
+    (`turns.NEW`), one step past its settled rotation `r`, so only the frames this click marks
+    are serialized again (docs/datapack.md, "The gestures")."""
     return [
-        line.replace("execute ", f"execute {condition}", 1) for line in _at_reach(config, lines)
+        f"execute {condition}as @e[tag={turns.NEW},tag={turns.ROTATION_TAG}{r},"
+        f"distance=..{_FROM_FEET:g},nbt={{ItemRotation:{(r + 1) % 8}b}}] run data modify entity "
+        f"@s ItemRotation set value {(r + steps) % 8}b"
+        for r in range(4)
     ]
 
 
@@ -275,9 +266,8 @@ def function_lines(config: DatapackConfig = DatapackConfig()) -> list[str]:
     return [
         f"execute if predicate {SNEAKING} run return run function {config.namespace}:{LOCK_PATH}",
         *_refuse_lines(config),
-        *_leave(config, turns.ANTICLOCKWISE_STEPS, item),
         f"tag @s add {config.clicked_tag}",
-        *_mark_lines(config),
+        *_mark_lines(config, _leave(config, turns.ANTICLOCKWISE_STEPS, item)),
         f"scoreboard players add {turns.CLICK_HOLDER} {config.clicks_objective} 1",
         f"advancement revoke @s only {config.advancement_id}",
     ]
@@ -288,9 +278,8 @@ def lock_lines(config: DatapackConfig = DatapackConfig()) -> list[str]:
     same picture), which the daemon reads as a lock or an unlock; then marked and counted like
     any click."""
     return [
-        *_leave(config, turns.LOCK_STEPS),
         f"tag @s add {config.clicked_tag}",
-        *_mark_lines(config),
+        *_mark_lines(config, _leave(config, turns.LOCK_STEPS)),
         f"scoreboard players add {turns.CLICK_HOLDER} {config.clicks_objective} 1",
         f"advancement revoke @s only {config.advancement_id}",
     ]

@@ -226,14 +226,28 @@ def test_a_gesture_costs_no_more_than_a_turn(harness: Harness, setup: str) -> No
     room, sb = harness.room, harness.sb
     poll(harness)
     finding = 3 if setup == "trigger" else 4
+
+    def serialized() -> int:
+        return int(sb.call(lambda g: g.total_cost["nbt_serializations"]))
+
+    before = serialized()
     harness.click(0, 0)
+    at_turn = serialized() - before  # the reward's cost on the server, at the click
     turn = poll(harness)
+    before = serialized()
     sneak_click(harness, 6, 6)
+    at_lock = serialized() - before
     lock = poll(harness)
     assert finding + 1 <= lock <= turn  # find it, then one conditional merge
     sb.hold("Alex", turns.ANTICLOCKWISE_ITEM)
+    before = serialized()
     harness.click(6, 0)
+    at_back = serialized() - before
     back = poll(harness)
+    # each frame within reach serialized once by the marks; the gesture adds the turned
+    # frame's test and its write (docs/datapack.md, "The gestures"), the locked (6, 6) its
+    # refusal test at every later click
+    assert at_turn > 49 and at_lock == at_turn + 2 and at_back == at_turn + 2 + 1
     assert back - finding <= 3 * 49 + 11  # the bound of any turn (tests/runtime/test_room_e2e)
     harness.click(6, 6)  # locked: the pack turns it back, the count does not move
     assert poll(harness) == (1 if setup == "trigger" else 4)

@@ -156,23 +156,37 @@ def test_function_tags_the_player_counts_and_revokes() -> None:
             for r in range(4)
         ]
 
+    def leave(condition: str, steps: int) -> list[str]:
+        """The gesture, on the frames this click marked only (`pipes.new`), one step on."""
+        return [
+            f"execute {condition}as @e[tag=pipes.new,tag=pipes.r{r},distance=..70,"
+            f"nbt={{ItemRotation:{r + 1}b}}] run data modify entity @s ItemRotation set value "
+            f"{(r + steps) % 8}b"
+            for r in range(4)
+        ]
+
     first = "execute unless score @s pipes.who matches 1.. run scoreboard players"
-    tail = [
-        "tag @s add pipes.clicked",
-        f"{first} add #players pipes.who 1",
-        f"{first} operation @s pipes.who = #players pipes.who",
-        *marks("if", "8.71"),
-        *marks("unless", "6.71"),
-        "scoreboard players operation #who pipes.who = @s pipes.who",
-        "execute as @e[tag=pipes.new,distance=..70] run function pipes:note",
-        "scoreboard players add #clicks pipes.clicks 1",
-    ]
+
+    def tail(gesture: list[str]) -> list[str]:
+        return [
+            "tag @s add pipes.clicked",
+            f"{first} add #players pipes.who 1",
+            f"{first} operation @s pipes.who = #players pipes.who",
+            *marks("if", "8.71"),
+            *marks("unless", "6.71"),
+            *gesture,
+            "scoreboard players operation #who pipes.who = @s pipes.who",
+            "execute as @e[tag=pipes.new,distance=..70] run function pipes:note",
+            "scoreboard players add #clicks pipes.clicks 1",
+            "advancement revoke @s only pipes:clicked",
+        ]
+
     lines = _commands(text)
-    assert lines[-len(tail) - 1 :] == [*tail, "advancement revoke @s only pipes:clicked"]
+    stick = tail(leave("if items entity @s weapon.mainhand minecraft:stick ", 7))
+    assert lines[-len(stick) :] == stick
     assert lines == function_lines()
     locking = _commands(build(R261)["data/pipes/function/locking.mcfunction"].decode())
-    assert locking[-len(tail) - 1 :] == [*tail, "advancement revoke @s only pipes:clicked"]
-    assert locking == lock_lines()
+    assert locking == tail(leave("", 4)) == lock_lines()
 
 
 @pytest.mark.parametrize(
