@@ -33,7 +33,7 @@ from controller.runtime.connect import connect_server
 from controller.runtime.daemon import Daemon
 from controller.runtime.detection import TurnDetector
 from controller.runtime.link import Link
-from controller.runtime.pipes_room import PipesRoom
+from controller.runtime.pipes.room import PipesRoom
 from controller.runtime.room import Room
 from controller.sandbox import Sandbox
 from controller.versions import release

@@ -18,7 +18,7 @@ from controller.runtime.clock import Clock
 from controller.runtime.connect import connect_server
 from controller.runtime.daemon import Daemon
 from controller.runtime.ingame import HINT
-from controller.runtime.paint_room import PaintRoom
+from controller.runtime.paint.room import PaintRoom
 from controller.runtime.requests import ShowRequest
 from controller.sandbox import Sandbox
 

@@ -24,10 +24,10 @@ from controller.puzzle.serialize import board_from_dict
 from controller.runtime.connect import connect_server
 from controller.runtime.daemon import Daemon
 from controller.runtime.demo import next_click, solution_order
-from controller.runtime.pipes_room import PipesRoom
+from controller.runtime.pipes.room import PipesRoom
 from controller.sandbox import Sandbox
-from controller.world import blockcheck
 from controller.world.geometry import frame_uuid
+from controller.world.pipes import blockcheck
 from tests.support.tamper import KINDS, StepClock, tamper_commands, until_repaired
 
 ROOT = Path(__file__).resolve().parent.parent

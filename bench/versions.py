@@ -18,7 +18,7 @@ from controller.maps.datapack import PACK_FOLDER, install_pack
 from controller.runtime.connect import connect_server
 from controller.runtime.daemon import Daemon
 from controller.runtime.demo import next_click, solution_order
-from controller.runtime.pipes_room import PipesRoom
+from controller.runtime.pipes.room import PipesRoom
 from controller.sandbox import Sandbox
 from controller.versions import RELEASES, Release
 from controller.world.datapack import build

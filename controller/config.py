@@ -655,7 +655,7 @@ def _box(w: WorldConfig) -> tuple[str, tuple[int, int, int], tuple[int, int, int
     y0+clear_above; paint: docs/world-format.md, "Paint rooms")."""
     x0, y0, z0 = w.origin
     if w.kind == "paint":
-        from controller.world.paint_geometry import Placement
+        from controller.world.paint.geometry import Placement
 
         paint = w.paint_keys
         lo, hi = Placement(

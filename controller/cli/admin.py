@@ -31,7 +31,7 @@ __all__ = ["register"]
 
 
 def _carry_out(config: Path | None, world: str, request: Request) -> tuple[Response | None, bool]:
-    from controller.runtime.admin import carry_out
+    from controller.runtime.admin.actions import carry_out
 
     outcome = carry_out(load(config), world, request, connect=connect)
     return outcome.response, outcome.by_daemon
@@ -77,7 +77,7 @@ def status(
 ) -> None:
     """Connection health, rooms, water, moves, time running, last solve; exit 0 when healthy
     (4 unreachable, 5 password refused, 1 otherwise unhealthy)."""
-    from controller.runtime.status import room_health
+    from controller.runtime.admin.status import room_health
 
     cfg = load(config)
     rooms = [room_health(cfg, name, connect) for name in (world or list(cfg.worlds))]
@@ -178,7 +178,7 @@ def show(
 def _show_paint(config: Path | None, world: str, png: Path | None) -> None:
     from controller.cli.ui import canvas_text, console
     from controller.puzzle.paint import Canvas
-    from controller.runtime.paint_state import PaintState
+    from controller.runtime.paint.state import PaintState
     from controller.runtime.requests import CanvasRead, ShowRequest
     from controller.runtime.state import state_path
 
@@ -237,7 +237,7 @@ def repair(
     ] = False,
 ) -> None:
     """Rebuild whatever in the world differs from the saved state; report what was fixed."""
-    from controller.runtime.admin import RepairMode, repair_room
+    from controller.runtime.admin.actions import RepairMode, repair_room
 
     if from_world and reset_state:
         raise UsageError("--from-world and --reset exclude each other")
@@ -248,7 +248,7 @@ def repair(
 
 def remove(world: WorldOpt, config: ConfigOpt = None, yes: YesOpt = False) -> None:
     """Clear the room's blocks and frames, its scores, release its chunks, archive its state."""
-    from controller.runtime.admin import ensure_not_running, remove_room
+    from controller.runtime.admin.actions import ensure_not_running, remove_room
 
     cfg = load(config)
     ensure_not_running(cfg, world)
@@ -297,7 +297,7 @@ def rcon(
 ) -> None:
     """Send one command with the configured credentials and print the reply
     (`pipesctl rcon say hi there`, like rcon-cli)."""
-    from controller.runtime.admin import send_one
+    from controller.runtime.admin.actions import send_one
 
     cfg = load(config)
     if not cfg.servers:

@@ -36,7 +36,7 @@ def doctor(
 ) -> None:
     """Check RCON, server settings, gamerules, map files, chunks and each room's footprint;
     exit 0 only when nothing fails (1 a check failed, 4 unreachable, 5 password refused)."""
-    from controller.runtime.doctor import diagnose
+    from controller.runtime.admin.doctor import diagnose
 
     cfg = load(config)
     reports = [

@@ -158,7 +158,7 @@ def _settings(base: int | None, world: str | None, config: Path | None) -> tuple
 def _write(root: Path, base: int, target: Target, force: bool) -> list[PlanItem]:
     from controller.maps.install import install_pictures
     from controller.world.mapart import all_pictures, cross_pictures, sink_pictures
-    from controller.world.paintart import brush_pictures
+    from controller.world.paint.art import brush_pictures
 
     pipes, brushes, sinks = all_pictures(base), brush_pictures(base), sink_pictures(base)
     crosses = cross_pictures(base)

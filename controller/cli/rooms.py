@@ -340,8 +340,8 @@ def _demo(
     from controller.config import default_config
     from controller.runtime.daemon import Daemon
     from controller.runtime.demo import demo_config, play_demo, play_paint_demo
-    from controller.runtime.paint_room import PaintRoom
-    from controller.runtime.pipes_room import PipesRoom
+    from controller.runtime.paint.room import PaintRoom
+    from controller.runtime.pipes.room import PipesRoom
     from controller.sandbox import Sandbox
 
     base = demo_config(default_config(), size, kind, mode)

@@ -116,8 +116,8 @@ def room_panel(room: Room, now: float, width: int | None = None) -> Group:
     from rich.console import Group
     from rich.text import Text
 
-    from controller.runtime.paint_room import PaintRoom
-    from controller.runtime.pipes_room import PipesRoom
+    from controller.runtime.paint.room import PaintRoom
+    from controller.runtime.pipes.room import PipesRoom
 
     status = room.status()
     if status is None:

@@ -9,7 +9,7 @@ from PIL import Image
 
 from controller.puzzle.paint import Canvas
 from controller.world.mapart import to_rgb
-from controller.world.paintart import PAINT_COLOURS
+from controller.world.paint.art import PAINT_COLOURS
 
 __all__ = ["paint_image", "paint_png", "CELL_PIXELS"]
 

@@ -8,7 +8,6 @@ from pathlib import Path
 from PIL import Image, ImageDraw, ImageFont
 
 from controller.puzzle.model import Board, Shape, TileClass, map_id
-from controller.world.boardart import board_picture
 from controller.world.mapart import (
     LABEL_DIM,
     LABEL_TEXT,
@@ -18,6 +17,7 @@ from controller.world.mapart import (
     to_rgb,
 )
 from controller.world.mapids import DEFAULT_MAP_ID_BASE
+from controller.world.pipes.boardart import board_picture
 
 __all__ = ["CLOSED_OUTLINE", "preview_image", "preview_png", "board_image", "board_png"]
 

@@ -26,7 +26,7 @@ _WHERE = {
     "SYSTEM_CLOCK": "clock",
     "Daemon": "daemon",
     "Link": "link",
-    "PipesRoom": "pipes_room",
+    "PipesRoom": "pipes.room",
     "Repairs": "repairs",
     "Room": "room",
     "RoomState": "state",
@@ -37,7 +37,7 @@ if TYPE_CHECKING:
     from controller.runtime.clock import SYSTEM_CLOCK, Clock
     from controller.runtime.daemon import Daemon
     from controller.runtime.link import Link
-    from controller.runtime.pipes_room import PipesRoom
+    from controller.runtime.pipes.room import PipesRoom
     from controller.runtime.repairs import Repairs
     from controller.runtime.room import Room, make_room
     from controller.runtime.state import RoomState

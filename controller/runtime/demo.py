@@ -12,8 +12,8 @@ from controller.stopping import Stop
 
 if TYPE_CHECKING:
     from controller.runtime.daemon import Daemon
-    from controller.runtime.paint_room import PaintRoom
-    from controller.runtime.pipes_room import PipesRoom
+    from controller.runtime.paint.room import PaintRoom
+    from controller.runtime.pipes.room import PipesRoom
     from controller.runtime.state import Solve
     from controller.sandbox import Sandbox
 

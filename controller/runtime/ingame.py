@@ -34,7 +34,7 @@ from controller.world.names import is_player_name, is_unquoted_name
 from controller.world.replies import parse_entity_uuids, parse_player_list
 
 if TYPE_CHECKING:
-    from controller.runtime.pipes_room import PipesRoom
+    from controller.runtime.pipes.room import PipesRoom
 
 __all__ = [
     "HINT",

@@ -144,11 +144,11 @@ def make_room(
 
     room: PaintRoom | PipesRoom
     if cfg.kind == "paint":
-        from controller.runtime.paint_room import PaintRoom
+        from controller.runtime.paint.room import PaintRoom
 
         room = PaintRoom(name, cfg, state_dir, clock=clock)
     else:
-        from controller.runtime.pipes_room import PipesRoom
+        from controller.runtime.pipes.room import PipesRoom
 
         room = PipesRoom(name, cfg, state_dir, clock=clock)
     if records is not None:

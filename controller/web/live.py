@@ -13,8 +13,8 @@ from dataclasses import dataclass, replace
 from controller.puzzle.model import Board
 from controller.puzzle.paint import Canvas
 from controller.puzzle.sink import RouteProgress
-from controller.runtime.paint_room import PaintRoom
-from controller.runtime.pipes_room import PipesRoom
+from controller.runtime.paint.room import PaintRoom
+from controller.runtime.pipes.room import PipesRoom
 from controller.runtime.records import PlayerRecord
 from controller.runtime.room import Room
 from controller.web.standings import RoomRecords, RoomStandings

@@ -12,7 +12,6 @@ from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
     from controller.world import commands, replies
-    from controller.world.boardart import board_picture
     from controller.world.geometry import (
         EDGE_OFF,
         EDGE_ON,
@@ -32,6 +31,7 @@ if TYPE_CHECKING:
         to_rgb,
     )
     from controller.world.mapids import DEFAULT_MAP_ID_BASE, PICTURE_COUNT, picture_key
+    from controller.world.pipes.boardart import board_picture
     from controller.world.replies import FrameValue, parse_count, parse_frame_values
 
 __all__ = [
@@ -83,7 +83,7 @@ _WHERE = {
     "all_pictures": "mapart",
     "to_rgb": "mapart",
     "preview_sheet": "mapart",
-    "board_picture": "boardart",
+    "board_picture": "pipes.boardart",
 }
 
 
@@ -110,7 +110,7 @@ def _module(where: str) -> ModuleType:
         import controller.world.mapart as mapart_module
 
         return mapart_module
-    import controller.world.boardart as boardart_module
+    import controller.world.pipes.boardart as boardart_module
 
     return boardart_module
 

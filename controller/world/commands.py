@@ -16,7 +16,7 @@ from controller.world import turns
 from controller.world.geometry import BORDER, Pos, Room, frame_name, uuid_ints
 
 if TYPE_CHECKING:
-    from controller.world.paint_geometry import Placement as PaintPlacement
+    from controller.world.paint.geometry import Placement as PaintPlacement
 
 __all__ = [
     "FILL_LIMIT",

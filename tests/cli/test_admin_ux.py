@@ -25,7 +25,7 @@ from controller.cli.rooms import log_progress
 from controller.cli.ui import room_panel
 from controller.config import load_config, parse_config
 from controller.errors import ExitCode, RconUnavailable, RoomError
-from controller.runtime.admin import carry_out
+from controller.runtime.admin.actions import carry_out
 from controller.runtime.clock import utc_iso
 from controller.runtime.connect import connect_server
 from controller.runtime.control import (
@@ -37,7 +37,7 @@ from controller.runtime.control import (
     write_request,
 )
 from controller.runtime.daemon import Daemon
-from controller.runtime.pipes_room import PipesRoom
+from controller.runtime.pipes.room import PipesRoom
 from controller.runtime.requests import HintRequest, ResetRequest
 from controller.runtime.state import RoomState
 from controller.sandbox import Sandbox

@@ -34,7 +34,7 @@ from controller.world.mapids import (
     SINK_PICTURES,
 )
 from controller.world.packformat import compatibility
-from controller.world.paintart import render_brush
+from controller.world.paint.art import render_brush
 from tests.support.imports import heavy_modules_after
 from tests.support.map_worlds import write_level_dat
 

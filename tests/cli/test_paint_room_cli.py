@@ -19,8 +19,8 @@ from controller.errors import ExitCode
 from controller.puzzle.paint import Stroke, hint
 from controller.runtime.connect import connect_server
 from controller.runtime.daemon import Daemon
-from controller.runtime.paint_room import PaintRoom
-from controller.runtime.paint_state import PaintState
+from controller.runtime.paint.room import PaintRoom
+from controller.runtime.paint.state import PaintState
 from controller.sandbox import Sandbox
 
 runner = CliRunner()
@@ -182,7 +182,7 @@ def test_the_live_view_and_text_show_canvas_beside_target(setup: tuple[Sandbox, 
 def test_an_impossible_walk_is_a_clear_error(
     setup: tuple[Sandbox, Path], monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    import controller.runtime.paint_room as paint_room
+    import controller.runtime.paint.room as paint_room
 
     def no_walk(*args: object, **kwargs: object) -> object:
         raise ValueError("cells: no paintable walk of 20 cells in 10000 tries on 5x4")

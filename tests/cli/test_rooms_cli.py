@@ -22,7 +22,7 @@ from controller.errors import ExitCode
 from controller.records.setup import target_of
 from controller.runtime.connect import connect_server
 from controller.runtime.daemon import Daemon
-from controller.runtime.pipes_room import PipesRoom
+from controller.runtime.pipes.room import PipesRoom
 from controller.runtime.state import RoomState
 from controller.sandbox import Sandbox
 from tests.support.harness import world_mismatches

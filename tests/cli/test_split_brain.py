@@ -15,7 +15,7 @@ import pytest
 
 from controller.config import load_config
 from controller.maps.datapack import PACK_FOLDER, install_pack
-from controller.runtime.pipes_room import PipesRoom
+from controller.runtime.pipes.room import PipesRoom
 from controller.runtime.state import RoomState
 from controller.sandbox import Sandbox
 from controller.sandbox.server import CommandLogEntry

@@ -17,7 +17,7 @@ import pytest
 
 from controller.config import load_config
 from controller.runtime.journal import journal_path
-from controller.runtime.pipes_room import PipesRoom
+from controller.runtime.pipes.room import PipesRoom
 from controller.runtime.state import RoomState
 from controller.sandbox import Sandbox
 from tests.support.harness import world_mismatches

@@ -15,7 +15,7 @@ import pytest
 
 from controller.config import load_config
 from controller.puzzle.flow import compute_flow
-from controller.runtime.pipes_room import PipesRoom
+from controller.runtime.pipes.room import PipesRoom
 from controller.runtime.state import RoomState
 from controller.world.geometry import state_block
 from tests.support.docker_server import McServer, rcon_cli

@@ -10,7 +10,7 @@ from PIL import Image
 from controller.maps.paintpng import CELL_PIXELS, paint_image, paint_png
 from controller.puzzle.paint import Canvas
 from controller.world.mapart import to_rgb
-from controller.world.paintart import PAINT_COLOURS
+from controller.world.paint.art import PAINT_COLOURS
 
 
 def test_cells_are_drawn_in_the_block_colours_and_wrong_cells_marked(tmp_path: Path) -> None:

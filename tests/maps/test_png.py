@@ -13,8 +13,8 @@ from controller.maps.png import CLOSED_OUTLINE, board_image, board_png, preview_
 from controller.puzzle.closed import closed_tiles
 from controller.puzzle.flow import compute_flow
 from controller.puzzle.generators import GeneratorParams, generate
-from controller.world.boardart import board_picture
 from controller.world.mapart import PICTURE_COUNT, SIZE, all_pictures, to_rgb
+from controller.world.pipes.boardart import board_picture
 from tests.support.map_palette import PALETTE
 
 

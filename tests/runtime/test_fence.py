@@ -16,7 +16,7 @@ from controller.runtime.connect import connect_server
 from controller.runtime.daemon import Daemon
 from controller.runtime.lease import Fence, Lease, LeaseLost
 from controller.runtime.link import Link
-from controller.runtime.pipes_room import PipesRoom
+from controller.runtime.pipes.room import PipesRoom
 from controller.sandbox import Sandbox
 from controller.world import commands as cmd
 from tests.support.fence import fence_owner, unfenced

@@ -9,7 +9,7 @@ import pytest
 
 from controller.runtime.connect import connect_server
 from controller.runtime.daemon import Daemon
-from controller.runtime.pipes_room import PipesRoom
+from controller.runtime.pipes.room import PipesRoom
 from controller.sandbox import Sandbox
 from tests.support.harness import make_config
 

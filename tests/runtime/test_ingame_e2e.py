@@ -17,7 +17,7 @@ from controller.runtime.daemon import Daemon
 from controller.runtime.demo import next_click, solution_order
 from controller.runtime.feedback import duration
 from controller.runtime.ingame import HELP, HINT, STATS, controls_text, wave_levels
-from controller.runtime.pipes_room import PipesRoom
+from controller.runtime.pipes.room import PipesRoom
 from controller.runtime.state import RoomState
 from controller.sandbox import Sandbox
 from controller.world import commands as cmd

@@ -15,7 +15,7 @@ from controller.config import Config, ServerConfig, parse_config
 from controller.runtime.connect import connect_server
 from controller.runtime.daemon import Daemon
 from controller.runtime.link import CommandClient
-from controller.runtime.pipes_room import PipesRoom
+from controller.runtime.pipes.room import PipesRoom
 from controller.sandbox import Sandbox
 
 

@@ -14,7 +14,7 @@ from controller.config import Config
 from controller.runtime.connect import connect_server
 from controller.runtime.daemon import Daemon
 from controller.runtime.journal import BuildJournal, journal_path
-from controller.runtime.paint_room import PaintRoom
+from controller.runtime.paint.room import PaintRoom
 from controller.runtime.state import RoomState, state_path
 from controller.sandbox import Sandbox
 from controller.stopping import Stopping

@@ -12,7 +12,7 @@ import yaml
 
 from controller.config import load_config
 from controller.errors import RoomError
-from controller.runtime.admin import repair_room
+from controller.runtime.admin.actions import repair_room
 from controller.runtime.connect import connect_server
 from controller.runtime.daemon import Daemon
 from controller.runtime.lease import owner_path

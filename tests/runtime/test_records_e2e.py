@@ -18,13 +18,13 @@ from controller.cli import app
 from controller.config import Config, RecordsConfig
 from controller.records.store import RecordsStore, Target
 from controller.records.writer import OUTBOX_DIR
-from controller.runtime.admin import remove_room
+from controller.runtime.admin.actions import remove_room
 from controller.runtime.connect import connect_server
 from controller.runtime.daemon import Daemon
 from controller.runtime.demo import next_click, solution_order
 from controller.runtime.feedback import NETWORK, duration
 from controller.runtime.ingame import STATS
-from controller.runtime.pipes_room import PipesRoom
+from controller.runtime.pipes.room import PipesRoom
 from controller.runtime.state import RoomState
 from controller.sandbox import Sandbox
 from controller.sandbox.game import offline_uuid

@@ -7,7 +7,7 @@ from pathlib import Path
 
 import controller.runtime
 from controller.config import parse_config
-from controller.runtime.pipes_room import PipesRoom
+from controller.runtime.pipes.room import PipesRoom
 from controller.runtime.room import Room, make_room
 
 RUNTIME = Path(controller.runtime.__file__).parent
@@ -34,6 +34,6 @@ def test_the_daemon_never_names_a_room_kind() -> None:
     }
     assert "PipesRoom" not in names | imported
     assert not any(
-        isinstance(node, ast.ImportFrom) and node.module == "controller.runtime.pipes_room"
+        isinstance(node, ast.ImportFrom) and node.module == "controller.runtime.pipes.room"
         for node in ast.walk(tree)
     )

@@ -21,7 +21,7 @@ from controller.puzzle.model import CROSS, HOLE, Board, Direction, TileClass, ma
 from controller.runtime.connect import connect_server
 from controller.runtime.daemon import Daemon
 from controller.runtime.demo import next_click, solution_order
-from controller.runtime.pipes_room import PipesRoom
+from controller.runtime.pipes.room import PipesRoom
 from controller.sandbox import Sandbox
 from controller.world.geometry import (
     EDGE_OFF,

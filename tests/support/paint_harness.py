@@ -7,10 +7,10 @@ from pathlib import Path
 from typing import Any
 
 from controller.config import Config, parse_config
-from controller.runtime.paint_room import PaintRoom
+from controller.runtime.paint.room import PaintRoom
 from controller.sandbox import Sandbox
 from controller.world.mapids import brush_map_id
-from controller.world.paint_geometry import BORDER_BLOCK
+from controller.world.paint.geometry import BORDER_BLOCK
 
 __all__ = ["paint_data", "paint_config", "world_mismatches"]
 

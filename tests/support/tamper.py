@@ -5,7 +5,7 @@ commands, and the checks that the room is whole again."""
 from __future__ import annotations
 
 from controller.runtime.daemon import Daemon
-from controller.runtime.pipes_room import PipesRoom
+from controller.runtime.pipes.room import PipesRoom
 from controller.sandbox import Sandbox
 from controller.world import commands as cmd
 from controller.world.geometry import frame_name

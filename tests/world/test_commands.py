@@ -16,7 +16,7 @@ from controller.puzzle.model import TileClass
 from controller.versions import NEWEST, RELEASES, Release, release
 from controller.world import commands as cmd
 from controller.world.geometry import CLOSED_BLOCK, Room, frame_uuid, shadow_of, state_block
-from controller.world.paint_geometry import Placement, brush_uuid
+from controller.world.paint.geometry import Placement, brush_uuid
 from tests.support.grammar import assert_valid_commands
 
 _FILL = re.compile(r"fill (-?\d+) (-?\d+) (-?\d+) (-?\d+) (-?\d+) (-?\d+) (\S+)$")
