@@ -10,7 +10,7 @@ import functools
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Protocol, runtime_checkable
+from typing import Any, Protocol, runtime_checkable
 
 from controller.config import WorldConfig
 from controller.puzzle.sink import RouteProgress
@@ -22,7 +22,7 @@ from controller.runtime.repairs import Repairs
 from controller.runtime.requests import Request, Response
 from controller.world.geometry import Pos
 
-__all__ = ["Progress", "Repairs", "RoomStatus", "Room", "make_room"]
+__all__ = ["Progress", "Repairs", "RoomStatus", "Room", "SavedState", "make_room"]
 
 Progress = Callable[[int, int], None]
 
@@ -39,6 +39,14 @@ class RoomStatus:
     solved: bool
     solved_at: float | None = None  # when the current puzzle was solved (None: not yet)
     route: RouteProgress | None = None  # a sink room: how far the water got along the route
+
+
+class SavedState(Protocol):
+    """A room's state as its state file holds it (each kind has its own format)."""
+
+    def save(self, path: Path) -> None:
+        """Write the state file atomically."""
+        ...
 
 
 @runtime_checkable
@@ -120,6 +128,12 @@ class Room(Protocol):
 
     def save(self) -> None:
         """Write the state file."""
+        ...
+
+    def state_from_world(self, link: Link, salvaged: dict[str, Any]) -> SavedState:
+        """`repair --from-world`: the state the room's frames and blocks describe, with the
+        counters `salvaged` from the broken state file; RoomError saying why when the world
+        cannot tell."""
         ...
 
     def frame_count_command(self) -> str:

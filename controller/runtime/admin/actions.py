@@ -192,9 +192,7 @@ def repair_room(
         with holding(link, world, state_dir) as lease:
             room.fence = Fence(lease)
             if mode == "from_world":
-                from controller.runtime.pipes.recover import state_from_world
-
-                state = state_from_world(room, link, _salvage(path))
+                state = room.state_from_world(link, _salvage(path))
                 archived = archive_state(state_dir, world, clock.time(), suffix="-corrupt")
                 state.save(path)
                 notes.append(f"state rebuilt from the world; the old file is in {archived}")

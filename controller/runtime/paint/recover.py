@@ -7,18 +7,21 @@ configured `paint.target: none` keeps no target in the world and cannot be recov
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from controller.errors import RoomError
 from controller.puzzle.paint import Canvas, Unpaintable, puzzle_of
-from controller.runtime.paint.room import PaintRoom
+from controller.runtime.link import Link
 from controller.runtime.paint.state import PaintState
 from controller.world import commands as cmd
 
-__all__ = ["paint_state_from_world"]
+if TYPE_CHECKING:
+    from controller.runtime.paint.room import PaintRoom
+
+__all__ = ["state_from_world"]
 
 
-def paint_state_from_world(room: PaintRoom, link: Any, salvaged: dict[str, Any]) -> PaintState:
+def state_from_world(room: PaintRoom, link: Link, salvaged: dict[str, Any]) -> PaintState:
     """The state the canvas and target copy describe; RoomError saying why when they cannot."""
     cannot = f"room {room.name}: the puzzle cannot be recovered from the world"
     hint = f"; `pipesctl repair -w {room.name} --reset` builds a new puzzle instead"

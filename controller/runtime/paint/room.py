@@ -14,6 +14,7 @@ import random
 import uuid
 from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 from controller.config import WorldConfig
 from controller.errors import RoomError
@@ -221,6 +222,13 @@ class PaintRoom(PlacedRoom):
         """Write the state file atomically."""
         if self.state is not None:
             self.state.save(self.path)
+
+    def state_from_world(self, link: Link, salvaged: dict[str, Any]) -> PaintState:
+        """`repair --from-world`: the state the canvas and target copy describe
+        (`recover.py`)."""
+        from controller.runtime.paint.recover import state_from_world
+
+        return state_from_world(self, link, salvaged)
 
     def status(self) -> RoomStatus | None:
         """Progress: the canvas cells that already show the target."""

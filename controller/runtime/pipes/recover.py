@@ -1,4 +1,4 @@
-"""`repair --from-world`: a room's state rebuilt from its frames when the state file is lost.
+"""`repair --from-world`: a pipes room's state rebuilt from its frames when the state file is lost.
 
 Each tile frame names its tile (`pipes.<room>.<i>.<j>`), shows its shape and class in its map
 id (`base + shape + 4 * class`) and its rotation in `ItemRotation`; the source is the tile whose
@@ -10,24 +10,24 @@ docs/world-format.md, "Sink rooms"); its solution is the cheapest route the sink
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from controller.errors import RoomError
 from controller.puzzle.model import CROSS, HOLE, Board, Shape, TileClass
 from controller.puzzle.solver import solve
-from controller.runtime.paint.room import PaintRoom
-from controller.runtime.paint.state import PaintState
-from controller.runtime.pipes.room import PipesRoom
-from controller.runtime.room import Room
+from controller.runtime.link import Link
 from controller.runtime.state import RoomState
 from controller.world import commands as cmd
 from controller.world.mapids import CROSS_OFFSET, CROSS_PICTURES, SINK_OFFSET, SINK_PICTURES
 from controller.world.replies import parse_frame_values
 
+if TYPE_CHECKING:
+    from controller.runtime.pipes.room import PipesRoom
+
 __all__ = ["state_from_world"]
 
 
-def _values(room: PipesRoom, link: Any, command: str, byte: bool) -> dict[int, int]:
+def _values(room: PipesRoom, link: Link, command: str, byte: bool) -> dict[int, int]:
     w, h = room.cfg.width, room.cfg.height
     out: dict[int, int] = {}
     for fv in parse_frame_values(room.send(link, command), byte=byte):
@@ -36,16 +36,9 @@ def _values(room: PipesRoom, link: Any, command: str, byte: bool) -> dict[int, i
     return out
 
 
-def state_from_world(room: Room, link: Any, salvaged: dict[str, Any]) -> RoomState | PaintState:
+def state_from_world(room: PipesRoom, link: Link, salvaged: dict[str, Any]) -> RoomState:
     """The state the frames in the world describe (with counters salvaged from the broken
-    file); RoomError saying why when the board cannot be recovered. A paint room's comes from
-    its blocks (`paint_recover`)."""
-    if isinstance(room, PaintRoom):
-        from controller.runtime.paint.recover import paint_state_from_world
-
-        return paint_state_from_world(room, link, salvaged)
-    if not isinstance(room, PipesRoom):
-        raise RoomError(f"room {room.name}: --from-world knows only pipes and paint rooms")
+    file); RoomError saying why when the board cannot be recovered."""
     cannot = f"room {room.name}: the board cannot be recovered from the world"
     hint = f"; `pipesctl repair -w {room.name} --reset` builds a new puzzle instead"
     sink_mode = room.cfg.mode == "sink"

@@ -14,6 +14,7 @@ import uuid
 from collections.abc import Callable
 from dataclasses import replace
 from pathlib import Path
+from typing import Any
 
 from controller.config import WorldConfig
 from controller.errors import RconUnavailable, RoomError
@@ -69,7 +70,7 @@ from controller.world.replies import (
     parse_frame_values,
 )
 
-# picture_ids: from pipes_mode, kept importable here
+# picture_ids: from mode.py, kept importable here
 __all__ = ["ACTION_BAR_EVERY_S", "PipesRoom", "picture_ids"]
 
 log = logging.getLogger("controller.runtime")
@@ -202,6 +203,12 @@ class PipesRoom(PlacedRoom):
         """Write the state file atomically."""
         if self.state is not None:
             self.state.save(self.path)
+
+    def state_from_world(self, link: Link, salvaged: dict[str, Any]) -> RoomState:
+        """`repair --from-world`: the state the tile frames describe (`recover.py`)."""
+        from controller.runtime.pipes.recover import state_from_world
+
+        return state_from_world(self, link, salvaged)
 
     def status(self) -> RoomStatus | None:
         """Progress of the current puzzle."""
