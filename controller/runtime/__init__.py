@@ -1,8 +1,10 @@
-"""The room runtime: rooms (`Room`, `PipesRoom`), the daemon loop, state files, admin requests.
+"""The room runtime: the room interface (`Room`, `make_room`), the daemon loop, state files,
+admin requests, and what every room kind shares.
 
-It wires the engine (`controller.puzzle`) and the world mapping (`controller.world`) to a
-server connection (`controller.rcon`). Import the submodules for the details; this surface
-names what other packages use.
+Each kind is a subpackage (`pipes`: `PipesRoom`, `paint`: `PaintRoom`); the admin commands'
+work is `admin`. It wires the engine (`controller.puzzle`) and the world mapping
+(`controller.world`) to a server connection (`controller.rcon`). Import the submodules for the
+details; this surface names what other packages use.
 """
 
 from __future__ import annotations

@@ -1,8 +1,9 @@
 """The world mapping, pure (no disk, no sockets): geometry, command strings, replies, pictures.
 
 Importing the package stays light: each name below loads its module on first use (the
-numpy-drawn pictures of ``mapart`` and ``boardart`` included), so ``controller.world.mapids`` alone
-costs almost nothing. Files on disk are ``controller.maps``.
+numpy-drawn pictures of ``mapart`` and ``pipes.boardart`` included), so
+``controller.world.mapids`` alone costs almost nothing. Each room kind's own vocabulary is in its
+subpackage (``pipes``, ``paint``). Files on disk are ``controller.maps``.
 """
 
 from __future__ import annotations

@@ -1,9 +1,9 @@
 """A paint room's state file: the puzzle and canvas (the engine's JSON), strokes, time, solves.
 
-Same envelope as a pipes room's (`state.py`: `format` 1, written atomically after every
-stroke) with `"kind": "paint"`; the `board` is `controller.puzzle.paint.serialize`'s object with
-the canvas the world shows; `players`, `daily` and `told` are the players' records and who was
-shown the controls, as in a pipes room's state.
+Same envelope as a pipes room's (`controller/runtime/state.py`: `format` 1, written atomically
+after every stroke) with `"kind": "paint"`; the `board` is `controller.puzzle.paint.serialize`'s
+object with the canvas the world shows; `players`, `daily` and `told` are the players' records
+and who was shown the controls, as in a pipes room's state.
 """
 
 from __future__ import annotations
