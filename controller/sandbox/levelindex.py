@@ -462,6 +462,15 @@ class LevelIndex:
             return None
         return min(sets, key=lambda s: len(s.members)).ordered()
 
+    def rarest_first(self, tags: Iterable[str]) -> tuple[str, ...]:
+        """The tags, those fewest level-list entities hold first (a test order for searches)."""
+
+        def held(t: str) -> int:
+            members = self.by_tag.get(t)
+            return 0 if members is None else len(members.members)
+
+        return tuple(sorted(tags, key=held))
+
     def loading_changed(self, keys: Iterable[ChunkKey]) -> None:
         """The entities of these chunks were loaded or unloaded: what walks see changes only
         where entities stand outside storage (players count wherever they are; entities in

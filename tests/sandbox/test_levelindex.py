@@ -51,6 +51,10 @@ BOXES = (
     "@e[type=minecraft:marker,distance=..0.1]",
     "@e[distance=..9]",
     "@e[tag=c,x=-60,y=58,z=-60,dx=120,dy=14,dz=120,limit=1]",
+    "@e[tag=a,distance=..60,nbt={Fixed:1b}]",
+    "@e[tag=c,tag=b,distance=..70]",
+    "@e[tag=b,distance=..70,tag=!a]",
+    "@e[type=minecraft:item_frame,tag=a,x=-60,y=58,z=-60,dx=120,dy=14,dz=120,distance=2..]",
 )
 
 
@@ -273,8 +277,9 @@ def section_walk(
                     yield e
 
 
-def brute_find(game: Game, text: str, source: Source) -> tuple[list[Entity], int]:
-    """The selector's matches and examined count by a walk over every candidate."""
+def brute_find(game: Game, text: str, source: Source) -> tuple[list[Entity], int, int]:
+    """The selector's matches, examined count and serializations by a walk over every
+    candidate."""
     sel = parse_selector(StringReader(text))
     game.cost = {"entities_examined": 0, "nbt_serializations": 0}
     base = source.pos
@@ -305,13 +310,14 @@ def brute_find(game: Game, text: str, source: Source) -> tuple[list[Entity], int
                 break
     if sel.order == "nearest" and len(found) > 1:
         found.sort(key=lambda e: sum((e.pos[i] - pos[i]) ** 2 for i in range(3)))
-    return found[: sel.max_results], game.cost["entities_examined"]
+    return found[: sel.max_results], game.cost["entities_examined"], game.cost["nbt_serializations"]
 
 
-def indexed_find(game: Game, text: str, source: Source) -> tuple[list[Entity], int]:
+def indexed_find(game: Game, text: str, source: Source) -> tuple[list[Entity], int, int]:
     sel = parse_selector(StringReader(text))
     game.cost = {"entities_examined": 0, "nbt_serializations": 0}
-    return sel.find(source, game), game.cost["entities_examined"]
+    found = sel.find(source, game)
+    return found, game.cost["entities_examined"], game.cost["nbt_serializations"]
 
 
 def check_selectors(game: Game, at: tuple[float, float, float]) -> None:
