@@ -150,6 +150,11 @@ class RoomGuard:
                 room.name, 2 * room.cfg.liveness_interval_s,
             )  # fmt: skip
 
+    def checked(self) -> None:
+        """The room was just built or read back whole (its frames counted): the frame round and
+        the idle count start their periods from now, since one at once would find nothing."""
+        self.last_frames = self.last_quick = self.room.clock.monotonic()
+
     def suspect(self, *, missing: bool) -> None:
         """A turn read by name was refuted by the tile's UUID: a foreign frame carries the
         tile's name (`missing`: the tile's own frame is gone too). The frame counts run at the
