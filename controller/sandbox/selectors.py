@@ -69,9 +69,12 @@ def _of_kind_in(
 
         return index.memo(key, ("matching", loaded, type_id, ()), of_type)
     first = tags[0]
-    base: list[Entity] = index.memo(
-        key, ("matching", loaded, None, (first,)), lambda: [e for e in group if first in e.tags]
-    )
+
+    def holding() -> list[Entity]:
+        found = index.tagged_in(key, first, group)
+        return [e for e in group if first in e.tags] if found is None else found
+
+    base: list[Entity] = index.memo(key, ("matching", loaded, None, (first,)), holding)
     if len(tags) == 1 and type_id is None:
         return base
 
