@@ -294,7 +294,7 @@ def latency_table(clicks: int = 40) -> str:
 
 
 def size_row(size: int, clicks: int = 20) -> str:
-    """One board size in trigger mode: the whole daemon and its tamper guard for 30 s with
+    """One board size in trigger mode: the whole daemon and its tamper guard for 60 s with
     nobody online right after the build, then 15 s with one player standing on the room (the
     daemon thread's CPU time besides), then clicks along the solution while the guard narrows
     down and repairs a 10×10 patch of replaced blocks."""

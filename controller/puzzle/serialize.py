@@ -19,8 +19,8 @@ JSON object owned by the runtime (moves, clicks, times, ...); it is carried thro
 from __future__ import annotations
 
 import json
-from collections.abc import Mapping
-from typing import Any
+from collections.abc import Mapping, Sequence
+from typing import Any, NamedTuple
 
 from controller.puzzle.model import MAX_SIZE, MIN_SIZE, SHAPE_WORDS, Board, mask_of
 
@@ -28,6 +28,8 @@ __all__ = [
     "FORMAT",
     "SHAPE_NAMES",
     "board_to_dict",
+    "board_text",
+    "RowTexts",
     "board_from_dict",
     "board_to_json",
     "board_from_json",
@@ -49,29 +51,99 @@ def _rows(flat: list[int], width: int) -> list[list[int]]:
     return [flat[k : k + width] for k in range(0, len(flat), width)]
 
 
+class _Grid(NamedTuple):
+    """A board grid as it is written: a flat list split into rows, each value through `names`
+    when given."""
+
+    flat: Sequence[int]
+    width: int
+    names: tuple[str, ...] | None = None
+
+    def rows(self) -> list[list[Any]]:
+        names = self.names
+        rows = _rows(list(self.flat), self.width)
+        return rows if names is None else [[names[v] for v in row] for row in rows]
+
+
+def _board_items(board: Board) -> list[tuple[str, Any]]:
+    """The board's JSON object as (key, value) pairs in order, its grids unsplit."""
+    w = board.width
+    items: list[tuple[str, Any]] = [
+        ("format", FORMAT),
+        ("width", board.width),
+        ("height", board.height),
+        ("source", [board.source[0], board.source[1]]),
+        ("shapes", _Grid(board.shapes, w, SHAPE_NAMES)),
+        ("rotations", _Grid(board.rotations, w)),
+        ("solution", _Grid(board.solution, w)),
+        ("seed", board.seed),
+        ("generator", board.generator),
+    ]
+    if board.meta:
+        items.append(("meta", dict(board.meta)))
+    if board.mode == "sink" and board.sink is not None:
+        items.append(("mode", "sink"))
+        items.append(("sink", [board.sink[0], board.sink[1]]))
+        items.append(("fixed", [list(board.coords(t)) for t in sorted(board.fixed)]))
+    return items
+
+
 def board_to_dict(board: Board, state: Mapping[str, Any] | None = None) -> dict[str, Any]:
     """The JSON-ready object of a board (and its play state when given)."""
-    w = board.width
     out: dict[str, Any] = {
-        "format": FORMAT,
-        "width": board.width,
-        "height": board.height,
-        "source": [board.source[0], board.source[1]],
-        "shapes": [[SHAPE_NAMES[s] for s in row] for row in _rows(board.shapes, w)],
-        "rotations": _rows(list(board.rotations), w),
-        "solution": _rows(list(board.solution), w),
-        "seed": board.seed,
-        "generator": board.generator,
+        key: value.rows() if isinstance(value, _Grid) else value
+        for key, value in _board_items(board)
     }
-    if board.meta:
-        out["meta"] = dict(board.meta)
-    if board.mode == "sink" and board.sink is not None:
-        out["mode"] = "sink"
-        out["sink"] = [board.sink[0], board.sink[1]]
-        out["fixed"] = [list(board.coords(t)) for t in sorted(board.fixed)]
     if state is not None:
         out["state"] = dict(state)
     return out
+
+
+class RowTexts:
+    """Encoded JSON of the rows of boards' grids, each kept while its row stays equal: a state
+    saved after every move encodes again only the rows the move changed, not every tile of a
+    128×128 board (`board_text`)."""
+
+    def __init__(self) -> None:
+        self._rows: dict[tuple[str, int], tuple[list[int], str]] = {}
+        self._flat: dict[str, tuple[list[int], str]] = {}
+
+    def grid(self, name: str, grid: _Grid) -> str:
+        """The grid's JSON text (a list of rows)."""
+        flat, w, names = grid.flat, grid.width, grid.names
+        out = []
+        for j, k in enumerate(range(0, len(flat), w)):
+            row = list(flat[k : k + w])
+            known = self._rows.get((name, j))
+            if known is None or known[0] != row:
+                values = row if names is None else [names[v] for v in row]
+                known = self._rows[(name, j)] = (row, _compact(values))
+            out.append(known[1])
+        return "[" + ",".join(out) + "]"
+
+    def flat(self, name: str, values: Sequence[int] | None) -> str:
+        """A flat list's JSON text (None: `null`), kept while the list stays equal."""
+        if values is None:
+            return "null"
+        copy = list(values)
+        known = self._flat.get(name)
+        if known is None or known[0] != copy:
+            known = self._flat[name] = (copy, _compact(copy))
+        return known[1]
+
+
+def board_text(board: Board, rows: RowTexts) -> str:
+    """`board_to_dict(board)` as compact JSON text (the same text `json.dumps` with separators
+    `,` and `:` gives), its grids' rows from `rows`."""
+    parts = [
+        f"{_compact(key)}:{rows.grid(key, value) if isinstance(value, _Grid) else _compact(value)}"
+        for key, value in _board_items(board)
+    ]
+    return "{" + ",".join(parts) + "}"
+
+
+def _compact(value: Any) -> str:
+    return json.dumps(value, separators=(",", ":"))
 
 
 def board_to_json(

@@ -265,7 +265,9 @@ class Daemon:
         """Choose the server's turn detection, take each room's lease, then build or reconcile
         every room (a room owned by another daemon is a RoomError)."""
         rooms = self.active(server)
-        self.detector(server)
+        detector = self.detector(server)
+        if server not in self.last_poll:  # before the first poll: the starts read every frame
+            detector.baseline(self.links[server])
         for room in rooms:
             log.info("room %s: starting on server %s", room.name, server)
             previous = previous_owner(self.state_dir, room.name)
@@ -375,8 +377,10 @@ class Daemon:
         The first poll reads every frame; in scan mode so does the poll after a gap (a long
         write, a reconnect): a player may have turned one and walked away meanwhile. Trigger
         mode needs no such read: the pack marked every click, wherever its player is now, and
-        a slow step at 128×128 would otherwise be followed by a slower one. Rooms configured
-        `poll_scope: all` are always read whole.
+        a slow step at 128×128 would otherwise be followed by a slower one; its first poll
+        reads the count alone when the count was read before the rooms' starts, which read
+        every frame (`TurnDetector.baseline`). Rooms configured `poll_scope: all` are always
+        read whole.
         """
         link = self.links[server]
         if any(self.leases[r.name].due() for r in self.active(server)):
@@ -388,7 +392,8 @@ class Daemon:
         now = self.clock.monotonic()
         last = self.last_poll.get(server)
         gap = last is None or now - last > 2 * detector.interval + 0.5
-        unmarked = last is None or detector.mode == "scan"  # trigger mode: the pack's marks
+        # trigger mode: the pack's marks (and the first poll, the count read before the start)
+        unmarked = (last is None and not detector.counted_at_start) or detector.mode == "scan"
         everywhere = (gap and unmarked) or all(r.cfg.poll_scope == "all" for r in rooms.values())
         self.last_poll[server] = now
         seen: dict[tuple[str, int, int], int] = {}
@@ -518,6 +523,8 @@ class Daemon:
             return
         near = self.detector(server).awake
         for room in self.active(server):
+            if room.fence is not None:
+                room.fence.idle = not near  # (Fence: a lost lease is found by the renewal)
             self._guarded(room, "timers", self._room_timers, link, room, near)
 
     def step(self) -> None:

@@ -51,6 +51,10 @@ ACTIVE_S = 10.0  # after a click, the quiet cadence holds for this long
 FAST_HOLD_S = 0.25  # after a click, polls at `poll_interval_ms` for this long
 PROOF_INTERVAL_S = 1.0  # trigger mode: the poll that proves the pack is loaded, once a second
 STUCK_ROUNDS = 4  # reads in a row the pack's `done` did not accept → clear the marks, read all
+# A poll this early for the presence schedule is on time: the daemon sets its next poll from its
+# own reading of the clock, a moment before the poll's own (a poll that found the schedule a hair
+# ahead would send nothing, and the next command would come 4 s after the last instead of 2).
+SCHEDULE_SLACK_S = 0.05
 
 
 def choose_mode(link: Link, wanted: str, server: str) -> Mode:
@@ -209,6 +213,7 @@ class TurnDetector:
         self.stuck = 0
         self.server = self.rooms[0].cfg.server if self.rooms else ""
         self.pack_lost = False  # trigger mode fell back to scan because the pack stopped answering
+        self.counted_at_start = False  # the count was read before the rooms started (`baseline`)
 
     @property
     def gestures(self) -> bool:
@@ -249,11 +254,30 @@ class TurnDetector:
         now = self.clock.monotonic()
         self.fast_until, self.active_until = now + FAST_HOLD_S, now + ACTIVE_S
 
-    def check_presence(self, link: Link) -> bool:
-        """Whether a player is within wake distance of a room (one command per dimension)."""
+    def baseline(self, link: Link) -> bool:
+        """Trigger mode, before the rooms start: read the click count. A room's start reads or
+        writes every frame (a build, a reconcile), so every click counted so far shows in it
+        and the first poll needs the count alone, not a read of every frame (a 128×128 room's
+        16,384 at once). Their marks stay until the next click's read, which `done` clears
+        with its own. False outside trigger mode or when the count cannot be read: the first
+        poll then reads every frame."""
+        if self.mode != "trigger":
+            return False
+        count = turns.parse_click_count(link.send(turns.click_count()))
+        if not isinstance(count, int):
+            return False
+        self.count = self.clicks_read = self.clicks_seen = count
+        self.credit = 0
+        self.counted_at_start = True
+        return True
+
+    def check_presence(self, link: Link, now: float) -> bool:
+        """Whether a player is within wake distance of a room (one command per dimension); the
+        next check is due SLOW_INTERVAL_S after `now`, the poll's time (not the reply's: the
+        daemon's next poll comes SLOW_INTERVAL_S after the poll began)."""
         found = any(parse_count(link.send(c)) > 0 for c in self.presence_commands)
         self.awake, self.presence_checked = found, True
-        self.awake_until = self.clock.monotonic() + SLOW_INTERVAL_S
+        self.awake_until = now + SLOW_INTERVAL_S
         return found
 
     def poll(
@@ -275,16 +299,16 @@ class TurnDetector:
             seen = self._poll_trigger(link)[0] if self.mode == "trigger" else []
             return seen + self._read_everywhere(link)
         now = self.clock.monotonic()
-        if now >= self.awake_until:
+        if now >= self.awake_until - SCHEDULE_SLACK_S:
             if self.awake or self.mode == "scan":
-                if not self.check_presence(link):
+                if not self.check_presence(link, now):
                     return []
                 if self.pack_lost and self._pack_back(link):
                     return self.poll(link, everywhere=True)
             else:
                 # Asleep in trigger mode: one command every 2 s, presence and clicks in turn.
                 self.slow_turn ^= 1
-                if self.slow_turn and not self.check_presence(link):
+                if self.slow_turn and not self.check_presence(link, now):
                     return []
                 self.awake_until = now + SLOW_INTERVAL_S
         elif not self.awake:

@@ -13,7 +13,7 @@ from typing import Any
 
 from controller.errors import PipesError
 from controller.puzzle.model import Board
-from controller.puzzle.serialize import board_from_dict, board_to_dict
+from controller.puzzle.serialize import RowTexts, board_from_dict, board_text, board_to_dict
 from controller.runtime.control import state_dir_error, writing_into
 from controller.runtime.records import PlayerRecord, records_from_json, records_to_json
 
@@ -33,6 +33,7 @@ __all__ = [
     "state_path",
     "archive_state",
     "write_atomic",
+    "write_text_atomic",
     "read_state_json",
 ]
 
@@ -82,6 +83,8 @@ class RoomState:
     # the rotations the puzzle was dealt, which a restart goes back to; None for a puzzle saved
     # by a pipesctl that did not keep them, after its first move
     start: list[int] | None = None
+    # the encoded rows of the board's grids, kept between saves (`to_json`)
+    texts: RowTexts = field(default_factory=RowTexts, init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
         if self.start is None and self.moves == 0 and self.solved_at is None:
@@ -95,6 +98,22 @@ class RoomState:
 
     def to_dict(self) -> dict[str, Any]:
         """The JSON document."""
+        return {
+            **self._head(),
+            "start": self.start,
+            "board": board_to_dict(self.board),
+        }
+
+    def to_json(self) -> str:
+        """`to_dict` as compact JSON text (what `json.dumps` with separators `,` and `:` gives),
+        encoding again only the parts of the board a move changed: a save costs the same at
+        any board size, within a few lines' copy and compare."""
+        head = json.dumps(self._head(), separators=(",", ":"))
+        start = self.texts.flat("start", self.start)
+        return f'{head[:-1]},"start":{start},"board":{board_text(self.board, self.texts)}}}'
+
+    def _head(self) -> dict[str, Any]:
+        """The document but its two large parts, `start` and `board` (which follow it)."""
         return {
             "format": STATE_FORMAT,
             "room": self.room,
@@ -111,8 +130,6 @@ class RoomState:
             "daily": {day: records_to_json(recs) for day, recs in sorted(self.daily.items())},
             "locks": sorted(self.locks),
             "told": sorted(self.told),
-            "start": self.start,
-            "board": board_to_dict(self.board),
         }
 
     @classmethod
@@ -129,7 +146,7 @@ class RoomState:
 
     def save(self, path: Path) -> None:
         """Write atomically (see `write_atomic`)."""
-        write_atomic(path, self.to_dict())
+        write_text_atomic(path, self.to_json())
 
     @classmethod
     def load(cls, path: Path) -> RoomState | None:
@@ -145,16 +162,21 @@ class RoomState:
 
 
 def write_atomic(path: Path, document: dict[str, Any]) -> None:
-    """Write a JSON state document atomically: a temporary file in the same folder, fsync, then
+    """Write a JSON state document atomically (see `write_text_atomic`)."""
+    # dumps, not dump: only a one-shot encode takes the C encoder, where dump writes each of a
+    # 128×128 room's ~660,000 pieces from Python (0.3–0.7 s a save)
+    write_text_atomic(path, json.dumps(document, separators=(",", ":")))
+
+
+def write_text_atomic(path: Path, text: str) -> None:
+    """Write a state file's text atomically: a temporary file in the same folder, fsync, then
     rename. A state directory that cannot be written is a StateDirError naming it."""
     with writing_into(path.parent):
         path.parent.mkdir(parents=True, exist_ok=True)
         fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
         try:
             with os.fdopen(fd, "w", encoding="utf-8") as fh:
-                # dumps, not dump: only a one-shot encode takes the C encoder, where dump
-                # writes each of a 128×128 room's ~660,000 pieces from Python (0.3–0.7 s a save)
-                fh.write(json.dumps(document, separators=(",", ":")))
+                fh.write(text)
                 fh.flush()
                 os.fsync(fh.fileno())
             os.replace(tmp, path)

@@ -114,6 +114,26 @@ class ItemPredicate:
         return int(dict.get(stack, "count", 1))
 
     @functools.cached_property
+    def key(self) -> str:
+        """A text naming the predicate: equal predicates have equal keys."""
+        return repr((self.item, self.conditions))
+
+    def count_held(self, holder: Any, slot: int, stack: Any) -> int:
+        """`count(stack)` for the stack in `holder`'s `slot`, remembered on the holder while the
+        slot holds that same stack object (a slot's stack is replaced, never edited in place:
+        ItemFrame.setItem stores a copy), so a search over a room's frames tests each picture
+        once."""
+        memo = holder.__dict__.setdefault("_item_counts", {})
+        key = (self.key, slot)
+        known = memo.get(key)
+        if known is not None and known[0] is stack:
+            counted: int = known[1]
+            return counted
+        counted = self.count(stack)
+        memo[key] = (stack, counted)
+        return counted
+
+    @functools.cached_property
     def _grouped(self) -> tuple[tuple[frozenset[int], tuple[ItemTest, ...]], ...]:
         """Each condition's alternatives as the map ids any of its plain `map_id=<n>` tests
         accepts, and its other tests (one long `|` list of map ids is one set lookup)."""

@@ -150,6 +150,9 @@ class LevelIndex:
         self.seen_stamp = next(_stamps)
         # results of simple walks (type and tags only) by what they asked, with their stamp
         self.walks: dict[Any, tuple[tuple[int, ...], list[Entity], int]] = {}
+        # entities that lost their level-list entry (`shadowed`): still in their sections, but
+        # not in the tag and type sets
+        self.shadows: dict[Entity, None] = {}
 
     # ------------------------------------------------------------------ the clock
     def count(self, key: ChunkKey) -> int:
@@ -303,6 +306,7 @@ class LevelIndex:
         self.seen_stamp = next(_stamps)
         self._unwalkable(e)
         self.stored.pop(e, None)
+        self.shadows[e] = None
         self._anchor(e)
 
     def detach(self, e: Entity) -> None:
@@ -314,6 +318,7 @@ class LevelIndex:
         self._anchor(e)  # removed: off its chunk, counters written
         self._unwalkable(e)
         self.stored.pop(e, None)
+        self.shadows.pop(e, None)
         cell = d.pop("_cell", None)
         if cell is not None:
             self._out_of_cell(e, cell)
@@ -461,6 +466,35 @@ class LevelIndex:
         if not sets:
             return None
         return min(sets, key=lambda s: len(s.members)).ordered()
+
+    def tagged_in(self, key: SectionKey, tag: str, members: list[Entity]) -> list[Entity] | None:
+        """The entities of `members` (entities of section `key`, in its list's order) that
+        hold `tag`, from the tag's set when fewer entities hold it than `members` counts; None
+        when walking `members` is cheaper, or while an entity not in the tag sets (`shadows`)
+        could be among them."""
+        if self.shadows:
+            return None
+        holders = self.by_tag.get(tag)
+        if holders is None:
+            return []
+        if len(holders.members) >= len(members):
+            return None
+        here = [e for e in holders.members if e.__dict__.get("_section") == key]
+        if not here:
+            return []
+        present = {id(e) for e in members}
+        found = [e for e in here if id(e) in present]
+        found.sort(key=lambda e: e.__dict__["_section_seq"])  # a section's list: append order
+        return found
+
+    def rarest_first(self, tags: Iterable[str]) -> tuple[str, ...]:
+        """The tags, those fewest level-list entities hold first (a test order for searches)."""
+
+        def held(t: str) -> int:
+            members = self.by_tag.get(t)
+            return 0 if members is None else len(members.members)
+
+        return tuple(sorted(tags, key=held))
 
     def loading_changed(self, keys: Iterable[ChunkKey]) -> None:
         """The entities of these chunks were loaded or unloaded: what walks see changes only

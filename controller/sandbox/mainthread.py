@@ -26,6 +26,8 @@ import time
 from collections.abc import Callable
 from typing import Any, Generic, Literal, Protocol, TypeVar
 
+from . import heap
+
 __all__ = ["MainThread", "MainThreadStopped", "TickingGame"]
 
 T = TypeVar("T")
@@ -280,6 +282,7 @@ class MainThread:
                 while self._poll_task(drain=True):  # Paper: runAllTasksAtTickStart
                     pass
             self._do_tick()
+            heap.settle()  # (controller/sandbox/heap.py: the world out of full collections)
             self._may_have_delayed = True
             self._delayed_max = max(time.monotonic() + TICK_SECONDS, self._next_tick)
             # waitUntilNextTick: runAllTasks(), then managedBlock(() -> !haveTime())

@@ -117,6 +117,9 @@ class PackManager:
         self.pending: list[str] | None = None
         self.post_reload = False  # ServerFunctionManager.postReload: run #minecraft:load
         self._depth = 0
+        # each plain function line's parse, made once when the function loads (vanilla's
+        # CommandFunction.fromLines keeps the parsed entries): by line text
+        self._parsed: dict[str, list[Ctx] | None] = {}
 
     # ------------------------------------------------------------------ repository
     def rescan(self) -> None:
@@ -176,6 +179,7 @@ class PackManager:
         self.config_enabled = list(selected)
         self.config_disabled = [p for p in self.available if p not in selected]
         packs = [self.available[p] for p in selected]
+        self._parsed = {}
         self.content = load_content(
             packs, self._check_line, self.game.profile.pack_folders, self.game.profile.release
         )
@@ -186,13 +190,17 @@ class PackManager:
                 del progress[aid]
 
     def _check_line(self, line: str) -> str | None:
-        """Parse one function line with the command tree; the error text, or None."""
+        """Parse one function line with the command tree, kept for every call of the function;
+        the error text, or None."""
         from .commands import flatten, get_parse_exception, parse
 
         result = parse(self.game.root, line)
         error = get_parse_exception(result)
-        if error is None and flatten(result.ctx) is None:
+        chain = flatten(result.ctx) if error is None else None
+        if error is None and chain is None:
             return "Unknown or incomplete command"
+        if error is None:
+            self._parsed[line] = chain
         return error.message if error is not None else None
 
     # ------------------------------------------------------------------ saving
@@ -365,6 +373,9 @@ class PackManager:
         chains: list[list[Ctx] | None] = []
         for line in lines:
             macro = line.startswith("$")
+            if not macro and line in self._parsed:  # parsed when the function loaded
+                chains.append(self._parsed[line])
+                continue
             text = substitute(*macro_template(line[1:]), values) if macro else line
             result = parse(self.game.root, text)
             error = get_parse_exception(result)

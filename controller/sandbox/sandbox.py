@@ -21,6 +21,7 @@ from types import TracebackType
 from typing import Any, Literal, Protocol, TypeVar
 
 from controller import versions
+from controller.sandbox import heap
 from controller.sandbox.mainthread import MainThread
 from controller.sandbox.profile import playing, upgrades
 from controller.sandbox.server import CommandLog, CommandLogEntry, RconServer
@@ -153,6 +154,7 @@ class Sandbox:
         except BaseException:
             main.stop()
             raise
+        heap.hold()
         self._game, self._main, self._server = game, main, server
         self.port = server.port
 
@@ -183,6 +185,7 @@ class Sandbox:
             raise RuntimeError("sandbox is not running")
         server.stop()
         main.stop()
+        heap.release()
         self._server = self._main = None
         return game
 

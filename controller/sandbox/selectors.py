@@ -32,11 +32,59 @@ from .world import DIMENSIONS
 
 if TYPE_CHECKING:
     from .game import Game, Source
+    from .levelindex import LevelIndex, SectionKey
 
 __all__ = ["EntitySelector", "compare_nbt", "parse_selector"]
 
 _MAX = 2**31 - 1
 _UNQUOTED = re.compile(r"[0-9A-Za-z_.+\-]*")
+
+
+def _has_all(held: list[str], wanted: tuple[str, ...] | list[str]) -> bool:
+    """Whether an entity's tags hold every wanted tag (a plain loop: the hot test of a search)."""
+    for t in wanted:
+        if t not in held:
+            return False
+    return True
+
+
+def _of_kind_in(
+    index: LevelIndex,
+    run: tuple[SectionKey, bool],
+    group: list[Entity],
+    type_id: str | None,
+    tags: tuple[str, ...],
+) -> list[Entity]:
+    """The entities of a section's run (its remembered list of loaded entities, `group`) of
+    the type (any when None) holding every tag, in order; remembered with the run. The list of
+    the first tag alone is remembered too, so searches that share it walk the section once:
+    put the rarest tag first."""
+    key, loaded = run
+    if not tags:
+        if type_id is None:
+            return group
+
+        def of_type() -> list[Entity]:
+            return [e for e in group if e.type_id == type_id]
+
+        return index.memo(key, ("matching", loaded, type_id, ()), of_type)
+    first = tags[0]
+
+    def holding() -> list[Entity]:
+        found = index.tagged_in(key, first, group)
+        return [e for e in group if first in e.tags] if found is None else found
+
+    base: list[Entity] = index.memo(key, ("matching", loaded, None, (first,)), holding)
+    if len(tags) == 1 and type_id is None:
+        return base
+
+    def narrowed() -> list[Entity]:
+        found = base
+        for t in tags[1:]:
+            found = [e for e in found if t in e.tags]
+        return [e for e in found if e.type_id == type_id] if type_id is not None else found
+
+    return index.memo(key, ("matching", loaded, type_id, tags), narrowed)
 
 
 @dataclass
@@ -229,32 +277,27 @@ class EntitySelector:
     ) -> None:
         """The box search: every entity the sections around the box hold whose bounding box
         touches it is examined (and counted); those of another type, or without a required
-        tag, fail at once, and a simple selector takes at once a whole section whose entities
-        all overlap the box."""
+        tag, fail at once. Of a whole section whose entities all overlap the box, a search
+        without a limit counts every entity and tests only those of its type and tags (the
+        index remembers them per section); a simple selector takes them at once."""
         simple = self.simple and self.distance.is_any
         type_id, tags = self.type_id, tuple(self.required_tags)
+        narrowed = simple or type_id is not None or bool(tags)
         index = game.world.index
+        rarest = index.rarest_first(tags)
         for d in dims:
             for group, run, overlap in game.world.entities_in_box_by_section(d, box):
-                if not (overlap and simple and limit == _MAX) or run is None:
+                if not (overlap and narrowed and limit == _MAX) or run is None:
                     self._examine(game, group, pos, box, limit, result)
                     if len(result) >= limit:
                         return
                     continue
                 game.cost["entities_examined"] += len(group)
-
-                def matching(group: list[Entity] = group) -> list[Entity]:
-                    return [
-                        e
-                        for e in group
-                        if (type_id is None or e.type_id == type_id)
-                        and all(t in e.tags for t in tags)
-                    ]
-
-                # the run is the section's remembered list of loaded entities: what matches in
-                # it is remembered along with it
-                key, chunk_loaded = run
-                result.extend(index.memo(key, ("matching", chunk_loaded, type_id, tags), matching))
+                found = _of_kind_in(index, run, group, type_id, rarest)
+                if simple:
+                    result.extend(found)
+                else:  # the other predicates in order (an `nbt=` test counts), then the distance
+                    result.extend(e for e in found if self._test(e, game, pos, box))
 
     def _examine(
         self,
@@ -274,7 +317,7 @@ class EntitySelector:
             cost["entities_examined"] += 1
             if type_id is not None and e.type_id != type_id:
                 continue
-            if tags and not all(t in e.tags for t in tags):
+            if tags and not _has_all(e.tags, tags):
                 continue
             if simple:  # the predicates hold: only the box is left to test
                 b = e.bounding_box()
@@ -329,7 +372,7 @@ class EntitySelector:
             type_id, tags = self.type_id, self.required_tags
 
             def test(e: Entity, game: Game, pos: tuple[float, float, float], box: None) -> bool:
-                return (type_id is None or e.type_id == type_id) and all(t in e.tags for t in tags)
+                return (type_id is None or e.type_id == type_id) and _has_all(e.tags, tags)
 
         else:
             test = self._test

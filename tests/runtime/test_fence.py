@@ -201,6 +201,24 @@ def test_a_refused_write_is_noticed_and_nothing_more_is_sent() -> None:
     assert len(taken.record) == sent  # neither a write nor a read goes out once lost
 
 
+def test_with_nobody_near_a_refused_write_waits_for_the_regular_renewal() -> None:
+    """An idle fence sends no renewal for an empty reply (the guard's fills change nothing as a
+    rule); the pause check still renews before a write, and a lost lease still stops it."""
+    clock = StepClock()
+    lease = Lease("lobby", ME, ticks=400, clock=clock)
+    lease.acquire(FakeLink(_world(ME)))
+    fence = Fence(lease)
+    fence.idle = True
+    taken = FakeLink(_world(OTHER))
+    clock.now += 5.0
+    assert fence.send(taken, "fill 0 62 0 4 62 4 minecraft:melon keep", "minecraft:overworld") == ""
+    assert taken.record is not None and len(taken.record) == 1  # the write alone
+    clock.now += 11.0  # past 3/4 of the 20 s lease: checked before the next write
+    with pytest.raises(LeaseLost):
+        fence.send(taken, "fill 0 62 0 4 62 4 minecraft:melon keep", "minecraft:overworld")
+    assert "store result score #pipes.lobby.renewed" in taken.record[1]  # before any fill
+
+
 def test_a_write_that_may_answer_nothing_is_not_read_back() -> None:
     lease = Lease("lobby", ME, clock=StepClock())
     lease.acquire(FakeLink(_world(ME)))

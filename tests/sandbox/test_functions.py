@@ -360,6 +360,39 @@ def test_load_runs_after_start_and_after_reload(tmp_path: pathlib.Path) -> None:
     assert "obj" in objectives(g)
 
 
+def test_a_function_parsed_once_at_load_runs_alike_at_every_call(tmp_path: pathlib.Path) -> None:
+    """§4: a plain line is parsed when the function loads and that parse serves every call
+    (`CommandFunction.fromLines`): what a call's entities get from it is theirs (a picture
+    changed on one frame is not the next call's), and a reload with new text runs the new
+    text."""
+    d = tmp_path / "datapacks"
+    frame = (
+        'summon minecraft:item_frame ~ ~ ~ {Facing:1b,Tags:["made"],'
+        'Item:{id:"minecraft:filled_map",count:1,components:{"minecraft:map_id":5}}}\n'
+    )
+    write_pack(d / "p", {"pack.mcmeta": PACK_META, "data/p/function/put.mcfunction": frame})
+    g = Game()
+    g.configure_datapacks(d)
+    g.tick()
+    g.execute("forceload add 0 0")
+    g.tick()
+    assert g.execute("execute positioned 1 64 1 run function p:put") == ["Running function p:put"]
+    first = "@e[type=minecraft:item_frame,tag=made,limit=1]"
+    picture = 'Item.components."minecraft:map_id"'
+    changed = g.execute(f"data modify entity {first} {picture} set value 9")
+    assert changed == ["Modified entity data of Item Frame"]
+    g.execute("tag @e[tag=made] add old")
+    g.execute("execute positioned 3 64 1 run function p:put")
+    new = "@e[type=minecraft:item_frame,tag=made,tag=!old]"
+    pictured = f"execute if items entity {new} contents minecraft:filled_map[minecraft:map_id=5]"
+    assert g.execute(pictured) == ["Test passed. Count: 1"]
+    (d / "p/data/p/function/put.mcfunction").write_text("scoreboard objectives add put dummy\n")
+    assert g.execute("reload") == ["Reloading!"]
+    g.tick()
+    g.execute("function p:put")
+    assert "put" in objectives(g)
+
+
 def test_tick_functions_run_every_tick(tmp_path: pathlib.Path) -> None:
     """§4c: `#minecraft:tick` functions run every tick, after load, silently; macros skipped."""
     d = tmp_path / "datapacks"

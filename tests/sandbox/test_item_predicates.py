@@ -193,3 +193,53 @@ def test_the_plain_int_fast_path_reads_what_the_snbt_parser_reads(value: int, af
     parsed = snbt.parse_tag(reader)
     assert match is not None and match.end() == reader.cursor
     assert int(match.group()) == int(parsed) and type(parsed).__name__ == "Int"
+
+
+@given(
+    st.lists(
+        st.tuples(st.integers(0, 3), st.sampled_from(["5", "6", "7", "empty", "merge 7", "kill"])),
+        max_size=12,
+    )
+)
+def test_a_count_follows_every_change_of_the_frames_pictures(
+    changes: list[tuple[int, str]],
+) -> None:
+    """A frame's count is remembered while it holds the same stack (`count_held`): every way a
+    picture changes (a new item, an emptied frame, a merge, a frame gone) shows in the next
+    count, each predicate counted on its own."""
+    game = game_with()
+    for x in range(4):
+        summon = frame(x, map_item("5")).replace('["f"]', f'["f","f{x}"]')
+        assert game.execute(summon) == ["Summoned new Item Frame"]
+    shown: list[str | None] = ["5"] * 4
+    wanted = {"5 or 7": {"5", "7"}, "6": {"6"}}
+    predicates = {
+        "5 or 7": IF + f"{MAP}[minecraft:map_id=5|minecraft:map_id=7]",
+        "6": IF + f"{MAP}[minecraft:map_id=6]",
+    }
+
+    def check() -> None:
+        for name, command in predicates.items():
+            n = sum(1 for shows in shown if shows in wanted[name])
+            assert game.execute(command) == [f"Test passed. Count: {n}" if n else "Test failed"]
+
+    check()
+    for x, change in changes:
+        target = f"@e[type=minecraft:item_frame,tag=f{x},limit=1]"
+        if change == "kill":
+            game.execute(f"kill {target}")
+            shown[x] = None
+        elif change == "empty":
+            game.execute(f"data remove entity {target} Item")
+            shown[x] = None if shown[x] is None else "empty"
+        elif change == "merge 7":
+            stack = map_item("7").removeprefix(",Item:")
+            if shown[x] is not None:
+                game.execute(f"data merge entity {target} {{Item:{stack}}}")
+                shown[x] = "7"
+        else:
+            stack = map_item(change).removeprefix(",Item:")
+            if shown[x] is not None:
+                game.execute(f"data modify entity {target} Item set value {stack}")
+                shown[x] = change
+        check()

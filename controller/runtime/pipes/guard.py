@@ -57,10 +57,10 @@ T = TypeVar("T")
 # 2 × liveness_interval_s, so the guard sends 4–6 commands a second at any size. Nobody near
 # (docs/reliability.md, "Tampering"): one count of the room's kind of frame in its box every
 # IDLE_QUICK_CHECK_S (a killed, popped or added frame), the block round every
-# IDLE_BLOCK_CHECK_S, the frame round every IDLE_FRAME_CHECK_S: about 0.28 commands a second
-# at 31×31, so that with the turn
-# detection (one command every 2 s) and the lease (one every 10 s) an idle server gets fewer
-# than one command a second (docs/turn-detection.md, "Adaptive rate").
+# IDLE_BLOCK_CHECK_S, the frame round every IDLE_FRAME_CHECK_S: 0.15–0.2 commands a second,
+# so that with the turn detection (one command every 2 s), the lease (one every 10 s) and the
+# rolling audit (two every 30 s at most) an idle server gets fewer than one command a second
+# (docs/turn-detection.md, "Adaptive rate").
 IDLE_QUICK_CHECK_S = 10.0
 IDLE_BLOCK_CHECK_S = 30.0
 IDLE_FRAME_CHECK_S = 60.0
@@ -149,6 +149,11 @@ class RoomGuard:
                 "its shadow copy every %g s with players near); remove it from the config",
                 room.name, 2 * room.cfg.liveness_interval_s,
             )  # fmt: skip
+
+    def checked(self) -> None:
+        """The room was just built or read back whole (its frames counted): the frame round and
+        the idle count start their periods from now, since one at once would find nothing."""
+        self.last_frames = self.last_quick = self.room.clock.monotonic()
 
     def suspect(self, *, missing: bool) -> None:
         """A turn read by name was refuted by the tile's UUID: a foreign frame carries the

@@ -71,15 +71,24 @@ from controller.world.replies import (
 )
 
 # picture_ids: from mode.py, kept importable here
-__all__ = ["ACTION_BAR_EVERY_S", "PipesRoom", "picture_ids"]
+__all__ = [
+    "ACTION_BAR_EVERY_S",
+    "AUDIT_IDLE_SLICE_S",
+    "AUDIT_IDLE_STRETCH",
+    "AUDIT_SLICE_TILES",
+    "PipesRoom",
+    "picture_ids",
+]
 
 log = logging.getLogger("controller.runtime")
 
 # The rolling audit reads at most this many frames in one step (two commands).
 AUDIT_SLICE_TILES = 256
 # With nobody near, no click can turn a frame, so the rolling audit's round takes this many times
-# `audit_interval_s` (docs/reliability.md, "Rolling audit"): the idle budget at 128×128.
+# `audit_interval_s`, and its slices come at most every AUDIT_IDLE_SLICE_S (docs/reliability.md,
+# "Rolling audit"): its share of the idle budget does not grow with the board.
 AUDIT_IDLE_STRETCH = 4
+AUDIT_IDLE_SLICE_S = 30.0
 
 
 ACTION_BAR_EVERY_S = 1.0  # the action bar's clock ticks once a second with players near
@@ -268,15 +277,18 @@ class PipesRoom(PlacedRoom):
             )
             self.build(link, progress)
             self.save()
+            self.guard.checked()
             return Repairs(rebuilt=True)
         self._check_placement(saved)
         self.adopt_state(saved)
         if self.build_pending():  # stopped half-way through: finish the same build
             self.build(link, progress)
             self.save()
+            self.guard.checked()
             return Repairs(rebuilt=True, notes=["an interrupted build was finished"])
         was_solved = saved.solved_at is not None
         repairs = self.reconcile(link, progress)
+        self.guard.checked()
         if was_solved:
             self.pay_win(link)  # a win recorded before a crash is paid now, exactly once
             self.next_puzzle_at = self.clock.time()
@@ -351,6 +363,7 @@ class PipesRoom(PlacedRoom):
         self.verify_frames(link)
         self.current_state.world_format = self.rules.world_format
         self.mark_shown()
+        self.last_audit = self.clock.time()  # every frame was just written: the audit waits
         self.notify()
 
     def preload_commands(self, release: Release) -> list[str]:
@@ -948,13 +961,15 @@ class PipesRoom(PlacedRoom):
 
     def _rolling_audit(self, link: Link, now: float, players_near: bool = True) -> None:
         """The periodic read-back, a slice of at most AUDIT_SLICE_TILES frames at a time spread over
-        `audit_interval_s` (AUDIT_IDLE_STRETCH times longer with nobody near), so that no step
-        serializes the whole board (docs/reliability.md, "Rolling audit"); a round ends with the
-        block round of the guard."""
+        `audit_interval_s` (AUDIT_IDLE_STRETCH times longer with nobody near, and a slice at most
+        every AUDIT_IDLE_SLICE_S then), so that no step serializes the whole board
+        (docs/reliability.md, "Rolling audit"); a round ends with the block round of the guard."""
         rows = max(1, AUDIT_SLICE_TILES // self.board.width)
         slices = -(-self.board.height // rows)
-        interval = self.cfg.audit_interval_s * (1 if players_near else AUDIT_IDLE_STRETCH)
-        if now - self.last_audit < interval / slices:
+        every = self.cfg.audit_interval_s / slices
+        if not players_near:
+            every = max(every * AUDIT_IDLE_STRETCH, AUDIT_IDLE_SLICE_S)
+        if now - self.last_audit < every:
             return
         self.last_audit = now
         j0 = self.audit_row if self.audit_row < self.board.height else 0

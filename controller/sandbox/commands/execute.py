@@ -20,7 +20,7 @@ from ..arguments import (
     parse_int_range,
     parse_vec3,
 )
-from ..entities import Player
+from ..entities import ItemFrame, Player
 from ..itempredicate import ItemPredicate, parse_item_predicate
 from ..lootpredicate import EntityProperties, parse_loot_predicate
 from ..packmanager import InstantiationError
@@ -215,11 +215,15 @@ def _if_branch(game: Game, execute: Node, expected: bool) -> Node:
         # none matches): the summed counts of matching stacks, no serialization
         predicate: ItemPredicate = ctx["item_predicate"]
         slots: tuple[int, ...] = ctx["slots"]
-        return sum(
-            predicate.count(_slot_item(e, slot))
-            for e in get_entities(game, source, ctx["i_entities"])
-            for slot in slots
-        )
+        entities = get_entities(game, source, ctx["i_entities"])
+        if slots == (0,):  # a frame's item: each picture tested once while it stays (count_held)
+            return sum(
+                predicate.count_held(e, 0, e.item)
+                if isinstance(e, ItemFrame)
+                else predicate.count(_slot_item(e, 0))
+                for e in entities
+            )
+        return sum(predicate.count(_slot_item(e, slot)) for e in entities for slot in slots)
 
     def predicate_test(ctx: Ctx, source: Source) -> int:
         # ExecuteCommand.checkCustomPredicate: THIS_ENTITY is the source's entity; an

@@ -133,8 +133,11 @@ def test_guard_commands_near_a_player_do_not_grow_with_the_board(
         daemon, clock = _started(sb, tmp_path / str(size), size)
         try:
             guard = pipes_room(daemon).guard
-            before = guard.commands_sent
-            step(daemon, clock, 20.0)
+            began = guard.last_frames
+            while guard.last_frames == began:  # the window opens with the step that starts a
+                before = guard.commands_sent  # frame round: whole rounds at either size,
+                step(daemon, clock, 0.05)  # whenever the start ended
+            step(daemon, clock, 20.0 - 0.05)
             sent.append((guard.commands_sent - before) / 20.0)
         finally:
             daemon.close()
