@@ -8,6 +8,7 @@ Tiles are addressed by a flat index ``j * width + i`` (column i eastwards, row j
 
 from __future__ import annotations
 
+import copy
 from dataclasses import dataclass, field
 from enum import IntEnum
 
@@ -247,18 +248,10 @@ class Board:
         return CROSS in self.shapes
 
     def copy(self) -> Board:
-        """An independent copy."""
-        return Board(
-            self.width,
-            self.height,
-            self.source,
-            list(self.shapes),
-            list(self.rotations),
-            list(self.solution),
-            self.seed,
-            self.generator,
-            dict(self.meta),
-            self.mode,
-            self.sink,
-            self.fixed,
-        )
+        """An independent copy. This board was checked when it was made, so the copy is not
+        checked again (the checks scan every tile: most of a copy's cost at 128×128, taken at
+        every move for the web page's snapshot)."""
+        twin = copy.copy(self)
+        twin.shapes, twin.rotations = list(self.shapes), list(self.rotations)
+        twin.solution, twin.meta = list(self.solution), dict(self.meta)
+        return twin

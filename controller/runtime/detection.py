@@ -258,9 +258,9 @@ class TurnDetector:
         """Trigger mode, before the rooms start: read the click count. A room's start reads or
         writes every frame (a build, a reconcile), so every click counted so far shows in it
         and the first poll needs the count alone, not a read of every frame (a 128×128 room's
-        16,384 at once). Their marks stay until the next click's read, which `done` clears
-        with its own. False outside trigger mode or when the count cannot be read: the first
-        poll then reads every frame."""
+        16,384 at once). The marks of those clicks stay until the next click's read, whose
+        `done` clears them with its own. False outside trigger mode or when the count cannot
+        be read: the first poll then reads every frame."""
         if self.mode != "trigger":
             return False
         count = turns.parse_click_count(link.send(turns.click_count()))

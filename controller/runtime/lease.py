@@ -237,7 +237,7 @@ class Fence:
 
     def __init__(self, lease: Lease) -> None:
         self.lease = lease
-        self.idle = False
+        self.idle = False  # nobody near the server's rooms: an empty reply renews nothing
 
     def send(self, link: Link, command: str, dimension: str) -> str:
         """Send one vanilla-form command of the room in its dimension, writes fenced."""

@@ -84,7 +84,7 @@ def _of_kind_in(
             found = [e for e in found if t in e.tags]
         return [e for e in found if e.type_id == type_id] if type_id is not None else found
 
-    return index.memo(key, ("matching", loaded, type_id, tags), narrowed)
+    return index.memo(key, ("matching", loaded, type_id, tuple(sorted(tags))), narrowed)
 
 
 @dataclass

@@ -229,3 +229,21 @@ def test_a_128_board_with_state_is_small() -> None:
     assert len(text.encode()) < 10 * 1024 * 1024
     back, back_state = game_from_json(text)
     assert fields(back) == fields(board) and back_state == state
+
+
+@settings(max_examples=30, deadline=None)
+@given(
+    st.integers(3, 12), st.integers(3, 12), st.sampled_from(["tree", "sink"]), st.integers(0, 99)
+)
+def test_a_copy_writes_as_the_board_and_changes_apart_from_it(
+    width: int, height: int, mode: str, seed: int
+) -> None:
+    """`Board.copy` (not checked again) is the same board, and its lists are its own."""
+    board = generate(width, height, seed=seed, params=GeneratorParams(mode=mode))
+    twin = board.copy()
+    assert board_to_dict(twin) == board_to_dict(board) and twin == board
+    twin.rotations[0] = (twin.rotations[0] + 1) % 4
+    twin.meta["mark"] = 1
+    twin.shapes[1], twin.solution[1] = twin.shapes[0], twin.solution[0] + 1
+    assert board_to_dict(board) == board_to_dict(board.copy()) != board_to_dict(twin)
+    assert "mark" not in board.meta and twin.rotations[0] != board.rotations[0]
