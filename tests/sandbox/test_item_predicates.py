@@ -7,7 +7,7 @@ ItemPredicateArgument of 26.1, read from the code: derived, not run on a live se
 
 from __future__ import annotations
 
-from hypothesis import given
+from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from controller.sandbox.game import Game
@@ -195,6 +195,7 @@ def test_the_plain_int_fast_path_reads_what_the_snbt_parser_reads(value: int, af
     assert int(match.group()) == int(parsed) and type(parsed).__name__ == "Int"
 
 
+@settings(max_examples=40, deadline=None)
 @given(
     st.lists(
         st.tuples(st.integers(0, 3), st.sampled_from(["5", "6", "7", "empty", "merge 7", "kill"])),
