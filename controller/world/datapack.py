@@ -158,7 +158,15 @@ def _at_reach(config: DatapackConfig, body: Callable[[float], list[str]]) -> lis
 
 
 _EYES = "at @s anchored eyes positioned ^ ^ ^"
-_FROM_FEET = MAX_REACH + 2  # the reach's radii are from the eyes, 1.62 above the feet
+
+
+def _from_feet(config: DatapackConfig) -> float:
+    """The radius, from the clicker's feet, of the frames a click tagged in passing
+    (`turns.NEW`, `turns.REFUSED`): the widest mark radius from the eyes (1.62 above the feet,
+    less crouching or swimming) + 2. A selector that wide examines the frames near the clicker
+    only, not every frame of a large room (docs/datapack.md, "The marks")."""
+    radii = marks(config.reach)
+    return max(radii.survival, radii.creative) + 2
 
 
 def _mark_lines(config: DatapackConfig, gesture: Sequence[str] = ()) -> list[str]:
@@ -180,7 +188,7 @@ def _mark_lines(config: DatapackConfig, gesture: Sequence[str] = ()) -> list[str
             for r in range(4)
         ]
 
-    marked = f"@e[tag={turns.NEW},distance=..{_FROM_FEET:g}]"
+    marked = f"@e[tag={turns.NEW},distance=..{_from_feet(config):g}]"
     return [
         *_number_lines(),
         *_at_reach(config, tags),
@@ -222,7 +230,8 @@ def _leave(config: DatapackConfig, steps: int, condition: str = "") -> list[str]
     are serialized again (docs/datapack.md, "The gestures")."""
     return [
         f"execute {condition}as @e[tag={turns.NEW},tag={turns.ROTATION_TAG}{r},"
-        f"distance=..{_FROM_FEET:g},nbt={{ItemRotation:{(r + 1) % 8}b}}] run data modify entity "
+        f"distance=..{_from_feet(config):g},nbt={{ItemRotation:{(r + 1) % 8}b}}] run data modify "
+        f"entity "
         f"@s ItemRotation set value {(r + steps) % 8}b"
         for r in range(4)
     ]
@@ -234,7 +243,7 @@ LOCKED_MESSAGE = "This tile is locked: sneak and click it to unlock it"
 def _refuse_lines(config: DatapackConfig) -> list[str]:
     """A locked frame the click turned is turned back at once, the clicker is told, and the
     click ends here: not counted, not marked (docs/in-game.md, "Locking a tile")."""
-    refused = f"@e[tag={turns.REFUSED},distance=..{_FROM_FEET:g}]"
+    refused = f"@e[tag={turns.REFUSED},distance=..{_from_feet(config):g}]"
 
     def tag(radius: float) -> list[str]:
         return [
@@ -248,7 +257,8 @@ def _refuse_lines(config: DatapackConfig) -> list[str]:
         *_at_reach(config, tag),
         *(
             f"execute as @e[tag={turns.REFUSED},tag={turns.ROTATION_TAG}{r},"
-            f"distance=..{_FROM_FEET:g}] run data modify entity @s ItemRotation set value {r}b"
+            f"distance=..{_from_feet(config):g}] run data modify entity @s ItemRotation set "
+            f"value {r}b"
             for r in range(4)
         ),
         f'execute if entity {refused} run tellraw @s "{LOCKED_MESSAGE}"',

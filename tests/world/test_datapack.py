@@ -159,7 +159,7 @@ def test_function_tags_the_player_counts_and_revokes() -> None:
     def leave(condition: str, steps: int) -> list[str]:
         """The gesture, on the frames this click marked only (`pipes.new`), one step on."""
         return [
-            f"execute {condition}as @e[tag=pipes.new,tag=pipes.r{r},distance=..70,"
+            f"execute {condition}as @e[tag=pipes.new,tag=pipes.r{r},distance=..10.71,"
             f"nbt={{ItemRotation:{r + 1}b}}] run data modify entity @s ItemRotation set value "
             f"{(r + steps) % 8}b"
             for r in range(4)
@@ -176,7 +176,7 @@ def test_function_tags_the_player_counts_and_revokes() -> None:
             *marks("unless", "6.71"),
             *gesture,
             "scoreboard players operation #who pipes.who = @s pipes.who",
-            "execute as @e[tag=pipes.new,distance=..70] run function pipes:note",
+            "execute as @e[tag=pipes.new,distance=..10.71] run function pipes:note",
             "scoreboard players add #clicks pipes.clicks 1",
             "advancement revoke @s only pipes:clicked",
         ]
