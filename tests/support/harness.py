@@ -32,12 +32,15 @@ from controller.world.geometry import (
     state_block,
 )
 from controller.world.mapids import sink_map_id
+from tests.support.grammar import assert_valid_commands
 
-__all__ = ["Harness", "make_config", "world_mismatches", "harness_with_pack"]
+__all__ = ["Harness", "make_config", "world_mismatches", "harness_with_pack", "pack_harness"]
 
 
-def make_config(sb: Sandbox, state_dir: Path, size: int = 7, seed: int = 7, **world: Any) -> Config:
-    """One server (the sandbox) and a room `lobby` at (0, 100, 0)."""
+def make_config(
+    sb: Sandbox, state_dir: Path, size: int = 7, seed: int = 7, detect: str = "auto", **world: Any
+) -> Config:
+    """One server (the sandbox, turn detection `detect`) and a room `lobby` at (0, 100, 0)."""
     lobby: dict[str, Any] = {
         "server": "main",
         "origin": [0, 100, 0],
@@ -50,7 +53,14 @@ def make_config(sb: Sandbox, state_dir: Path, size: int = 7, seed: int = 7, **wo
     lobby.update(world)
     data = {
         "state_dir": str(state_dir),
-        "servers": {"main": {"host": "127.0.0.1", "port": sb.port, "password_env": "SANDBOX_PW"}},
+        "servers": {
+            "main": {
+                "host": "127.0.0.1",
+                "port": sb.port,
+                "password_env": "SANDBOX_PW",
+                "detect": detect,
+            }
+        },
         "worlds": {"lobby": lobby},
     }
     return parse_config(data)
@@ -208,4 +218,33 @@ def harness_with_pack(
         daemon.start()
         sb.join("Alex", (3.5, 101, 3.5))
         yield Harness(sb, cfg, daemon)
+        daemon.close()
+
+
+def pack_harness(
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+    setup: str,
+    files: dict[str, bytes],
+    players: dict[str, tuple[float, float, float]],
+    **world: Any,
+) -> Iterator[Harness]:
+    """For the controls' fixtures: the data pack `files` installed and detection as `setup`
+    says (`trigger`, `scan+pack`; `none`: no pack, scan mode), a started daemon recording its
+    commands on room `lobby` (`world`: its settings beyond `make_config`'s), `players` on it;
+    at the end every command sent after the build must be vanilla grammar."""
+    where = tmp_path / "world"
+    if setup != "none":
+        install_pack(where / "datapacks" / PACK_FOLDER, files)
+    with Sandbox(world_dir=where) as sb:
+        monkeypatch.setenv("SANDBOX_PW", sb.password)
+        detect = "scan" if setup != "trigger" else "auto"
+        cfg = make_config(sb, tmp_path / "state", detect=detect, **world)
+        daemon = Daemon(cfg, ["lobby"], connect=connect_server, record=True)
+        daemon.start()
+        built = len(daemon.links["main"].record)  # the build's commands are checked elsewhere
+        for name, pos in players.items():
+            sb.join(name, pos)
+        yield Harness(sb, cfg, daemon)
+        assert_valid_commands(sorted(set(daemon.links["main"].record[built:])))
         daemon.close()

@@ -12,17 +12,14 @@ from typing import Any
 
 import pytest
 
-from controller.config import ROTATE_SOUNDS, parse_config
-from controller.maps.datapack import PACK_FOLDER, install_pack
+from controller.config import ROTATE_SOUNDS
 from controller.runtime.connect import connect_server
 from controller.runtime.daemon import Daemon
 from controller.runtime.state import LOCK_FORMAT, WORLD_FORMAT, RoomState
-from controller.sandbox import Sandbox
 from controller.versions import release
 from controller.world import turns
 from controller.world.datapack import LOCKED_MESSAGE, build
-from tests.support.grammar import assert_valid_commands
-from tests.support.harness import Harness, world_mismatches
+from tests.support.harness import Harness, pack_harness, world_mismatches
 
 # the pack installed and detection as configured; "none": no pack (scan mode)
 SETUPS = ["trigger", "scan+pack", "none"]
@@ -39,34 +36,9 @@ def _harness(
     files: dict[str, bytes],
     frame: str = "item_frame",
 ) -> Iterator[Harness]:
-    world = tmp_path / "world"
-    if setup != "none":
-        install_pack(world / "datapacks" / PACK_FOLDER, files)
-    with Sandbox(world_dir=world) as sb:
-        monkeypatch.setenv("SANDBOX_PW", sb.password)
-        server: dict[str, Any] = {
-            "host": "127.0.0.1",
-            "port": sb.port,
-            "password_env": "SANDBOX_PW",
-        }
-        server["detect"] = "scan" if setup != "trigger" else "auto"
-        lobby = {
-            "server": "main", "origin": [0, 100, 0], "size": [7, 7], "seed": 7,
-            "poll_scope": "near_players", "audit_interval_s": 0, "frame": frame,
-            "on_win": {"next_puzzle_after_s": 0.2, "waves_s": 0},
-        }  # fmt: skip
-        cfg = parse_config(
-            {"state_dir": str(tmp_path / "state"), "servers": {"main": server},
-             "worlds": {"lobby": lobby}}
-        )  # fmt: skip
-        daemon = Daemon(cfg, ["lobby"], connect=connect_server, record=True)
-        daemon.start()
-        built = len(daemon.links["main"].record)  # the build's commands are checked elsewhere
-        sb.join("Alex", (3.5, 101, 3.5))
-        yield Harness(sb, cfg, daemon)
-        # every command of the gestures, with either frame kind, is vanilla grammar
-        assert_valid_commands(sorted(set(daemon.links["main"].record[built:])))
-        daemon.close()
+    # every command of the gestures, with either frame kind, is vanilla grammar (pack_harness)
+    players = {"Alex": (3.5, 101, 3.5)}
+    yield from pack_harness(tmp_path, monkeypatch, setup, files, players, frame=frame)
 
 
 @pytest.fixture(params=SETUPS)

@@ -10,10 +10,6 @@ from typing import Any
 
 import pytest
 
-from controller.config import parse_config
-from controller.maps.datapack import PACK_FOLDER, install_pack
-from controller.runtime.connect import connect_server
-from controller.runtime.daemon import Daemon
 from controller.runtime.ingame import (
     RESTART,
     RESTART_REFUSED,
@@ -22,12 +18,10 @@ from controller.runtime.ingame import (
     UNDO_NOTHING,
 )
 from controller.runtime.state import RoomState
-from controller.sandbox import Sandbox
 from controller.versions import release
 from controller.world import turns
 from controller.world.datapack import build
-from tests.support.grammar import assert_valid_commands
-from tests.support.harness import Harness, world_mismatches
+from tests.support.harness import Harness, pack_harness, world_mismatches
 
 SETUPS = ["trigger", "scan+pack", "none"]  # the pack and detection; "none": no pack, scan mode
 FRAMES = ["item_frame", "glow_item_frame"]  # the world's `frame:` setting
@@ -40,36 +34,12 @@ W = 7
 def _harness(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch, setup: str, **world: Any
 ) -> Iterator[Harness]:
-    where = tmp_path / "world"
-    if setup != "none":
-        install_pack(where / "datapacks" / PACK_FOLDER, build(release("26.1")))
-    with Sandbox(world_dir=where) as sb:
-        monkeypatch.setenv("SANDBOX_PW", sb.password)
-        server: dict[str, Any] = {
-            "host": "127.0.0.1",
-            "port": sb.port,
-            "password_env": "SANDBOX_PW",
-        }
-        server["detect"] = "scan" if setup != "trigger" else "auto"
-        lobby = {
-            "server": "main", "origin": [0, 100, 0], "size": [W, W], "seed": 7,
-            "poll_scope": "near_players", "audit_interval_s": 0, "liveness_interval_s": 0,
-            "on_win": {"next_puzzle_after_s": 0.2, "waves_s": 0}, **world,
-        }  # fmt: skip
-        cfg = parse_config(
-            {"state_dir": str(tmp_path / "state"), "servers": {"main": server},
-             "worlds": {"lobby": lobby}}
-        )  # fmt: skip
-        daemon = Daemon(cfg, ["lobby"], connect=connect_server, record=True)
-        daemon.start()
-        built = len(daemon.links["main"].record)  # the build's commands are checked elsewhere
-        sb.join("Alex", (3.5, 101, 3.5))
-        sb.join("Bea", (1.5, 101, 1.5))
-        sb.join("Mallory", (5.5, 101, 5.5))
-        yield Harness(sb, cfg, daemon)
-        # every command of play, restart and undo is vanilla grammar
-        assert_valid_commands(sorted(set(daemon.links["main"].record[built:])))
-        daemon.close()
+    # every command of play, restart and undo is vanilla grammar (pack_harness)
+    players = {"Alex": (3.5, 101, 3.5), "Bea": (1.5, 101, 1.5), "Mallory": (5.5, 101, 5.5)}
+    files = build(release("26.1"))
+    yield from pack_harness(
+        tmp_path, monkeypatch, setup, files, players, size=W, liveness_interval_s=0, **world
+    )
 
 
 @pytest.fixture(params=SETUPS)
