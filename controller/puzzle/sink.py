@@ -526,6 +526,15 @@ class RouteProgress:
         """The reached share of the route, plus one when the sink is reached (0 .. 2)."""
         return self.reached / self.length + (1 if self.sink else 0)
 
+    def as_json(self) -> dict[str, int | bool | float]:
+        """As `pipesctl status --json` and the web page's `/rooms.json` give it."""
+        return {
+            "reached": self.reached,
+            "length": self.length,
+            "sink": self.sink,
+            "connectivity": round(self.connectivity, 4),
+        }
+
 
 def route_steps(board: Board) -> list[tuple[int, int]]:
     """The generating route as (tile, side the water enters by; -1 for the source), from the

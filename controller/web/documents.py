@@ -6,7 +6,6 @@ from __future__ import annotations
 import datetime as dt
 from typing import Any
 
-from controller.puzzle.sink import RouteProgress
 from controller.web.live import RoomView
 from controller.web.standings import Records, Standing
 
@@ -19,18 +18,6 @@ def picture_path(view: RoomView) -> str:
     """The board picture's address; the revision in its query makes each change a new image
     (the server ignores the query)."""
     return f"/rooms/{view.name}.png?rev={view.revision}"
-
-
-def _route(route: RouteProgress | None) -> dict[str, Any] | None:
-    """Route progress as `pipesctl status --json` gives it (docs/puzzle.md, "Route progress")."""
-    if route is None:
-        return None
-    return {
-        "reached": route.reached,
-        "length": route.length,
-        "sink": route.sink,
-        "connectivity": round(route.connectivity, 4),
-    }
 
 
 def rooms_document(views: list[RoomView], now: float) -> dict[str, Any]:
@@ -47,7 +34,7 @@ def rooms_document(views: list[RoomView], now: float) -> dict[str, Any]:
                 "built": v.built,
                 "puzzle": v.puzzle,
                 "water": [v.progress, v.total],
-                "route": _route(v.route),
+                "route": v.route.as_json() if v.route is not None else None,
                 "solved": v.solved,
                 "started_at": v.started_at,
                 "solved_at": v.solved_at,

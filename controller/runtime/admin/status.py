@@ -139,12 +139,7 @@ def room_health(
 
             route = route_progress(state.board, flow.classes, flow.axes)
             if route is not None:
-                health.route = {
-                    "reached": route.reached,
-                    "length": route.length,
-                    "sink": route.sink,
-                    "connectivity": round(route.connectivity, 4),
-                }
+                health.route = route.as_json()
         health.moves = state.moves
         health.running_s = round(clock.time() - state.started_at, 1)
         health.solves = len(state.solves)
